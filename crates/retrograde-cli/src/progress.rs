@@ -1,0 +1,73 @@
+//! Progress bars on a terminal, nothing when standard error is not one.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A [`retrograde::Progress`] drawn with indicatif on standard error.
+pub struct Bars {
+    bar: Mutex<Option<ProgressBar>>,
+    enabled: bool,
+}
+
+impl Bars {
+    /// Bars if standard error is a terminal and `quiet` is false.
+    pub fn new(quiet: bool) -> Bars {
+        use std::io::IsTerminal;
+        Bars {
+            bar: Mutex::new(None),
+            enabled: !quiet && std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// Runs `f` under a spinner named `phase` (for work with no count).
+    pub fn spin<T>(&self, phase: &'static str, f: impl FnOnce() -> T) -> T {
+        retrograde::Progress::begin(self, phase, 0);
+        let out = f();
+        retrograde::Progress::end(self);
+        out
+    }
+}
+
+impl retrograde::Progress for Bars {
+    fn begin(&self, phase: &'static str, total: u64) {
+        if !self.enabled {
+            return;
+        }
+        let bar = if total == 0 {
+            let b = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            b.set_style(ProgressStyle::with_template("{spinner} {msg} {elapsed}").unwrap());
+            b.enable_steady_tick(Duration::from_millis(120));
+            b
+        } else {
+            let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            b.set_style(
+                ProgressStyle::with_template(
+                    "{msg:>6} [{bar:40}] {human_pos}/{human_len} ({per_sec}, {eta} left)",
+                )
+                .unwrap()
+                .progress_chars("=> "),
+            );
+            b
+        };
+        b_set_msg(&bar, phase);
+        *self.bar.lock().unwrap() = Some(bar);
+    }
+
+    fn advance(&self, n: u64) {
+        if let Some(b) = self.bar.lock().unwrap().as_ref() {
+            b.inc(n);
+        }
+    }
+
+    fn end(&self) {
+        if let Some(b) = self.bar.lock().unwrap().take() {
+            b.finish_and_clear();
+        }
+    }
+}
+
+fn b_set_msg(bar: &ProgressBar, phase: &'static str) {
+    bar.set_message(phase);
+}

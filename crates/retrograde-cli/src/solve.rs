@@ -1,0 +1,159 @@
+//! `retrograde solve GRAPH`: solve an explicit game graph.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use retrograde::io::{edge_list, labels, solution, write_atomically};
+use retrograde::{human_bytes, CsrBuilder, GameGraph, NoMoveRule, Outcome, Rules, Solution};
+
+use crate::common::{self, Timings};
+use crate::progress::Bars;
+
+/// Options of `retrograde solve`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The graph: a text edge list, one move `u v` per line (`-` for standard input).
+    pub graph: PathBuf,
+    /// Who wins when the player to move has no move: `lose` (normal play) or `win` (misère).
+    #[arg(long, value_name = "lose|win", default_value = "lose")]
+    pub no_move: NoMoveRule,
+    /// Terminal labels: lines `vertex win|lose|draw` (value for the player to move there).
+    #[arg(long, value_name = "FILE")]
+    pub terminal: Option<PathBuf>,
+    /// The number of vertices (default: the largest id + 1); ids must be below it.
+    #[arg(long, value_name = "N")]
+    pub vertices: Option<usize>,
+    /// Write one line per vertex: vertex, outcome, remoteness, best move (tab-separated).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print the line of this vertex (repeatable).
+    #[arg(long, value_name = "V")]
+    pub query: Vec<u32>,
+    /// Print the line of best play from this vertex (repeatable).
+    #[arg(long, value_name = "V")]
+    pub line: Vec<u32>,
+    /// How many plies of an endless (drawn) line to print.
+    #[arg(long, value_name = "PLIES", default_value_t = 20)]
+    pub line_limit: usize,
+    /// Refuse inputs that would need more memory than this (e.g. 8G; default: the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// Print no summary and no progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let bars = Bars::new(args.quiet);
+    let mut times = Timings::default();
+    let limit = common::memory_limit(args.max_memory);
+
+    let (graph, rules) = times.time("read", || -> Result<_> {
+        let rules_labels = match &args.terminal {
+            Some(path) => labels::read(&common::open_input(path)?, args.vertices)?,
+            None => Default::default(),
+        };
+        let input = common::open_input(&args.graph)?;
+        let mut builder = CsrBuilder::new().memory_limit(limit);
+        if args.vertices.is_none() {
+            if let Some(v) = rules_labels.max_vertex() {
+                builder = builder.min_vertices(v as usize + 1);
+            }
+        }
+        let graph = bars.spin("read", || edge_list::read(&input, args.vertices, builder))?;
+        Ok((
+            graph,
+            Rules {
+                no_move: args.no_move,
+                labels: rules_labels,
+            },
+        ))
+    })?;
+    let n = graph.vertex_count();
+    for &v in args.query.iter().chain(&args.line) {
+        if v as usize >= n {
+            anyhow::bail!("vertex {v} is not in the graph ({n} vertices)");
+        }
+    }
+
+    let sol = times.time("solve", || {
+        retrograde::solve::solve_with_progress(&graph, &rules, &bars)
+    })?;
+
+    if let Some(path) = &args.output {
+        times.time("write", || {
+            bars.spin("write", || {
+                write_atomically(path, |w| solution::write(w, &sol))
+            })
+        })?;
+    }
+
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    if !args.quiet {
+        let s = sol.summary();
+        writeln!(
+            out,
+            "graph: {}: {} vertices, {} edges{}",
+            args.graph.display(),
+            n,
+            graph.edge_count(),
+            if rules.labels.is_empty() {
+                String::new()
+            } else {
+                format!(", {} terminal labels", rules.labels.len())
+            }
+        )?;
+        writeln!(out, "solved: {s}")?;
+        let peak = common::peak_memory()
+            .map_or_else(String::new, |b| format!("; peak memory {}", human_bytes(b)));
+        writeln!(out, "time: {}{peak}", times.line())?;
+        if let Some(path) = &args.output {
+            writeln!(out, "wrote: {}", path.display())?;
+        }
+    }
+    for &v in &args.query {
+        solution::write_line(&mut out, &sol, v)?;
+    }
+    for &v in &args.line {
+        print_line(&mut out, &sol, v, args.line_limit)?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_line(out: &mut dyn Write, sol: &Solution, v: u32, limit: usize) -> io::Result<()> {
+    let line = sol.line(v, limit);
+    let verdict = match (sol.outcome(v), sol.remoteness(v)) {
+        (Outcome::Draw, _) => "draw".to_string(),
+        (o, Some(r)) => format!("{o} in {r}"),
+        (o, None) => o.to_string(),
+    };
+    writeln!(out, "line from {v} ({verdict} for the player to move):")?;
+    for (ply, &p) in line.positions.iter().enumerate() {
+        let rem = sol
+            .remoteness(p)
+            .map_or_else(|| "-".to_string(), |r| r.to_string());
+        writeln!(out, "  {ply}\t{p}\t{}\t{rem}", sol.outcome(p))?;
+    }
+    let last = line.positions.last().copied().unwrap_or(v);
+    match (line.endless, line.repeats_from) {
+        (true, Some(k)) => writeln!(
+            out,
+            "  ... a draw: ply {} repeats ply {k}, and play cycles from there forever",
+            line.positions.len() - 1
+        )?,
+        (true, None) => writeln!(
+            out,
+            "  ... a draw: best play goes on forever (first {limit} plies shown)"
+        )?,
+        (false, _) => writeln!(
+            out,
+            "  game over at {last}: {} for the player to move",
+            sol.outcome(last)
+        )?,
+    }
+    Ok(())
+}

@@ -1,0 +1,185 @@
+//! An explicit graph in compressed sparse row (CSR) form.
+
+use super::{GameGraph, Successors, NONE};
+
+/// Rows of `u32` ids packed into one array: row `v` is
+/// `targets[offsets[v]..offsets[v + 1]]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Adjacency {
+    pub(crate) offsets: Vec<u64>,
+    pub(crate) targets: Vec<u32>,
+}
+
+impl Adjacency {
+    /// Row `v`.
+    #[inline]
+    pub fn row(&self, v: u32) -> &[u32] {
+        let v = v as usize;
+        &self.targets[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+    }
+
+    /// The row offsets (`vertex_count + 1` entries, the last one the edge count).
+    pub fn offsets(&self) -> &[u64] {
+        &self.offsets
+    }
+
+    /// All rows, concatenated.
+    pub fn targets(&self) -> &[u32] {
+        &self.targets
+    }
+}
+
+/// An explicit game graph: out-degrees and the reverse adjacency (predecessors)
+/// in CSR form, optionally the forward adjacency (successors) too.
+///
+/// Memory: `4V` bytes of out-degrees, `8(V + 1) + 4E` of reverse adjacency, the
+/// same again if successors are built. Parallel edges and self-loops are kept.
+///
+/// ```
+/// use retrograde::{Csr, GameGraph};
+/// // 0 -> 1, 0 -> 1 (parallel), 1 -> 1 (self-loop)
+/// let g = Csr::from_edges(2, &[(0, 1), (0, 1), (1, 1)]);
+/// assert_eq!(g.out_degree(0), 2);
+/// let mut preds = g.predecessors(1).to_vec();
+/// preds.sort();
+/// assert_eq!(preds, [0, 0, 1]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Csr {
+    pub(crate) out_degree: Vec<u32>,
+    pub(crate) reverse: Adjacency,
+    pub(crate) forward: Option<Adjacency>,
+}
+
+impl Csr {
+    /// Builds a graph of `n` vertices from an edge slice. Panics if an id is `>= n`;
+    /// use [`CsrBuilder`](super::CsrBuilder) for input that needs checking.
+    pub fn from_edges(n: usize, edges: &[(u32, u32)]) -> Csr {
+        super::CsrBuilder::new()
+            .vertices(n)
+            .build(edges)
+            .expect("edge ids must be below the vertex count")
+    }
+
+    /// The number of edges (moves), parallel edges counted.
+    pub fn edge_count(&self) -> u64 {
+        self.reverse.targets.len() as u64
+    }
+
+    /// The vertices with an edge into `v` (in no particular order), repeated for parallel edges.
+    #[inline]
+    pub fn predecessors(&self, v: u32) -> &[u32] {
+        self.reverse.row(v)
+    }
+
+    /// The reverse adjacency.
+    pub fn reverse(&self) -> &Adjacency {
+        &self.reverse
+    }
+
+    /// The out-degrees of all vertices.
+    pub fn out_degrees(&self) -> &[u32] {
+        &self.out_degree
+    }
+
+    /// Whether the forward adjacency has been built (see [`Csr::with_successors`]).
+    pub fn has_successors(&self) -> bool {
+        self.forward.is_some()
+    }
+
+    /// The vertices `v` moves to, in increasing order, repeated for parallel edges.
+    ///
+    /// # Panics
+    /// If the forward adjacency was not built with [`Csr::with_successors`].
+    #[inline]
+    pub fn successors(&self, v: u32) -> &[u32] {
+        self.forward
+            .as_ref()
+            .expect("successors not built: call Csr::with_successors first")
+            .row(v)
+    }
+
+    /// Adds the forward adjacency, built from the reverse one in `O(V + E)`.
+    pub fn with_successors(mut self) -> Csr {
+        if self.forward.is_none() {
+            self.forward = Some(transpose(&self.reverse, &self.out_degree));
+        }
+        self
+    }
+
+    /// Every edge `(u, v)`, grouped by target `v` in increasing order.
+    pub fn edges(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        (0..self.vertex_count() as u32)
+            .flat_map(move |v| self.predecessors(v).iter().map(move |&u| (u, v)))
+    }
+}
+
+/// The transpose of `rows`, given each column's count (`counts[u]` = how often
+/// `u` appears). Rows of the result come out sorted, since columns are scanned in order.
+fn transpose(rows: &Adjacency, counts: &[u32]) -> Adjacency {
+    let n = counts.len();
+    let mut offsets = vec![0u64; n + 1];
+    for (i, &c) in counts.iter().enumerate() {
+        offsets[i + 1] = offsets[i] + u64::from(c);
+    }
+    let mut cursor: Vec<u64> = offsets[..n].to_vec();
+    let mut targets = vec![NONE; rows.targets.len()];
+    for v in 0..n {
+        for &u in rows.row(v as u32) {
+            let c = &mut cursor[u as usize];
+            targets[*c as usize] = v as u32;
+            *c += 1;
+        }
+    }
+    Adjacency { offsets, targets }
+}
+
+impl GameGraph for Csr {
+    #[inline]
+    fn vertex_count(&self) -> usize {
+        self.out_degree.len()
+    }
+    #[inline]
+    fn out_degree(&self, v: u32) -> u32 {
+        self.out_degree[v as usize]
+    }
+    #[inline]
+    fn for_each_predecessor<F: FnMut(u32)>(&self, v: u32, f: F) {
+        self.predecessors(v).iter().copied().for_each(f)
+    }
+}
+
+impl Successors for Csr {
+    #[inline]
+    fn for_each_successor<F: FnMut(u32)>(&self, v: u32, f: F) {
+        self.successors(v).iter().copied().for_each(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn successors_are_the_transpose_with_multiplicity() {
+        let g = Csr::from_edges(3, &[(2, 0), (0, 1), (0, 1), (1, 1), (0, 2)]).with_successors();
+        assert_eq!(g.successors(0), &[1, 1, 2]);
+        assert_eq!(g.successors(1), &[1]);
+        assert_eq!(g.successors(2), &[0]);
+        let mut preds = g.predecessors(1).to_vec();
+        preds.sort();
+        assert_eq!(preds, [0, 0, 1]);
+        assert_eq!(g.edge_count(), 5);
+        let mut e: Vec<_> = g.edges().collect();
+        e.sort();
+        assert_eq!(e, vec![(0, 1), (0, 1), (0, 2), (1, 1), (2, 0)]);
+    }
+
+    #[test]
+    fn graph_without_edges_has_empty_rows() {
+        let g = Csr::from_edges(4, &[]).with_successors();
+        assert_eq!(g.vertex_count(), 4);
+        assert_eq!(g.edge_count(), 0);
+        assert!(g.predecessors(3).is_empty() && g.successors(3).is_empty());
+    }
+}

@@ -1,0 +1,104 @@
+//! Terminal labels: one `vertex win|lose|draw` per line.
+//!
+//! Same comment rules as the edge list. A vertex may be listed twice only with
+//! the same value.
+//!
+//! ```text
+//! # vertex 7 is a finished game the player to move has won
+//! 7 win
+//! 12 draw
+//! ```
+
+use super::text::Scanner;
+use super::Input;
+use crate::error::{Error, Result};
+use crate::graph::NONE;
+use crate::{Labels, Outcome};
+
+/// Reads terminal labels. With `vertices`, every id must be below it.
+pub fn read(input: &Input, vertices: Option<usize>) -> Result<Labels> {
+    let limit = vertices.map_or(u64::from(NONE), |n| n as u64);
+    let too_big = |x: u64| match vertices {
+        Some(n) => format!("vertex id {x} is not below the vertex count {n}"),
+        None => format!(
+            "vertex id {x} is too large (the largest allowed is {})",
+            NONE - 1
+        ),
+    };
+    let mut s = Scanner::new(input.bytes(), input.path());
+    let mut pairs: Vec<(u32, Outcome, u64)> = Vec::new();
+    while s.next_record() {
+        let at = s.pos;
+        let v = s.number("a vertex id (a decimal number)", limit, &too_big)?;
+        s.separator("a space or tab, then win, lose or draw")?;
+        let word_at = s.pos;
+        let word = s.word();
+        let Some(o) = Outcome::from_bytes(word) else {
+            s.pos = word_at;
+            return Err(s.error(format!("expected win, lose or draw, found {}", s.found())));
+        };
+        s.end_record("the outcome")?;
+        pairs.push((v as u32, o, at as u64));
+    }
+    pairs.sort_by_key(|&(v, _, at)| (v, at));
+    for w in pairs.windows(2) {
+        if w[0].0 == w[1].0 && w[0].1 != w[1].1 {
+            let mut s = Scanner::new(input.bytes(), input.path());
+            s.pos = w[0].2 as usize;
+            let first = s.line();
+            s.pos = w[1].2 as usize;
+            return Err(Error::at_line(
+                input.path(),
+                s.line(),
+                format!(
+                    "vertex {} is labelled {} here but {} on line {first}",
+                    w[1].0, w[1].1, w[0].1
+                ),
+            ));
+        }
+    }
+    Ok(Labels::from_pairs(
+        pairs.into_iter().map(|(v, o, _)| (v, o)).collect(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(text: &str) -> Result<Labels> {
+        read(
+            &Input::from_bytes("t.txt", text.as_bytes().to_vec()),
+            Some(10),
+        )
+    }
+
+    #[test]
+    fn reads_labels_with_comments() {
+        let l = labels("# labels\n3 win\n1\tdraw extra\n3 win\n").unwrap();
+        assert_eq!(
+            l.iter().collect::<Vec<_>>(),
+            vec![(1, Outcome::Draw), (3, Outcome::Win)]
+        );
+    }
+
+    #[test]
+    fn bad_labels_are_refused_with_their_line() {
+        assert_eq!(
+            labels("1 win\n2 wins\n").unwrap_err().to_string(),
+            "t.txt:line 2: expected win, lose or draw, found \"wins\""
+        );
+        assert_eq!(
+            labels("1 win\n\n1 lose\n").unwrap_err().to_string(),
+            "t.txt:line 3: vertex 1 is labelled lose here but win on line 1"
+        );
+        assert!(labels("10 win\n")
+            .unwrap_err()
+            .to_string()
+            .contains("line 1"));
+        assert!(labels("4\n")
+            .unwrap_err()
+            .to_string()
+            .contains("expected a space or tab"));
+    }
+}

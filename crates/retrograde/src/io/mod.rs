@@ -1,0 +1,12 @@
+//! Readers and writers, one file per format. Every reader returns an
+//! [`Error`](crate::Error) naming the file and the line (or byte) at fault.
+
+mod atomic;
+pub mod edge_list;
+mod input;
+pub mod labels;
+pub mod solution;
+mod text;
+
+pub use atomic::write_atomically;
+pub use input::Input;

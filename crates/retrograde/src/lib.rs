@@ -1,0 +1,43 @@
+//! Strongly solve two-player games on arbitrary directed graphs, cycles included.
+//!
+//! Positions are vertices `0..V`, moves are edges, players alternate. For every
+//! position, [`solve`] finds whether the player to move wins, loses or can only
+//! draw, how many plies best play lasts (its *remoteness*: the winner hurries,
+//! the loser holds out) and a best move — by retrograde analysis in
+//! **O(V + E)** time.
+//!
+//! ```
+//! use retrograde::{solve, Csr, Outcome, Rules};
+//!
+//! // 0 -> 1 -> 2; 2 has no move. 3 <-> 4 and 3 -> 0.
+//! let g = Csr::from_edges(5, &[(0, 1), (1, 2), (3, 4), (4, 3), (3, 0)]);
+//! let s = solve(&g, &Rules::normal()).unwrap();
+//!
+//! assert_eq!(s.outcome(2), Outcome::Lose); // stuck: the player to move loses
+//! assert_eq!(s.outcome(0), Outcome::Lose); // 0 must move to 1, a win for the opponent
+//! assert_eq!(s.outcome(3), Outcome::Win); // 3 moves to 0 ...
+//! assert_eq!(s.best_move(3), Some(0));
+//! assert_eq!(s.remoteness(3), Some(3)); // ... and wins in 3 plies
+//! assert_eq!(s.outcome(4), Outcome::Lose); // 4's only move gives 3 the win
+//! assert_eq!(s.line(4, 10).positions, vec![4, 3, 0, 1, 2]);
+//! ```
+//!
+//! The pieces:
+//! - [`Outcome`], [`Rules`] ([`NoMoveRule`] and terminal [`Labels`]): the model.
+//! - [`GameGraph`] and [`Successors`]: the small traits the solver reads a game
+//!   through; [`Csr`] is the explicit graph, built by [`CsrBuilder`].
+//! - [`solve`] and its result [`Solution`]; [`solve::reference`] is the slow
+//!   yardstick from the definitions.
+//! - [`io`]: the text edge list, terminal labels and solution formats.
+#![deny(missing_docs)]
+
+mod error;
+pub mod graph;
+pub mod io;
+mod outcome;
+pub mod solve;
+
+pub use error::{human_bytes, Error, Position, Result};
+pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Successors};
+pub use outcome::{Labels, NoMoveRule, Outcome, Rules};
+pub use solve::{solve, Line, NoProgress, Progress, Solution, Summary};
