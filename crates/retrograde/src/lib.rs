@@ -36,6 +36,7 @@ pub mod graph;
 pub mod io;
 mod outcome;
 pub mod solve;
+mod store;
 
 pub use error::{human_bytes, Error, Position, Result};
 pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Successors};

@@ -3,6 +3,7 @@
 
 use proptest::prelude::*;
 use retrograde::solve::reference::solve_reference;
+use retrograde::solve::solve_parallel;
 use retrograde::{solve, Csr, GameGraph, Labels, NoMoveRule, Outcome, Rules, Solution};
 
 /// A random game: up to 24 vertices, edges with self-loops and parallel edges
@@ -82,6 +83,14 @@ proptest! {
     }
 
     #[test]
+    fn parallel_engine_matches_sequential_on_random_multigraphs((g, rules) in game()) {
+        let seq = solve(&g, &rules).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        let par = pool.install(|| solve_parallel(&g, &rules).unwrap());
+        prop_assert_eq!(par, seq);
+    }
+
+    #[test]
     fn graph_keeps_every_edge_with_multiplicity(
         edges in prop::collection::vec((0u32..16, 0u32..16), 0..64)
     ) {
@@ -115,5 +124,34 @@ proptest! {
         let g = g.with_successors();
         check_local(&g, &Rules::normal(), &normal);
         check_local(&g, &Rules::misere(), &misere);
+    }
+}
+
+/// A larger graph, where many threads race for the same positions.
+#[test]
+fn parallel_engine_matches_sequential_on_a_large_random_graph() {
+    let n = 200_000u32;
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % u64::from(n)) as u32
+    };
+    // Sparse enough that many positions have no move, so all outcomes occur.
+    let edges: Vec<(u32, u32)> = (0..n as usize * 3 / 2).map(|_| (next(), next())).collect();
+    let g = Csr::from_edges(n as usize, &edges);
+    let seq = solve(&g, &Rules::normal()).unwrap();
+    let s = seq.summary();
+    assert!(s.wins > 0 && s.losses > 0 && s.draws > 0, "{s}");
+    for threads in [2, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let par = pool.install(|| solve_parallel(&g, &Rules::misere()).unwrap());
+        assert_eq!(par, solve(&g, &Rules::misere()).unwrap());
+        let par = pool.install(|| solve_parallel(&g, &Rules::normal()).unwrap());
+        assert_eq!(par, seq, "{threads} threads");
     }
 }

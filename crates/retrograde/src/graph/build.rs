@@ -1,16 +1,34 @@
-//! Building a [`Csr`] from edges in `O(V + E)`: two passes and a counting sort.
+//! Building a [`Csr`] from edges in `O(V + E)`: two passes and a counting sort,
+//! in parallel over chunks of the input.
+
+use rayon::prelude::*;
 
 use super::{csr::Adjacency, Csr, MAX_VERTICES, NONE};
 use crate::error::{Error, Result};
+use crate::store::Store;
 
-/// Anything that can list its edges, as often as asked, in the same order.
+/// Anything that can list its edges, as often as asked, in the same order,
+/// optionally split into chunks that can be read in parallel.
 ///
 /// The builder reads the edges twice — once to count degrees, once to place
 /// them — so the raw edge list is never held in memory next to the graph.
-pub trait EdgeSource {
-    /// Calls `f(u, v)` for every edge `u -> v`. Must report the same edges on
-    /// every call. Ids must be below the builder's vertex count if one was set.
-    fn for_each_edge<F: FnMut(u32, u32)>(&self, f: F) -> Result<()>;
+pub trait EdgeSource: Sync {
+    /// How many chunks the edges come in (read in parallel when threads allow).
+    fn chunk_count(&self) -> usize {
+        1
+    }
+
+    /// Calls `f(u, v)` for every edge `u -> v` of chunk `chunk`. Must report the
+    /// same edges on every call.
+    fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, f: F) -> Result<()>;
+
+    /// Calls `f(u, v)` for every edge, chunk after chunk.
+    fn for_each_edge<F: FnMut(u32, u32)>(&self, mut f: F) -> Result<()> {
+        for c in 0..self.chunk_count() {
+            self.for_each_edge_in(c, &mut f)?;
+        }
+        Ok(())
+    }
 
     /// The number of vertices the source itself declares, if any.
     fn declared_vertices(&self) -> Option<usize> {
@@ -19,7 +37,7 @@ pub trait EdgeSource {
 }
 
 impl EdgeSource for [(u32, u32)] {
-    fn for_each_edge<F: FnMut(u32, u32)>(&self, mut f: F) -> Result<()> {
+    fn for_each_edge_in<F: FnMut(u32, u32)>(&self, _chunk: usize, mut f: F) -> Result<()> {
         for &(u, v) in self {
             f(u, v);
         }
@@ -28,21 +46,23 @@ impl EdgeSource for [(u32, u32)] {
 }
 
 impl EdgeSource for Vec<(u32, u32)> {
-    fn for_each_edge<F: FnMut(u32, u32)>(&self, f: F) -> Result<()> {
-        self.as_slice().for_each_edge(f)
+    fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, f: F) -> Result<()> {
+        self.as_slice().for_each_edge_in(chunk, f)
     }
 }
 
 impl<const N: usize> EdgeSource for [(u32, u32); N] {
-    fn for_each_edge<F: FnMut(u32, u32)>(&self, f: F) -> Result<()> {
-        self.as_slice().for_each_edge(f)
+    fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, f: F) -> Result<()> {
+        self.as_slice().for_each_edge_in(chunk, f)
     }
 }
 
 /// Builds a [`Csr`] from an [`EdgeSource`].
 ///
-/// Time `O(V + E)`; memory: exactly the final graph (degrees are counted in
-/// the offset array itself), nothing per edge besides the graph.
+/// Time `O(V + E)`, in parallel over the source's chunks. Rows list the
+/// predecessors in input order, whatever the number of threads. Memory: the
+/// final graph, plus 4 bytes per vertex per chunk while counting when there is
+/// more than one chunk.
 ///
 /// ```
 /// use retrograde::{CsrBuilder, GameGraph};
@@ -59,6 +79,31 @@ pub struct CsrBuilder {
 /// Bytes per vertex and per edge of a reverse-only [`Csr`].
 pub(crate) const CSR_BYTES_PER_VERTEX: u64 = 12;
 pub(crate) const CSR_BYTES_PER_EDGE: u64 = 4;
+
+/// Degree counts of one chunk.
+struct Counts {
+    out: Vec<u32>,
+    into: Vec<u32>,
+    edges: u64,
+    /// The first id that did not fit (past the fixed count or the memory limit).
+    too_big: Option<u32>,
+    /// A vertex whose degree overflowed `u32`.
+    overflow: Option<u32>,
+}
+
+/// A pointer that may be shared between threads writing disjoint indices.
+#[derive(Clone, Copy)]
+struct SharedMut(*mut u32);
+unsafe impl Send for SharedMut {}
+unsafe impl Sync for SharedMut {}
+
+impl SharedMut {
+    /// # Safety
+    /// `i` must be in bounds and written by no other thread.
+    unsafe fn write(&self, i: usize, value: u32) {
+        *self.0.add(i) = value;
+    }
+}
 
 impl CsrBuilder {
     /// A builder that takes the vertex count from the largest id seen.
@@ -84,10 +129,11 @@ impl CsrBuilder {
         self
     }
 
-    fn check_memory(&self, vertices: u64, edges: u64) -> Result<()> {
+    fn check_memory(&self, vertices: u64, edges: u64, chunks: u64) -> Result<()> {
         if let Some(limit) = self.memory_limit {
+            let per_vertex = CSR_BYTES_PER_VERTEX + if chunks > 1 { 8 * chunks } else { 0 };
             let needed = vertices
-                .saturating_mul(CSR_BYTES_PER_VERTEX)
+                .saturating_mul(per_vertex)
                 .saturating_add(edges.saturating_mul(CSR_BYTES_PER_EDGE));
             if needed > limit {
                 return Err(Error::TooLarge {
@@ -100,96 +146,210 @@ impl CsrBuilder {
         Ok(())
     }
 
-    /// Reads `source` twice and builds the graph.
+    /// Pass 1 over one chunk: out- and in-degrees, growing the arrays as ids appear.
+    fn count<S: EdgeSource + ?Sized>(
+        &self,
+        source: &S,
+        chunk: usize,
+        fixed: Option<usize>,
+        n0: usize,
+        chunks: u64,
+    ) -> Result<Counts> {
+        let mut c = Counts {
+            out: vec![0; n0],
+            into: vec![0; n0],
+            edges: 0,
+            too_big: None,
+            overflow: None,
+        };
+        source.for_each_edge_in(chunk, |u, v| {
+            let hi = u.max(v) as usize;
+            if hi >= c.out.len() {
+                if fixed.is_some() || u == NONE || v == NONE || c.too_big.is_some() {
+                    c.too_big.get_or_insert(hi as u32);
+                    return;
+                }
+                let want = (hi + 1).max(c.out.len().saturating_mul(3) / 2);
+                if self.check_memory(want as u64, c.edges, chunks).is_err() {
+                    c.too_big.get_or_insert(hi as u32);
+                    return;
+                }
+                c.out.resize(hi + 1, 0);
+                c.into.resize(hi + 1, 0);
+            }
+            c.edges += 1;
+            let d = &mut c.out[u as usize];
+            *d = d.wrapping_add(1);
+            if *d == u32::MAX {
+                c.overflow.get_or_insert(u);
+            }
+            let d = &mut c.into[v as usize];
+            *d = d.wrapping_add(1);
+            if *d == u32::MAX {
+                c.overflow.get_or_insert(v);
+            }
+        })?;
+        Ok(c)
+    }
+
+    /// Reads `source` twice and builds the graph, in parallel over its chunks
+    /// (on the current rayon pool) when it has more than one.
     pub fn build<S: EdgeSource + ?Sized>(&self, source: &S) -> Result<Csr> {
         let fixed = self.vertices.or(source.declared_vertices());
+        let chunks = source.chunk_count().max(1);
         if let Some(n) = fixed {
             if n > MAX_VERTICES {
                 return Err(Error::Invalid(format!(
                     "{n} vertices is more than the {MAX_VERTICES} that u32 ids allow"
                 )));
             }
-            self.check_memory(n as u64, 0)?;
+            self.check_memory(n as u64, 0, chunks as u64)?;
         }
         let n0 = fixed.unwrap_or(0).max(self.min_vertices);
-        // Pass 1: out-degrees and in-degrees (in-degrees counted into the offsets).
-        let mut out_degree: Vec<u32> = vec![0; n0];
-        let mut offsets: Vec<u64> = vec![0; n0 + 1];
-        let mut overflow = None;
-        let mut too_big = None;
-        let mut edges = 0u64;
-        source.for_each_edge(|u, v| {
-            let hi = u.max(v) as usize;
-            if hi >= out_degree.len() {
-                if fixed.is_some() || u == NONE || v == NONE || too_big.is_some() {
-                    too_big.get_or_insert(hi);
-                    return;
-                }
-                let want = (hi + 1).max(out_degree.len().saturating_mul(3) / 2);
-                if self.check_memory(want as u64, edges).is_err() {
-                    too_big.get_or_insert(hi);
-                    return;
-                }
-                out_degree.resize(hi + 1, 0);
-                offsets.resize(hi + 2, 0);
-            }
-            edges += 1;
-            let d = &mut out_degree[u as usize];
-            *d = d.wrapping_add(1);
-            if *d == u32::MAX {
-                overflow.get_or_insert(u);
-            }
-            offsets[v as usize] += 1;
-        })?;
-        if let Some(hi) = too_big {
+
+        // Pass 1: degrees per chunk.
+        let mut counts: Vec<Counts> = if chunks == 1 {
+            vec![self.count(source, 0, fixed, n0, 1)?]
+        } else {
+            (0..chunks)
+                .into_par_iter()
+                .map(|c| self.count(source, c, fixed, n0, chunks as u64))
+                .collect::<Result<_>>()?
+        };
+        let edges: u64 = counts.iter().map(|c| c.edges).sum();
+        if let Some(hi) = counts.iter().filter_map(|c| c.too_big).max() {
             return Err(match fixed {
                 Some(n) => Error::Invalid(format!(
                     "edge names vertex {hi}, but the graph has {n} vertices"
                 )),
                 None => {
-                    self.check_memory(hi as u64 + 1, edges)?;
+                    self.check_memory(hi as u64 + 1, edges, chunks as u64)?;
                     Error::Invalid(format!("vertex id {hi} is too large"))
                 }
             });
         }
-        if let Some(u) = overflow {
+        let n = counts.iter().map(|c| c.out.len()).max().unwrap_or(n0);
+        self.check_memory(n as u64, edges, chunks as u64)?;
+
+        // Merge: total out-degrees into the first chunk's array; in-degrees
+        // into the offsets; each chunk's in-degrees become its cursor within
+        // every row (the edges of earlier chunks come first).
+        let mut offsets: Vec<u64> = vec![0; n + 1];
+        for c in counts.iter_mut() {
+            c.out.resize(n, 0);
+            c.into.resize(n, 0);
+        }
+        let mut overflow = counts.iter().find_map(|c| c.overflow);
+        let (first, rest) = counts.split_first_mut().expect("one chunk at least");
+        let mut out_degree = std::mem::take(&mut first.out);
+        let mut first_into = std::mem::take(&mut first.into);
+        if rest.is_empty() {
+            for (o, &d) in offsets.iter_mut().zip(&first_into) {
+                *o = u64::from(d);
+            }
+            drop(first_into);
+            first_into = Vec::new();
+        } else {
+            let mut chunk_into: Vec<&mut Vec<u32>> = std::iter::once(&mut first_into)
+                .chain(rest.iter_mut().map(|c| &mut c.into))
+                .collect();
+            for v in 0..n {
+                let mut row = 0u64;
+                for into in chunk_into.iter_mut() {
+                    let d = into[v];
+                    into[v] = row as u32;
+                    row += u64::from(d);
+                }
+                if row >= u64::from(u32::MAX) {
+                    overflow.get_or_insert(v as u32);
+                }
+                offsets[v] = row;
+            }
+            for c in rest.iter() {
+                for (o, &d) in out_degree.iter_mut().zip(&c.out) {
+                    let (s, over) = o.overflowing_add(d);
+                    *o = s;
+                    if over || s == u32::MAX {
+                        overflow.get_or_insert(0);
+                    }
+                }
+            }
+            for c in rest.iter_mut() {
+                c.out = Vec::new();
+            }
+        }
+        if let Some(v) = overflow {
             return Err(Error::Invalid(format!(
-                "vertex {u} has more than {} moves",
+                "vertex {v} has more than {} moves in or out",
                 u32::MAX - 1
             )));
         }
-        let n = out_degree.len();
-        self.check_memory(n as u64, edges)?;
-        // Inclusive prefix sums: offsets[v] = end of row v, offsets[n] = E.
+        // Exclusive prefix sums: offsets[v] = start of row v, offsets[n] = E.
         let mut sum = 0u64;
-        for o in offsets.iter_mut().take(n) {
-            sum += *o;
+        for o in offsets.iter_mut() {
+            let d = *o;
             *o = sum;
+            sum += d;
         }
-        offsets[n] = sum;
-        // Pass 2: place each edge at the end of its row, moving the cursor down;
-        // when done, offsets[v] is the start of row v.
-        let mut targets: Vec<u32> = vec![NONE; sum as usize];
-        let mut mismatch = false;
-        source.for_each_edge(|u, v| {
-            let c = &mut offsets[v as usize];
-            if (v as usize) < n && (u as usize) < n && *c > 0 {
-                *c -= 1;
-                targets[*c as usize] = u;
-            } else {
-                mismatch = true;
-            }
-        })?;
-        let consistent =
-            !mismatch && (0..n).all(|v| offsets[v] <= offsets[v + 1]) && offsets[0] == 0;
-        if !consistent {
+        debug_assert_eq!(sum, edges);
+        let mut targets: Vec<u32> = vec![NONE; edges as usize];
+
+        // Pass 2: place every edge.
+        let mismatch = std::sync::atomic::AtomicBool::new(false);
+        if rest.is_empty() {
+            // One chunk: offsets[v] is row v's cursor; afterwards it is the end
+            // of row v, so shift everything one place right.
+            source.for_each_edge(|u, v| {
+                let vi = v as usize;
+                if vi >= n || (u as usize) >= n || offsets[vi] >= offsets[vi + 1] {
+                    mismatch.store(true, std::sync::atomic::Ordering::Relaxed);
+                    return;
+                }
+                targets[offsets[vi] as usize] = u;
+                offsets[vi] += 1;
+            })?;
+            offsets.copy_within(0..n, 1);
+            offsets[0] = 0;
+        } else {
+            let ptr = SharedMut(targets.as_mut_ptr());
+            let offsets = &offsets;
+            let mut cursors: Vec<Vec<u32>> = std::iter::once(first_into)
+                .chain(rest.iter_mut().map(|c| std::mem::take(&mut c.into)))
+                .collect();
+            cursors
+                .par_iter_mut()
+                .enumerate()
+                .try_for_each(|(chunk, cursor)| {
+                    source.for_each_edge_in(chunk, |u, v| {
+                        let vi = v as usize;
+                        if vi >= n || (u as usize) >= n {
+                            mismatch.store(true, std::sync::atomic::Ordering::Relaxed);
+                            return;
+                        }
+                        let at = offsets[vi] + u64::from(cursor[vi]);
+                        if at >= offsets[vi + 1] {
+                            mismatch.store(true, std::sync::atomic::Ordering::Relaxed);
+                            return;
+                        }
+                        cursor[vi] += 1;
+                        // SAFETY: `at` is inside row v, in this chunk's own
+                        // range of it (the cursors of different chunks cover
+                        // disjoint ranges), and below `edges`.
+                        unsafe { ptr.write(at as usize, u) };
+                    })
+                })?;
+        }
+        if mismatch.into_inner() {
             return Err(Error::Invalid(
                 "the edge source changed between its two passes".into(),
             ));
         }
         Ok(Csr {
-            out_degree,
-            reverse: Adjacency { offsets, targets },
+            out_degree: Store::Owned(out_degree),
+            reverse: Adjacency {
+                offsets: Store::Owned(offsets),
+                targets: Store::Owned(targets),
+            },
             forward: None,
         })
     }
@@ -225,5 +385,31 @@ mod tests {
     #[test]
     fn sentinel_id_is_refused() {
         assert!(CsrBuilder::new().build(&[(0, u32::MAX)]).is_err());
+    }
+
+    /// Edges split into chunks, to exercise the parallel path.
+    struct Chunked(Vec<Vec<(u32, u32)>>);
+    impl EdgeSource for Chunked {
+        fn chunk_count(&self) -> usize {
+            self.0.len()
+        }
+        fn for_each_edge_in<F: FnMut(u32, u32)>(&self, c: usize, f: F) -> Result<()> {
+            self.0[c].for_each_edge_in(0, f)
+        }
+    }
+
+    #[test]
+    fn rows_keep_input_order_whatever_the_chunking() {
+        let edges: Vec<(u32, u32)> = (0..200u32).map(|i| (i * 7 % 13, i * 5 % 11)).collect();
+        let one = CsrBuilder::new().build(&edges).unwrap();
+        for k in [2, 3, 7, 200] {
+            let chunks = Chunked(edges.chunks(200 / k).map(|c| c.to_vec()).collect());
+            let many = CsrBuilder::new().build(&chunks).unwrap();
+            assert_eq!(one, many, "{k} chunks");
+        }
+        for v in 0..11 {
+            let want: Vec<u32> = edges.iter().filter(|e| e.1 == v).map(|e| e.0).collect();
+            assert_eq!(one.predecessors(v), &want[..]);
+        }
     }
 }

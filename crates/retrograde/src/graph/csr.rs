@@ -1,13 +1,14 @@
 //! An explicit graph in compressed sparse row (CSR) form.
 
 use super::{GameGraph, Successors, NONE};
+use crate::store::Store;
 
 /// Rows of `u32` ids packed into one array: row `v` is
 /// `targets[offsets[v]..offsets[v + 1]]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Adjacency {
-    pub(crate) offsets: Vec<u64>,
-    pub(crate) targets: Vec<u32>,
+    pub(crate) offsets: Store<u64>,
+    pub(crate) targets: Store<u32>,
 }
 
 impl Adjacency {
@@ -46,7 +47,7 @@ impl Adjacency {
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Csr {
-    pub(crate) out_degree: Vec<u32>,
+    pub(crate) out_degree: Store<u32>,
     pub(crate) reverse: Adjacency,
     pub(crate) forward: Option<Adjacency>,
 }
@@ -131,7 +132,10 @@ fn transpose(rows: &Adjacency, counts: &[u32]) -> Adjacency {
             *c += 1;
         }
     }
-    Adjacency { offsets, targets }
+    Adjacency {
+        offsets: Store::Owned(offsets),
+        targets: Store::Owned(targets),
+    }
 }
 
 impl GameGraph for Csr {

@@ -6,10 +6,10 @@
 //! Both an explicit graph ([`Csr`]) and a game generated on the fly implement them.
 
 mod build;
-mod csr;
+pub(crate) mod csr;
 
 pub use build::{CsrBuilder, EdgeSource};
-pub use csr::Csr;
+pub use csr::{Adjacency, Csr};
 
 use crate::Outcome;
 

@@ -14,7 +14,7 @@
 
 use std::path::Path;
 
-use super::text::Scanner;
+use super::text::{split_lines, Scanner};
 use super::Input;
 use crate::error::Result;
 use crate::graph::{CsrBuilder, EdgeSource, NONE};
@@ -25,6 +25,7 @@ pub struct EdgeList<'a> {
     data: &'a [u8],
     path: &'a Path,
     vertices: Option<usize>,
+    chunks: Vec<std::ops::Range<usize>>,
 }
 
 impl<'a> EdgeList<'a> {
@@ -35,12 +36,23 @@ impl<'a> EdgeList<'a> {
             data,
             path,
             vertices,
+            chunks: std::iter::once(0..data.len()).collect(),
         }
+    }
+
+    /// Splits the input into `parts` chunks at line boundaries, to be parsed in parallel.
+    pub fn split(mut self, parts: usize) -> EdgeList<'a> {
+        self.chunks = split_lines(self.data, parts);
+        self
     }
 }
 
 impl EdgeSource for EdgeList<'_> {
-    fn for_each_edge<F: FnMut(u32, u32)>(&self, mut f: F) -> Result<()> {
+    fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
+    fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, mut f: F) -> Result<()> {
         let limit = self.vertices.map_or(u64::from(NONE), |n| n as u64);
         let too_big = |x: u64| match self.vertices {
             Some(n) => format!("vertex id {x} is not below the vertex count {n}"),
@@ -49,7 +61,7 @@ impl EdgeSource for EdgeList<'_> {
                 NONE - 1
             ),
         };
-        let mut s = Scanner::new(self.data, self.path);
+        let mut s = Scanner::chunk(self.data, self.chunks[chunk].clone(), self.path);
         while s.next_record() {
             let u = s.number("a vertex id (a decimal number)", limit, &too_big)?;
             s.separator("a space or tab, then the second vertex id")?;
@@ -65,7 +77,8 @@ impl EdgeSource for EdgeList<'_> {
     }
 }
 
-/// Reads a text edge list into a graph. See [`CsrBuilder`] for the options.
+/// Reads a text edge list into a graph, parsing in parallel on the current
+/// rayon pool (one chunk per thread). See [`CsrBuilder`] for the options.
 ///
 /// ```
 /// use retrograde::io::{edge_list, Input};
@@ -75,7 +88,8 @@ impl EdgeSource for EdgeList<'_> {
 /// assert_eq!((g.vertex_count(), g.edge_count()), (3, 2));
 /// ```
 pub fn read(input: &Input, vertices: Option<usize>, builder: CsrBuilder) -> Result<Csr> {
-    builder.build(&EdgeList::new(input.bytes(), input.path(), vertices))
+    let parts = rayon::current_num_threads();
+    builder.build(&EdgeList::new(input.bytes(), input.path(), vertices).split(parts))
 }
 
 #[cfg(test)]
@@ -119,6 +133,24 @@ mod tests {
             e,
             "g.txt:line 2: vertex id 5 is not below the vertex count 5"
         );
+    }
+
+    #[test]
+    fn chunked_parsing_gives_the_same_graph_and_error_lines() {
+        let text: String = (0..500)
+            .map(|i| format!("{} {}\n# c\n", i % 37, i * 3 % 41))
+            .collect();
+        let one = CsrBuilder::new()
+            .build(&EdgeList::new(text.as_bytes(), Path::new("g"), None))
+            .unwrap();
+        for parts in [2, 3, 8] {
+            let list = EdgeList::new(text.as_bytes(), Path::new("g"), None).split(parts);
+            assert_eq!(CsrBuilder::new().build(&list).unwrap(), one);
+        }
+        let bad = format!("{text}7 y\n");
+        let list = EdgeList::new(bad.as_bytes(), Path::new("g"), None).split(4);
+        let e = CsrBuilder::new().build(&list).unwrap_err().to_string();
+        assert!(e.starts_with("g:line 1001:"), "{e}");
     }
 
     #[test]

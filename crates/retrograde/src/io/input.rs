@@ -4,6 +4,7 @@ use std::fs::File;
 use std::io::Read;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use memmap2::Mmap;
 
@@ -20,7 +21,7 @@ pub struct Input {
 
 #[derive(Debug)]
 enum Data {
-    Mapped(Mmap),
+    Mapped(Arc<Mmap>),
     Owned(Vec<u8>),
 }
 
@@ -58,7 +59,7 @@ impl Input {
         let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
         Ok(Input {
             path: path.to_path_buf(),
-            data: Data::Mapped(map),
+            data: Data::Mapped(Arc::new(map)),
         })
     }
 
@@ -75,10 +76,18 @@ impl Input {
         &self.path
     }
 
+    /// The memory map, if the input is a mapped file.
+    pub(crate) fn map(&self) -> Option<&Arc<Mmap>> {
+        match &self.data {
+            Data::Mapped(m) => Some(m),
+            Data::Owned(_) => None,
+        }
+    }
+
     /// The bytes.
     pub fn bytes(&self) -> &[u8] {
         match &self.data {
-            Data::Mapped(m) => m,
+            Data::Mapped(m) => &m[..],
             Data::Owned(v) => v,
         }
     }

@@ -2,6 +2,7 @@
 //! [`Error`](crate::Error) naming the file and the line (or byte) at fault.
 
 mod atomic;
+pub mod binary;
 pub mod edge_list;
 mod input;
 pub mod labels;

@@ -10,8 +10,11 @@ use crate::error::Error;
 
 /// A cursor over the bytes of a text input.
 pub(crate) struct Scanner<'a> {
+    /// The bytes scanned (a chunk of `full`, starting at `base`).
     pub(crate) data: &'a [u8],
     pub(crate) pos: usize,
+    full: &'a [u8],
+    base: usize,
     path: &'a Path,
 }
 
@@ -22,7 +25,22 @@ fn is_blank(b: u8) -> bool {
 
 impl<'a> Scanner<'a> {
     pub(crate) fn new(data: &'a [u8], path: &'a Path) -> Scanner<'a> {
-        Scanner { data, pos: 0, path }
+        Scanner::chunk(data, 0..data.len(), path)
+    }
+
+    /// Scans `full[range]`; line numbers still count from the start of `full`.
+    pub(crate) fn chunk(
+        full: &'a [u8],
+        range: std::ops::Range<usize>,
+        path: &'a Path,
+    ) -> Scanner<'a> {
+        Scanner {
+            data: &full[range.clone()],
+            pos: 0,
+            full,
+            base: range.start,
+            path,
+        }
     }
 
     /// Moves to the first field of the next line holding data; false at the end.
@@ -153,12 +171,65 @@ impl<'a> Scanner<'a> {
 
     /// The 1-based line of the cursor.
     pub(crate) fn line(&self) -> u64 {
-        let upto = self.pos.min(self.data.len());
-        1 + self.data[..upto].iter().filter(|&&b| b == b'\n').count() as u64
+        let upto = self.base + self.pos.min(self.data.len());
+        1 + self.full[..upto].iter().filter(|&&b| b == b'\n').count() as u64
     }
 
     /// An error at the cursor's line.
     pub(crate) fn error(&self, message: String) -> Error {
         Error::at_line(self.path, self.line(), message)
+    }
+}
+
+/// Splits `data` into about `parts` ranges that end just after a newline (the
+/// last one at the end of the data), so each can be parsed on its own.
+pub(crate) fn split_lines(data: &[u8], parts: usize) -> Vec<std::ops::Range<usize>> {
+    let parts = parts.max(1);
+    let mut ranges = Vec::with_capacity(parts);
+    let mut start = 0;
+    for i in 1..parts {
+        let mut cut = (data.len() as u128 * i as u128 / parts as u128) as usize;
+        if cut <= start {
+            continue;
+        }
+        match data[cut..].iter().position(|&b| b == b'\n') {
+            Some(j) => cut += j + 1,
+            None => break,
+        }
+        ranges.push(start..cut);
+        start = cut;
+    }
+    ranges.push(start..data.len());
+    ranges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_lines_cuts_after_newlines_and_covers_everything() {
+        let data = b"0 1\n22 33\n4 5\n\n6 7";
+        for parts in 1..12 {
+            let r = split_lines(data, parts);
+            assert_eq!(r.first().unwrap().start, 0);
+            assert_eq!(r.last().unwrap().end, data.len());
+            for w in r.windows(2) {
+                assert_eq!(w[0].end, w[1].start);
+                assert_eq!(data[w[0].end - 1], b'\n');
+            }
+        }
+        assert_eq!(split_lines(b"", 4), vec![0..0]);
+    }
+
+    #[test]
+    fn chunk_errors_report_lines_of_the_whole_file() {
+        let data = b"0 1\n2 3\nx\n";
+        let r = split_lines(data, 3);
+        let last = r.last().unwrap().clone();
+        let mut s = Scanner::chunk(data, last, Path::new("f"));
+        assert!(s.next_record());
+        let e = s.number("a vertex id", 10, &|_| String::new()).unwrap_err();
+        assert!(e.to_string().starts_with("f:line 3:"), "{e}");
     }
 }

@@ -1,13 +1,16 @@
 //! The solvers: one contract ([`Solution`]), several engines.
 //!
 //! - [`solve`]: the sequential retrograde analysis, `O(V + E)`.
+//! - [`solve_parallel`]: the same on all cores, level by level, same answers.
 //! - [`reference::solve_reference`]: a slow fixed-point iteration straight from
 //!   the definitions, the yardstick every engine is tested against.
 
+mod parallel;
 pub mod reference;
 mod sequential;
 mod solution;
 
+pub use parallel::{solve_parallel, solve_parallel_with_progress};
 pub use sequential::{solve, solve_with_progress};
 pub use solution::{Line, Solution, Summary};
 
