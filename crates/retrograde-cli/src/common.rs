@@ -4,6 +4,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
+use retrograde::io::{binary, edge_list};
+use retrograde::{Csr, CsrBuilder, GameGraph};
 
 /// The machine's physical memory in bytes, if it can be read.
 pub fn physical_memory() -> Option<u64> {
@@ -47,19 +49,71 @@ pub fn memory_limit(max_memory: Option<u64>) -> u64 {
     max_memory.or_else(physical_memory).unwrap_or(u64::MAX)
 }
 
+/// Resets the peak-memory mark (VmHWM) of this process, where Linux allows it.
+fn reset_peak_memory() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// One timed phase of a run.
+pub struct Phase {
+    /// Its name: read, solve, write, ...
+    pub name: &'static str,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Peak resident memory during the phase, if known.
+    pub peak: Option<u64>,
+}
+
 /// Wall-clock phases for the summary.
 #[derive(Default)]
 pub struct Timings {
-    phases: Vec<(&'static str, f64)>,
+    phases: Vec<Phase>,
 }
 
 impl Timings {
-    /// Runs `f`, recording its time under `name`.
+    /// Runs `f`, recording its time and peak memory under `name`.
     pub fn time<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
+        reset_peak_memory();
         let t = Instant::now();
         let out = f();
-        self.phases.push((name, t.elapsed().as_secs_f64()));
+        self.phases.push(Phase {
+            name,
+            seconds: t.elapsed().as_secs_f64(),
+            peak: peak_memory(),
+        });
         out
+    }
+
+    /// The total of all phases, in seconds.
+    pub fn total(&self) -> f64 {
+        self.phases.iter().map(|p| p.seconds).sum()
+    }
+
+    /// The largest per-phase peak memory.
+    pub fn peak(&self) -> Option<u64> {
+        self.phases.iter().filter_map(|p| p.peak).max()
+    }
+
+    /// A table of the phases: time, edges per second, peak memory.
+    pub fn table(&self, edges: u64) -> String {
+        let mut s = format!(
+            "{:<8} {:>10} {:>14} {:>12}\n",
+            "phase", "time", "edges/s", "peak memory"
+        );
+        let row = |name: &str, secs: f64, peak: Option<u64>| {
+            format!(
+                "{:<8} {:>8.3} s {:>12.1} M {:>12}\n",
+                name,
+                secs,
+                edges as f64 / secs.max(1e-9) / 1e6,
+                peak.map_or_else(|| "-".into(), retrograde::human_bytes)
+            )
+        };
+        for p in &self.phases {
+            s.push_str(&row(p.name, p.seconds, p.peak));
+        }
+        s.push_str(&row("total", self.total(), self.peak()));
+        s
     }
 
     /// `read 0.012 s, solve 0.003 s, total 0.015 s`.
@@ -67,10 +121,9 @@ impl Timings {
         let mut parts: Vec<String> = self
             .phases
             .iter()
-            .map(|(n, s)| format!("{n} {s:.3} s"))
+            .map(|p| format!("{} {:.3} s", p.name, p.seconds))
             .collect();
-        let total: f64 = self.phases.iter().map(|p| p.1).sum();
-        parts.push(format!("total {total:.3} s"));
+        parts.push(format!("total {:.3} s", self.total()));
         parts.join(", ")
     }
 }
@@ -78,4 +131,58 @@ impl Timings {
 /// Opens an input file, with the path in the message on failure.
 pub fn open_input(path: &Path) -> Result<retrograde::io::Input> {
     Ok(retrograde::io::Input::open(path)?)
+}
+
+/// Reads a graph, text or binary (told apart by the binary magic number).
+/// `min_vertices` widens a text graph (labels may name isolated vertices).
+pub fn load_graph(
+    path: &Path,
+    vertices: Option<usize>,
+    min_vertices: usize,
+    limit: u64,
+    bars: &crate::progress::Bars,
+) -> Result<Csr> {
+    let input = open_input(path)?;
+    let graph = if binary::is_binary(input.bytes()) {
+        let g = bars.spin("read", || binary::read(&input))?;
+        if let Some(n) = vertices {
+            if n != g.vertex_count() {
+                anyhow::bail!(
+                    "{}: --vertices {n}, but the binary graph has {} vertices",
+                    path.display(),
+                    g.vertex_count()
+                );
+            }
+        }
+        g
+    } else {
+        let mut builder = CsrBuilder::new().memory_limit(limit);
+        if vertices.is_none() {
+            builder = builder.min_vertices(min_vertices);
+        }
+        bars.spin("read", || edge_list::read(&input, vertices, builder))?
+    };
+    if (min_vertices > graph.vertex_count()) && vertices.is_none() {
+        anyhow::bail!(
+            "terminal labels name vertex {}, but the graph has {} vertices",
+            min_vertices - 1,
+            graph.vertex_count()
+        );
+    }
+    Ok(graph)
+}
+
+/// Refuses a solve whose per-position state would not fit in `limit`.
+pub fn check_solve_memory(graph: &Csr, limit: u64) -> Result<()> {
+    // State, remoteness, best move, counter, queue or key: about 21 bytes a position.
+    let needed = graph.vertex_count() as u64 * 21;
+    if needed > limit {
+        return Err(retrograde::Error::TooLarge {
+            what: format!("solving {} positions", graph.vertex_count()),
+            needed,
+            limit,
+        }
+        .into());
+    }
+    Ok(())
 }

@@ -2,6 +2,8 @@
 //! library, print. Exit codes: 0 success, 1 a check failed, 2 bad usage or input.
 
 mod common;
+mod convert;
+mod generate;
 mod progress;
 mod solve;
 
@@ -15,20 +17,39 @@ use clap::{Parser, Subcommand};
 #[derive(Parser)]
 #[command(name = "retrograde", version, about, long_about = None)]
 struct Cli {
+    /// Worker threads for parsing, building and solving (default: all cores).
+    #[arg(long, short = 'j', global = true, value_name = "N")]
+    threads: Option<usize>,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Solve a game given as an edge list (one move `u v` per line).
+    /// Solve a game given as an edge list (one move `u v` per line) or a binary graph.
     Solve(solve::Args),
+    /// Convert a graph between the text edge list and the binary format.
+    Convert(convert::Args),
+    /// Write a random graph (text, or binary for a .rgb name), for trials and benchmarks.
+    Generate(generate::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(n) = cli.threads {
+        if n == 0 {
+            eprintln!("retrograde: error: --threads must be at least 1");
+            return ExitCode::from(2);
+        }
+        // Fails only if a pool was already built, which cannot happen here.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global();
+    }
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Convert(args) => convert::run(args),
+        Command::Generate(args) => generate::run(args),
     };
     match result {
         Ok(code) => code,

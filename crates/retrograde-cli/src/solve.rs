@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use retrograde::io::{edge_list, labels, solution, write_atomically};
-use retrograde::{human_bytes, CsrBuilder, GameGraph, NoMoveRule, Outcome, Rules, Solution};
+use retrograde::io::{labels, solution, write_atomically};
+use retrograde::{human_bytes, solve, GameGraph, NoMoveRule, Outcome, Rules, Solution};
 
 use crate::common::{self, Timings};
 use crate::progress::Bars;
@@ -14,7 +14,7 @@ use crate::progress::Bars;
 /// Options of `retrograde solve`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The graph: a text edge list, one move `u v` per line (`-` for standard input).
+    /// The graph: a text edge list (one move `u v` per line) or a binary graph (`-` for standard input).
     pub graph: PathBuf,
     /// Who wins when the player to move has no move: `lose` (normal play) or `win` (misère).
     #[arg(long, value_name = "lose|win", default_value = "lose")]
@@ -40,9 +40,26 @@ pub struct Args {
     /// Refuse inputs that would need more memory than this (e.g. 8G; default: the machine's memory).
     #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes)]
     pub max_memory: Option<u64>,
+    /// Which solver runs: `auto` (parallel when there is more than one thread), `sequential`, `parallel`.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub engine: Engine,
+    /// Print a table of time, edges per second and peak memory per phase.
+    #[arg(long)]
+    pub stats: bool,
     /// Print no summary and no progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// The solver engines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// Parallel when more than one thread is available, else sequential.
+    Auto,
+    /// The FIFO solver on one thread.
+    Sequential,
+    /// The level-by-level solver on all threads.
+    Parallel,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -51,23 +68,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let limit = common::memory_limit(args.max_memory);
 
     let (graph, rules) = times.time("read", || -> Result<_> {
-        let rules_labels = match &args.terminal {
+        let labels = match &args.terminal {
             Some(path) => labels::read(&common::open_input(path)?, args.vertices)?,
             None => Default::default(),
         };
-        let input = common::open_input(&args.graph)?;
-        let mut builder = CsrBuilder::new().memory_limit(limit);
-        if args.vertices.is_none() {
-            if let Some(v) = rules_labels.max_vertex() {
-                builder = builder.min_vertices(v as usize + 1);
-            }
-        }
-        let graph = bars.spin("read", || edge_list::read(&input, args.vertices, builder))?;
+        let min_vertices = labels.max_vertex().map_or(0, |v| v as usize + 1);
+        let graph = common::load_graph(&args.graph, args.vertices, min_vertices, limit, &bars)?;
         Ok((
             graph,
             Rules {
                 no_move: args.no_move,
-                labels: rules_labels,
+                labels,
             },
         ))
     })?;
@@ -77,9 +88,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
             anyhow::bail!("vertex {v} is not in the graph ({n} vertices)");
         }
     }
+    common::check_solve_memory(&graph, limit)?;
 
-    let sol = times.time("solve", || {
-        retrograde::solve::solve_with_progress(&graph, &rules, &bars)
+    let engine = match args.engine {
+        Engine::Auto if rayon::current_num_threads() > 1 => Engine::Parallel,
+        Engine::Auto => Engine::Sequential,
+        e => e,
+    };
+    let sol = times.time("solve", || match engine {
+        Engine::Parallel => solve::solve_parallel_with_progress(&graph, &rules, &bars),
+        _ => solve::solve_with_progress(&graph, &rules, &bars),
     })?;
 
     if let Some(path) = &args.output {
@@ -107,12 +125,30 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         )?;
         writeln!(out, "solved: {s}")?;
-        let peak = common::peak_memory()
+        let peak = times
+            .peak()
             .map_or_else(String::new, |b| format!("; peak memory {}", human_bytes(b)));
-        writeln!(out, "time: {}{peak}", times.line())?;
+        writeln!(
+            out,
+            "time: {}{peak} ({} engine, {} threads)",
+            times.line(),
+            if engine == Engine::Parallel {
+                "parallel"
+            } else {
+                "sequential"
+            },
+            if engine == Engine::Parallel {
+                rayon::current_num_threads()
+            } else {
+                1
+            },
+        )?;
         if let Some(path) = &args.output {
             writeln!(out, "wrote: {}", path.display())?;
         }
+    }
+    if args.stats {
+        write!(out, "{}", times.table(graph.edge_count()))?;
     }
     for &v in &args.query {
         solution::write_line(&mut out, &sol, v)?;

@@ -193,3 +193,92 @@ fn bad_usage_exits_2() {
     let o = run(&["frobnicate"], Path::new("."));
     assert_eq!(o.status.code(), Some(2));
 }
+
+fn solve_to(dir: &Path, graph: &str, threads: &str, out: &str, extra: &[&str]) -> String {
+    let mut args = vec!["-j", threads, "solve", graph, "-q", "-o", out];
+    args.extend_from_slice(extra);
+    let o = run(&args, dir);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    fs::read_to_string(dir.join(out)).unwrap()
+}
+
+#[test]
+fn text_binary_and_thread_counts_give_identical_solutions() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for args in [
+        ["generate", "-n", "3000", "-m", "4500", "-s", "7", "g.txt"],
+        ["generate", "-n", "3000", "-m", "4500", "-s", "7", "g.rgb"],
+    ] {
+        let o = run(&args, d);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let o = run(&["convert", "g.txt", "c.rgb"], d);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&["convert", "g.rgb", "back.txt"], d);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let reference = solve_to(d, "g.txt", "1", "ref.tsv", &[]);
+    assert_eq!(reference.lines().count(), 3000);
+    for graph in ["g.txt", "g.rgb", "c.rgb", "back.txt"] {
+        for threads in ["1", "2", "3"] {
+            assert_eq!(
+                solve_to(d, graph, threads, "s.tsv", &[]),
+                reference,
+                "{graph} -j {threads}"
+            );
+        }
+    }
+    // The binary files from generate and from convert are the same bytes.
+    assert_eq!(
+        fs::read(d.join("g.rgb")).unwrap(),
+        fs::read(d.join("c.rgb")).unwrap()
+    );
+    let misere = solve_to(d, "g.txt", "1", "m1.tsv", &["--no-move", "win"]);
+    assert_eq!(
+        solve_to(
+            d,
+            "g.rgb",
+            "2",
+            "m2.tsv",
+            &["--no-move", "win", "--engine", "parallel"]
+        ),
+        misere
+    );
+}
+
+#[test]
+fn corrupted_or_truncated_binary_graph_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    assert!(run(&["generate", "-n", "100", "-m", "300", "g.rgb"], d)
+        .status
+        .success());
+    let good = fs::read(d.join("g.rgb")).unwrap();
+    let mut flipped = good.clone();
+    flipped[200] ^= 0x10;
+    fs::write(d.join("flipped.rgb"), &flipped).unwrap();
+    fs::write(d.join("short.rgb"), &good[..good.len() - 8]).unwrap();
+    for (file, message) in [("flipped.rgb", "checksum"), ("short.rgb", "truncated")] {
+        let o = run(&["solve", file, "-o", "out.tsv"], d);
+        assert_eq!(o.status.code(), Some(2), "{file}");
+        assert!(
+            stderr(&o).contains(file) && stderr(&o).contains(message),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!d.join("out.tsv").exists());
+    }
+}
+
+#[test]
+fn stats_table_lists_every_phase() {
+    let o = run(
+        &["solve", "chase.txt", "--stats", "-o", "/dev/null"],
+        &data(""),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    for phase in ["read", "solve", "write", "total"] {
+        assert!(s.lines().any(|l| l.starts_with(phase)), "{phase}: {s}");
+    }
+}

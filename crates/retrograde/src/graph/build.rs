@@ -146,11 +146,11 @@ impl CsrBuilder {
         Ok(())
     }
 
-    /// Pass 1 over one chunk: out- and in-degrees, growing the arrays as ids appear.
+    /// Pass 1 over a group of chunks: out- and in-degrees, growing the arrays as ids appear.
     fn count<S: EdgeSource + ?Sized>(
         &self,
         source: &S,
-        chunk: usize,
+        group: std::ops::Range<usize>,
         fixed: Option<usize>,
         n0: usize,
         chunks: u64,
@@ -162,7 +162,7 @@ impl CsrBuilder {
             too_big: None,
             overflow: None,
         };
-        source.for_each_edge_in(chunk, |u, v| {
+        let mut count_one = |u: u32, v: u32| {
             let hi = u.max(v) as usize;
             if hi >= c.out.len() {
                 if fixed.is_some() || u == NONE || v == NONE || c.too_big.is_some() {
@@ -188,7 +188,10 @@ impl CsrBuilder {
             if *d == u32::MAX {
                 c.overflow.get_or_insert(v);
             }
-        })?;
+        };
+        for ch in group {
+            source.for_each_edge_in(ch, &mut count_one)?;
+        }
         Ok(c)
     }
 
@@ -196,7 +199,10 @@ impl CsrBuilder {
     /// (on the current rayon pool) when it has more than one.
     pub fn build<S: EdgeSource + ?Sized>(&self, source: &S) -> Result<Csr> {
         let fixed = self.vertices.or(source.declared_vertices());
-        let chunks = source.chunk_count().max(1);
+        // Chunks are read in contiguous groups, one per thread, each with its own counts.
+        let total_chunks = source.chunk_count().max(1);
+        let chunks = total_chunks.min(rayon::current_num_threads()).max(1);
+        let group = |g: usize| (g * total_chunks / chunks)..((g + 1) * total_chunks / chunks);
         if let Some(n) = fixed {
             if n > MAX_VERTICES {
                 return Err(Error::Invalid(format!(
@@ -209,11 +215,11 @@ impl CsrBuilder {
 
         // Pass 1: degrees per chunk.
         let mut counts: Vec<Counts> = if chunks == 1 {
-            vec![self.count(source, 0, fixed, n0, 1)?]
+            vec![self.count(source, group(0), fixed, n0, 1)?]
         } else {
             (0..chunks)
                 .into_par_iter()
-                .map(|c| self.count(source, c, fixed, n0, chunks as u64))
+                .map(|c| self.count(source, group(c), fixed, n0, chunks as u64))
                 .collect::<Result<_>>()?
         };
         let edges: u64 = counts.iter().map(|c| c.edges).sum();
@@ -319,23 +325,25 @@ impl CsrBuilder {
             cursors
                 .par_iter_mut()
                 .enumerate()
-                .try_for_each(|(chunk, cursor)| {
-                    source.for_each_edge_in(chunk, |u, v| {
-                        let vi = v as usize;
-                        if vi >= n || (u as usize) >= n {
-                            mismatch.store(true, std::sync::atomic::Ordering::Relaxed);
-                            return;
-                        }
-                        let at = offsets[vi] + u64::from(cursor[vi]);
-                        if at >= offsets[vi + 1] {
-                            mismatch.store(true, std::sync::atomic::Ordering::Relaxed);
-                            return;
-                        }
-                        cursor[vi] += 1;
-                        // SAFETY: `at` is inside row v, in this chunk's own
-                        // range of it (the cursors of different chunks cover
-                        // disjoint ranges), and below `edges`.
-                        unsafe { ptr.write(at as usize, u) };
+                .try_for_each(|(g, cursor)| {
+                    group(g).try_for_each(|chunk| {
+                        source.for_each_edge_in(chunk, |u, v| {
+                            let vi = v as usize;
+                            if vi >= n || (u as usize) >= n {
+                                mismatch.store(true, std::sync::atomic::Ordering::Relaxed);
+                                return;
+                            }
+                            let at = offsets[vi] + u64::from(cursor[vi]);
+                            if at >= offsets[vi + 1] {
+                                mismatch.store(true, std::sync::atomic::Ordering::Relaxed);
+                                return;
+                            }
+                            cursor[vi] += 1;
+                            // SAFETY: `at` is inside row v, in this chunk's own
+                            // range of it (the cursors of different chunks cover
+                            // disjoint ranges), and below `edges`.
+                            unsafe { ptr.write(at as usize, u) };
+                        })
                     })
                 })?;
         }

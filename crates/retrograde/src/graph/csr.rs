@@ -138,6 +138,30 @@ fn transpose(rows: &Adjacency, counts: &[u32]) -> Adjacency {
     }
 }
 
+/// A graph lists its edges grouped by target, in chunks of vertices, so it
+/// can be rebuilt or written out in parallel.
+impl super::EdgeSource for Csr {
+    fn chunk_count(&self) -> usize {
+        self.vertex_count().div_ceil(1 << 16).max(1)
+    }
+
+    fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, mut f: F) -> crate::Result<()> {
+        let n = self.vertex_count();
+        let start = (chunk << 16).min(n);
+        let end = ((chunk + 1) << 16).min(n);
+        for v in start..end {
+            for &u in self.predecessors(v as u32) {
+                f(u, v as u32);
+            }
+        }
+        Ok(())
+    }
+
+    fn declared_vertices(&self) -> Option<usize> {
+        Some(self.vertex_count())
+    }
+}
+
 impl GameGraph for Csr {
     #[inline]
     fn vertex_count(&self) -> usize {

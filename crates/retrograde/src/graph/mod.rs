@@ -7,9 +7,11 @@
 
 mod build;
 pub(crate) mod csr;
+mod random;
 
 pub use build::{CsrBuilder, EdgeSource};
 pub use csr::{Adjacency, Csr};
+pub use random::RandomEdges;
 
 use crate::Outcome;
 

@@ -20,20 +20,37 @@ where
     let name = path
         .file_name()
         .ok_or_else(|| Error::io(path, std::io::Error::other("not a file name")))?;
-    if fs::metadata(path).map(|m| m.is_dir()).unwrap_or(false) {
-        return Err(Error::io(
-            path,
-            std::io::Error::other("is a directory, expected a file"),
-        ));
+    if let Ok(meta) = fs::metadata(path) {
+        if meta.is_dir() {
+            return Err(Error::io(
+                path,
+                std::io::Error::other("is a directory, expected a file"),
+            ));
+        }
+        if !meta.is_file() {
+            // A device or a pipe (/dev/null, /dev/stdout): write to it in
+            // place; renaming over it would replace the device.
+            let file = fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| Error::io(path, e))?;
+            let mut out = BufWriter::with_capacity(1 << 20, file);
+            write(&mut out).map_err(|e| Error::io(path, e))?;
+            return out.flush().map_err(|e| Error::io(path, e));
+        }
     }
     let mut prefix = std::ffi::OsString::from(".");
     prefix.push(name);
     prefix.push(".");
-    let tmp = tempfile::Builder::new()
-        .prefix(&prefix)
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(path, e))?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        // Read-write for everyone less the umask, as `File::create` would give.
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let tmp = builder.tempfile_in(dir).map_err(|e| Error::io(path, e))?;
     {
         let mut out = BufWriter::with_capacity(1 << 20, tmp.as_file());
         write(&mut out).map_err(|e| Error::io(path, e))?;
@@ -68,6 +85,13 @@ mod tests {
         write_atomically(&target, |w| w.write_all(b"new")).unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "new");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn devices_are_written_in_place_not_replaced() {
+        write_atomically(Path::new("/dev/null"), |w| w.write_all(b"x")).unwrap();
+        let meta = fs::metadata("/dev/null").unwrap();
+        assert!(!meta.is_file(), "/dev/null must stay a device");
     }
 
     #[test]

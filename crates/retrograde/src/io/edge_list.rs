@@ -12,6 +12,7 @@
 //! 3 0
 //! ```
 
+use std::io::{self, Write};
 use std::path::Path;
 
 use super::text::{split_lines, Scanner};
@@ -75,6 +76,42 @@ impl EdgeSource for EdgeList<'_> {
     fn declared_vertices(&self) -> Option<usize> {
         self.vertices
     }
+}
+
+/// Writes the edges of `source` as a text edge list, after `header` lines
+/// (written as `#` comments). Chunks are formatted in parallel and written in order.
+pub fn write<S: EdgeSource + ?Sized>(
+    w: &mut dyn Write,
+    source: &S,
+    header: &str,
+) -> io::Result<()> {
+    use rayon::prelude::*;
+    for line in header.lines() {
+        writeln!(w, "# {line}")?;
+    }
+    let chunks: Vec<usize> = (0..source.chunk_count()).collect();
+    let batch = 2 * rayon::current_num_threads();
+    for group in chunks.chunks(batch) {
+        let texts: Vec<Vec<u8>> = group
+            .par_iter()
+            .map(|&c| {
+                let mut buf = Vec::new();
+                let mut itoa = itoa::Buffer::new();
+                // Sources given to this function never fail to list edges.
+                let _ = source.for_each_edge_in(c, |u, v| {
+                    buf.extend_from_slice(itoa.format(u).as_bytes());
+                    buf.push(b' ');
+                    buf.extend_from_slice(itoa.format(v).as_bytes());
+                    buf.push(b'\n');
+                });
+                buf
+            })
+            .collect();
+        for t in texts {
+            w.write_all(&t)?;
+        }
+    }
+    Ok(())
 }
 
 /// Reads a text edge list into a graph, parsing in parallel on the current

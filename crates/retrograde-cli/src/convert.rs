@@ -1,0 +1,95 @@
+//! `retrograde convert IN OUT`: between the text edge list and the binary format.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Result;
+use retrograde::io::{binary, edge_list, write_atomically};
+use retrograde::{human_bytes, GameGraph};
+
+use crate::common::{self, Timings};
+use crate::progress::Bars;
+
+/// Options of `retrograde convert`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The input graph, text or binary (`-` for standard input).
+    pub input: PathBuf,
+    /// The output file, written atomically.
+    pub output: PathBuf,
+    /// The output format (default: text for names ending in .txt, .el, .edges or .tsv, else binary).
+    #[arg(long, value_enum)]
+    pub to: Option<Format>,
+    /// The number of vertices of a text input (default: the largest id + 1).
+    #[arg(long, value_name = "N")]
+    pub vertices: Option<usize>,
+    /// Refuse inputs that would need more memory than this (default: the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// Print no summary and no progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Graph file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The text edge list.
+    Text,
+    /// The binary format (docs/BINARY_FORMAT.md).
+    Binary,
+}
+
+/// The format a file name suggests.
+pub fn format_of(path: &Path) -> Format {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("txt" | "el" | "edges" | "tsv") => Format::Text,
+        _ => Format::Binary,
+    }
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let bars = Bars::new(args.quiet);
+    let mut times = Timings::default();
+    let limit = common::memory_limit(args.max_memory);
+    let graph = times.time("read", || {
+        common::load_graph(&args.input, args.vertices, 0, limit, &bars)
+    })?;
+    let to = args.to.unwrap_or_else(|| format_of(&args.output));
+    times.time("write", || {
+        bars.spin("write", || match to {
+            Format::Binary => binary::write(&args.output, &graph),
+            Format::Text => write_atomically(&args.output, |w| {
+                let header = format!(
+                    "{} vertices, {} edges (converted from {})",
+                    graph.vertex_count(),
+                    graph.edge_count(),
+                    args.input.display()
+                );
+                edge_list::write(w, &graph, &header)
+            }),
+        })
+    })?;
+    if !args.quiet {
+        let size = std::fs::metadata(&args.output)
+            .map(|m| m.len())
+            .unwrap_or(0);
+        let mut out = std::io::stdout().lock();
+        writeln!(
+            out,
+            "wrote {}: {} vertices, {} edges, {} ({})",
+            args.output.display(),
+            graph.vertex_count(),
+            graph.edge_count(),
+            human_bytes(size),
+            if to == Format::Binary {
+                "binary"
+            } else {
+                "text"
+            }
+        )?;
+        writeln!(out, "time: {}", times.line())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

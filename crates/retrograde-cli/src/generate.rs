@@ -1,0 +1,92 @@
+//! `retrograde generate`: a reproducible random graph, text or binary.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use retrograde::graph::RandomEdges;
+use retrograde::io::{binary, edge_list, write_atomically};
+use retrograde::{human_bytes, CsrBuilder};
+
+use crate::common::{self, Timings};
+use crate::convert::{format_of, Format};
+use crate::progress::Bars;
+
+/// Options of `retrograde generate`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The number of vertices.
+    #[arg(long, short = 'n', value_name = "N")]
+    pub vertices: u32,
+    /// The number of edges (moves); both ends uniform, so self-loops and parallel edges occur.
+    #[arg(long, short = 'm', value_name = "M")]
+    pub edges: u64,
+    /// The random seed: the same seed gives the same graph on any machine and thread count.
+    #[arg(long, short, default_value_t = 1)]
+    pub seed: u64,
+    /// The output format (default: text for names ending in .txt, .el, .edges or .tsv, else binary).
+    #[arg(long, value_enum)]
+    pub to: Option<Format>,
+    /// Refuse graphs that would need more memory than this (default: the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// The file to write (atomically).
+    pub output: PathBuf,
+    /// Print no summary and no progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    if args.vertices == 0 || args.vertices == u32::MAX {
+        anyhow::bail!("--vertices must be between 1 and {}", u32::MAX - 1);
+    }
+    let bars = Bars::new(args.quiet);
+    let mut times = Timings::default();
+    let source = RandomEdges::new(args.vertices, args.edges, args.seed);
+    let header = format!(
+        "random graph: {} vertices, {} edges, seed {} (retrograde generate)",
+        args.vertices, args.edges, args.seed
+    );
+    let to = args.to.unwrap_or_else(|| format_of(&args.output));
+    match to {
+        Format::Text => times.time("write", || {
+            bars.spin("write", || {
+                write_atomically(&args.output, |w| edge_list::write(w, &source, &header))
+            })
+        })?,
+        Format::Binary => {
+            let limit = common::memory_limit(args.max_memory);
+            let g = times.time("build", || {
+                bars.spin("build", || {
+                    CsrBuilder::new().memory_limit(limit).build(&source)
+                })
+            })?;
+            times.time("write", || {
+                bars.spin("write", || binary::write(&args.output, &g))
+            })?;
+        }
+    }
+    if !args.quiet {
+        let size = std::fs::metadata(&args.output)
+            .map(|m| m.len())
+            .unwrap_or(0);
+        let mut out = std::io::stdout().lock();
+        writeln!(
+            out,
+            "wrote {}: {} vertices, {} edges, {} ({})",
+            args.output.display(),
+            args.vertices,
+            args.edges,
+            human_bytes(size),
+            if to == Format::Binary {
+                "binary"
+            } else {
+                "text"
+            }
+        )?;
+        writeln!(out, "time: {}", times.line())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

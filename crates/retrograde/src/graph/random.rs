@@ -1,0 +1,112 @@
+//! Random graphs for benchmarks and trials: `m` edges with uniform endpoints.
+
+use super::EdgeSource;
+use crate::error::Result;
+
+/// Edges per chunk: chunks are generated independently, in parallel.
+const CHUNK_EDGES: u64 = 1 << 20;
+
+/// A reproducible random multigraph: `edges` moves whose two ends are drawn
+/// uniformly from `0..vertices` (so self-loops and parallel edges occur, as in
+/// real inputs). The same seed gives the same edges on any number of threads.
+///
+/// ```
+/// use retrograde::graph::RandomEdges;
+/// use retrograde::{CsrBuilder, GameGraph};
+/// let g = CsrBuilder::new().build(&RandomEdges::new(1000, 6000, 7)).unwrap();
+/// assert_eq!((g.vertex_count(), g.edge_count()), (1000, 6000));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct RandomEdges {
+    vertices: u32,
+    edges: u64,
+    seed: u64,
+}
+
+impl RandomEdges {
+    /// `edges` random edges over `vertices` vertices (at least 1), from `seed`.
+    pub fn new(vertices: u32, edges: u64, seed: u64) -> RandomEdges {
+        RandomEdges {
+            vertices: vertices.max(1),
+            edges,
+            seed,
+        }
+    }
+
+    /// The number of edges.
+    pub fn edge_count(&self) -> u64 {
+        self.edges
+    }
+
+    /// The edges of chunk `c`, in order.
+    pub fn chunk(&self, c: usize) -> impl Iterator<Item = (u32, u32)> {
+        let start = c as u64 * CHUNK_EDGES;
+        let len = CHUNK_EDGES.min(self.edges.saturating_sub(start));
+        let mut state = splitmix(self.seed ^ splitmix(c as u64 + 1));
+        let n = u64::from(self.vertices);
+        (0..len).map(move |_| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let x = splitmix(state);
+            // Two 32-bit halves, each mapped onto 0..n by a multiply-shift.
+            let u = ((x & 0xFFFF_FFFF) * n) >> 32;
+            let v = ((x >> 32) * n) >> 32;
+            (u as u32, v as u32)
+        })
+    }
+}
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl EdgeSource for RandomEdges {
+    fn chunk_count(&self) -> usize {
+        self.edges.div_ceil(CHUNK_EDGES) as usize
+    }
+
+    fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, mut f: F) -> Result<()> {
+        for (u, v) in self.chunk(chunk) {
+            f(u, v);
+        }
+        Ok(())
+    }
+
+    fn declared_vertices(&self) -> Option<usize> {
+        Some(self.vertices as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_same_edges_and_ids_in_range() {
+        let a = RandomEdges::new(10, 3_000_000, 1);
+        let mut count = 0;
+        a.for_each_edge(|u, v| {
+            assert!(u < 10 && v < 10);
+            count += 1;
+        })
+        .unwrap();
+        assert_eq!(count, 3_000_000);
+        let first: Vec<_> = a.chunk(2).take(5).collect();
+        assert_eq!(
+            first,
+            RandomEdges::new(10, 3_000_000, 1)
+                .chunk(2)
+                .take(5)
+                .collect::<Vec<_>>()
+        );
+        assert_ne!(
+            first,
+            RandomEdges::new(10, 3_000_000, 2)
+                .chunk(2)
+                .take(5)
+                .collect::<Vec<_>>()
+        );
+    }
+}
