@@ -49,18 +49,13 @@ pub fn memory_limit(max_memory: Option<u64>) -> u64 {
     max_memory.or_else(physical_memory).unwrap_or(u64::MAX)
 }
 
-/// Resets the peak-memory mark (VmHWM) of this process, where Linux allows it.
-fn reset_peak_memory() {
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-}
-
 /// One timed phase of a run.
 pub struct Phase {
     /// Its name: read, solve, write, ...
     pub name: &'static str,
     /// Wall-clock seconds.
     pub seconds: f64,
-    /// Peak resident memory during the phase, if known.
+    /// Peak resident memory of the process up to the end of the phase, if known.
     pub peak: Option<u64>,
 }
 
@@ -71,9 +66,8 @@ pub struct Timings {
 }
 
 impl Timings {
-    /// Runs `f`, recording its time and peak memory under `name`.
+    /// Runs `f`, recording its time and the peak memory so far under `name`.
     pub fn time<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
-        reset_peak_memory();
         let t = Instant::now();
         let out = f();
         self.phases.push(Phase {
@@ -98,7 +92,7 @@ impl Timings {
     pub fn table(&self, edges: u64) -> String {
         let mut s = format!(
             "{:<8} {:>10} {:>14} {:>12}\n",
-            "phase", "time", "edges/s", "peak memory"
+            "phase", "time", "edges/s", "peak so far"
         );
         let row = |name: &str, secs: f64, peak: Option<u64>| {
             format!(

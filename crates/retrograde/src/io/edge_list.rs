@@ -63,7 +63,17 @@ impl EdgeSource for EdgeList<'_> {
             ),
         };
         let mut s = Scanner::chunk(self.data, self.chunks[chunk].clone(), self.path);
-        while s.next_record() {
+        loop {
+            // Plain `u v` lines take the fast path; anything else (comments,
+            // blanks, CRLF, errors) goes through the careful scanner below.
+            if let Some((u, v, next)) = fast_line(s.data, s.pos, limit) {
+                f(u, v);
+                s.pos = next;
+                continue;
+            }
+            if !s.next_record() {
+                break;
+            }
             let u = s.number("a vertex id (a decimal number)", limit, &too_big)?;
             s.separator("a space or tab, then the second vertex id")?;
             let v = s.number("the second vertex id (a decimal number)", limit, &too_big)?;
@@ -75,6 +85,55 @@ impl EdgeSource for EdgeList<'_> {
 
     fn declared_vertices(&self) -> Option<usize> {
         self.vertices
+    }
+}
+
+/// Parses a line `u v\n` (or `u v` followed by blanks and ignored columns)
+/// starting at `i`, returning the ids and where the next line starts.
+/// `None` for anything else, which the careful scanner then handles.
+#[inline(always)]
+fn fast_line(d: &[u8], mut i: usize, limit: u64) -> Option<(u32, u32, usize)> {
+    #[inline(always)]
+    fn number(d: &[u8], i: &mut usize) -> Option<u64> {
+        let start = *i;
+        let mut x = 0u64;
+        while let Some(&b) = d.get(*i) {
+            let digit = b.wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            if *i - start == 10 {
+                return None;
+            }
+            x = x * 10 + u64::from(digit);
+            *i += 1;
+        }
+        // At most 10 digits, so no overflow.
+        (*i > start && *i - start <= 10).then_some(x)
+    }
+    let u = number(d, &mut i)?;
+    match d.get(i) {
+        Some(b' ' | b'\t') => i += 1,
+        _ => return None,
+    }
+    while let Some(b' ' | b'\t') = d.get(i) {
+        i += 1;
+    }
+    let v = number(d, &mut i)?;
+    if u >= limit || v >= limit {
+        return None;
+    }
+    match d.get(i) {
+        Some(b'\n') => Some((u as u32, v as u32, i + 1)),
+        None => Some((u as u32, v as u32, i)),
+        Some(b' ' | b'\t') => {
+            let next = d[i..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(d.len(), |j| i + j + 1);
+            Some((u as u32, v as u32, next))
+        }
+        _ => None,
     }
 }
 

@@ -155,18 +155,32 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
         };
         counter[v].store(best, Relaxed);
     });
-    (0..n).into_par_iter().with_min_len(1024).for_each(|d| {
-        if state[d].load(Relaxed) >= DRAW {
+    // Draw moves: the vertices are cut into ordered blocks, one task each,
+    // scanned in increasing order. A position is marked with the lowest block
+    // that reached it; a block skips positions already marked by itself or a
+    // lower block (their draw successors are smaller), so each position sees
+    // few atomic updates, and the smallest one always reaches it.
+    let blocks = rayon::current_num_threads().clamp(1, usize::from(u8::MAX - UNDECIDED));
+    let block_len = n.div_ceil(blocks).max(1);
+    (0..blocks).into_par_iter().for_each(|b| {
+        let mine = UNDECIDED + 1 + b as u8;
+        for d in (b * block_len)..((b + 1) * block_len).min(n) {
+            if state[d].load(Relaxed) < DRAW {
+                continue;
+            }
             g.for_each_predecessor(d as u32, |p| {
-                if state[p as usize].load(Relaxed) == UNDECIDED {
-                    counter[p as usize].fetch_min(d as u32, Relaxed);
+                let pi = p as usize;
+                let s = state[pi].load(Relaxed);
+                if s == UNDECIDED || s > mine {
+                    counter[pi].fetch_min(d as u32, Relaxed);
+                    state[pi].store(mine, Relaxed);
                 }
             });
         }
     });
     drop(key_v);
     state_v.par_iter_mut().for_each(|s| {
-        if *s == UNDECIDED {
+        if *s >= UNDECIDED {
             *s = Outcome::Draw as u8;
         }
     });

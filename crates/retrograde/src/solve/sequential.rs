@@ -141,18 +141,22 @@ pub(crate) fn finish_draws<G: GameGraph + ?Sized>(
             best[v] = NONE;
         }
     }
+    // A draw that has its move is marked MOVED, so the scan reads only the
+    // small state array, not the best moves, for every edge.
+    const MOVED: u8 = UNDECIDED + 1;
     for d in 0..state.len() {
         if state[d] >= DRAW {
             g.for_each_predecessor(d as u32, |p| {
                 let pi = p as usize;
-                if state[pi] == UNDECIDED && best[pi] == NONE {
+                if state[pi] == UNDECIDED {
+                    state[pi] = MOVED;
                     best[pi] = d as u32;
                 }
             });
         }
     }
     for s in state.iter_mut() {
-        if *s == UNDECIDED {
+        if *s >= UNDECIDED {
             *s = DRAW;
         }
     }
