@@ -192,6 +192,7 @@ pub fn read(input: &Input, vertices: Option<usize>, builder: CsrBuilder) -> Resu
 mod tests {
     use super::*;
     use crate::GameGraph;
+    use proptest::prelude::*;
 
     fn parse(text: &str, vertices: Option<usize>) -> Result<Vec<(u32, u32)>> {
         let mut edges = Vec::new();
@@ -247,6 +248,66 @@ mod tests {
         let list = EdgeList::new(bad.as_bytes(), Path::new("g"), None).split(4);
         let e = CsrBuilder::new().build(&list).unwrap_err().to_string();
         assert!(e.starts_with("g:line 1001:"), "{e}");
+    }
+
+    /// The definition of the format, written plainly: what the fast and careful
+    /// paths together must agree with.
+    fn reference_parse(text: &str) -> Option<Vec<(u32, u32)>> {
+        let mut edges = Vec::new();
+        for line in text.split('\n') {
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            let line = line.trim_start_matches([' ', '\t']);
+            if line.is_empty() || line.starts_with('#') || line.starts_with('%') {
+                continue;
+            }
+            let mut fields = line.split([' ', '\t']).filter(|f| !f.is_empty());
+            let mut id = || -> Option<u32> {
+                let f = fields.next()?;
+                if !f.bytes().all(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                f.parse::<u32>().ok().filter(|&x| x != u32::MAX)
+            };
+            edges.push((id()?, id()?));
+        }
+        Some(edges)
+    }
+
+    proptest! {
+        #[test]
+        fn parser_agrees_with_the_plain_definition(
+            lines in prop::collection::vec(
+                prop_oneof![
+                    (0u32..50, 0u32..50).prop_map(|(u, v)| format!("{u} {v}")),
+                    (0u32..50, 0u32..50).prop_map(|(u, v)| format!("\t{u}\t\t{v}  1.5 x")),
+                    (0u32..50, 0u32..50).prop_map(|(u, v)| format!("{u} {v}\r")),
+                    Just("# comment 1 2".to_string()),
+                    Just("% header".to_string()),
+                    Just("   ".to_string()),
+                    Just("4294967295 1".to_string()),
+                    Just("4294967294 0".to_string()),
+                    Just("12345678901 1".to_string()),
+                    Just("7".to_string()),
+                    Just("7 8x".to_string()),
+                    Just("-1 2".to_string()),
+                    Just("1 2\r3".to_string()),
+                ],
+                0..30,
+            ),
+            parts in 1usize..5,
+        ) {
+            let text = lines.join("\n");
+            let mut got = Vec::new();
+            let list = EdgeList::new(text.as_bytes(), Path::new("p"), None).split(parts);
+            let result = list.for_each_edge(|u, v| got.push((u, v)));
+            match reference_parse(&text) {
+                Some(want) => {
+                    prop_assert!(result.is_ok(), "{:?}: {:?}", text, result);
+                    prop_assert_eq!(got, want);
+                }
+                None => prop_assert!(result.is_err(), "{:?} accepted", text),
+            }
+        }
     }
 
     #[test]
