@@ -4,6 +4,7 @@
 mod common;
 mod progress;
 mod solve;
+mod verify;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -23,12 +24,16 @@ struct Cli {
 enum Command {
     /// Solve a game given as an edge list (one move `u v` per line).
     Solve(solve::Args),
+    /// Check a solution file against the game without trusting the solver:
+    /// exit 0 if it is correct, 1 (listing the violations) if not.
+    Verify(verify::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(code) => code,

@@ -56,7 +56,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             None => Default::default(),
         };
         let input = common::open_input(&args.graph)?;
-        let mut builder = CsrBuilder::new().memory_limit(limit);
+        // On top of the graph: the solver's 17 bytes per position.
+        let mut builder = CsrBuilder::new().memory_limit(limit).reserve(17, 0);
         if args.vertices.is_none() {
             if let Some(v) = rules_labels.max_vertex() {
                 builder = builder.min_vertices(v as usize + 1);

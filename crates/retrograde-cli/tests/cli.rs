@@ -193,3 +193,139 @@ fn bad_usage_exits_2() {
     let o = run(&["frobnicate"], Path::new("."));
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `retrograde verify`: accepts what `solve` writes, rejects tampered files.
+mod verify {
+    use super::*;
+
+    /// The `# args:` line of a fixture.
+    fn fixture_args(path: &Path) -> Vec<String> {
+        let text = fs::read_to_string(path).unwrap();
+        text.lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# args:"))
+            .map(|a| a.split_whitespace().map(String::from).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn accepts_every_expected_fixture_solution() {
+        let dir = data("");
+        let mut checked = 0;
+        for name in ["chase", "labelled", "misere"] {
+            let graph = format!("{name}.txt");
+            let expected = format!("{name}.expected");
+            let mut args = vec!["verify".to_string(), graph, expected];
+            args.extend(fixture_args(&dir.join(format!("{name}.txt"))));
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let o = run(&args, &dir);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{name}: {}{}",
+                stdout(&o),
+                stderr(&o)
+            );
+            assert!(stdout(&o).starts_with("verified: "), "{}", stdout(&o));
+            checked += 1;
+        }
+        assert_eq!(checked, 3);
+    }
+
+    #[test]
+    fn tampered_solution_exits_1_listing_violations() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = fs::read_to_string(data("chase.expected")).unwrap();
+        // 7 is a win in 5 via 4; claim a win in 3.
+        let bad = good.replace("7\twin\t5\t4", "7\twin\t3\t4");
+        assert_ne!(good, bad);
+        fs::write(dir.path().join("bad.tsv"), bad).unwrap();
+        let o = run(
+            &["verify", data("chase.txt").to_str().unwrap(), "bad.tsv"],
+            dir.path(),
+        );
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let s = stdout(&o);
+        assert!(
+            s.contains("bad.tsv: vertex 7 (win in 3): a win must take 1 + the least remoteness of its lose successors = 5 plies"),
+            "{s}"
+        );
+        assert!(s.contains("wrong: 2 violations"), "{s}");
+    }
+
+    #[test]
+    fn wrong_rule_exits_1_and_show_limits_the_list() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("g.txt"), "0 1\n").unwrap();
+        let o = run(
+            &["solve", "g.txt", "--vertices", "5", "-q", "-o", "s.tsv"],
+            dir.path(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        // Under the misère rule the four stuck vertices 1..=4 are wins.
+        let o = run(
+            &[
+                "verify",
+                "g.txt",
+                "s.tsv",
+                "--vertices",
+                "5",
+                "--no-move",
+                "win",
+                "--show",
+                "1",
+                "-q",
+            ],
+            dir.path(),
+        );
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let s = stdout(&o);
+        assert_eq!(s.lines().count(), 2, "{s}");
+        assert_eq!(s.lines().nth(1), Some("... and 3 more"), "{s}");
+    }
+
+    #[test]
+    fn malformed_solution_exits_2_naming_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("g.txt"), "0 1\n1 2\n").unwrap();
+        fs::write(dir.path().join("s.tsv"), "0\tlose\t2\t1\n1\twin\t-\t2\n").unwrap();
+        let o = run(&["verify", "g.txt", "s.tsv"], dir.path());
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(
+            stderr(&o),
+            "retrograde: error: s.tsv:line 2: a win needs a remoteness (a decimal number), found -\n"
+        );
+        fs::write(dir.path().join("s.tsv"), "0\tlose\t2\t1\n1\twin\t1\t2\n").unwrap();
+        let o = run(&["verify", "g.txt", "s.tsv"], dir.path());
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o)
+                .contains("s.tsv:line 3: the solution ends after 2 vertices, but the graph has 3"),
+            "{}",
+            stderr(&o)
+        );
+    }
+
+    #[test]
+    fn solve_then_verify_round_trip_through_standard_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let graph: String = (0..500u32)
+            .map(|v| format!("{v} {}\n{v} {}\n", (v * 7 + 3) % 500, (v * v + 1) % 500))
+            .collect();
+        fs::write(dir.path().join("g.txt"), &graph).unwrap();
+        let o = run(&["solve", "g.txt", "-q", "-o", "s.tsv"], dir.path());
+        assert!(o.status.success(), "{}", stderr(&o));
+        let mut child = bin()
+            .args(["verify", "g.txt", "-", "-q"])
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let text = fs::read(dir.path().join("s.tsv")).unwrap();
+        child.stdin.take().unwrap().write_all(&text).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        assert_eq!(stdout(&o), "");
+    }
+}

@@ -28,6 +28,8 @@
 //!   through; [`Csr`] is the explicit graph, built by [`CsrBuilder`].
 //! - [`solve`] and its result [`Solution`]; [`solve::reference`] is the slow
 //!   yardstick from the definitions.
+//! - [`verify()`]: checks a solution against the game from local conditions,
+//!   without trusting any solver ([`Report`], [`Violation`], [`Condition`]).
 //! - [`io`]: the text edge list, terminal labels and solution formats.
 #![deny(missing_docs)]
 
@@ -36,8 +38,10 @@ pub mod graph;
 pub mod io;
 mod outcome;
 pub mod solve;
+pub mod verify;
 
 pub use error::{human_bytes, Error, Position, Result};
 pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Successors};
 pub use outcome::{Labels, NoMoveRule, Outcome, Rules};
 pub use solve::{solve, Line, NoProgress, Progress, Solution, Summary};
+pub use verify::{verify, Condition, Report, Violation};
