@@ -1,5 +1,6 @@
 //! `retrograde`: the command-line tool. Glue only: parse flags, call the
-//! library, print. Exit codes: 0 success, 1 a check failed, 2 bad usage or input.
+//! library, print. Exit codes: 0 success, 1 a check failed, 2 bad usage or input,
+//! 130 interrupted (SIGINT, SIGTERM or SIGHUP; no partial output is left).
 
 mod common;
 mod progress;
@@ -29,8 +30,14 @@ enum Command {
     Verify(verify::Args),
 }
 
+/// The exit status of an interrupted run (128 + SIGINT, as shells report it).
+const INTERRUPTED: i32 = 130;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Ctrl-C (and SIGTERM, SIGHUP): remove any half-written output, then exit.
+    // Failing to install the handler only loses that cleanup.
+    let _ = ctrlc::set_handler(|| retrograde::io::exit_removing_temporary_files(INTERRUPTED));
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Verify(args) => verify::run(args),
