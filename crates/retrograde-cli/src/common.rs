@@ -128,12 +128,15 @@ pub fn open_input(path: &Path) -> Result<retrograde::io::Input> {
 }
 
 /// Reads a graph, text or binary (told apart by the binary magic number).
-/// `min_vertices` widens a text graph (labels may name isolated vertices).
+/// `min_vertices` widens a text graph (labels may name isolated vertices);
+/// `reserve` is the memory per vertex and per edge the caller will need beyond
+/// the graph, counted against `limit` before a text graph is built.
 pub fn load_graph(
     path: &Path,
     vertices: Option<usize>,
     min_vertices: usize,
     limit: u64,
+    reserve: (u64, u64),
     bars: &crate::progress::Bars,
 ) -> Result<Csr> {
     let input = open_input(path)?;
@@ -150,7 +153,9 @@ pub fn load_graph(
         }
         g
     } else {
-        let mut builder = CsrBuilder::new().memory_limit(limit);
+        let mut builder = CsrBuilder::new()
+            .memory_limit(limit)
+            .reserve(reserve.0, reserve.1);
         if vertices.is_none() {
             builder = builder.min_vertices(min_vertices);
         }

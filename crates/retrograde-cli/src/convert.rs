@@ -54,7 +54,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut times = Timings::default();
     let limit = common::memory_limit(args.max_memory);
     let graph = times.time("read", || {
-        common::load_graph(&args.input, args.vertices, 0, limit, &bars)
+        common::load_graph(&args.input, args.vertices, 0, limit, (0, 0), &bars)
     })?;
     let to = args.to.unwrap_or_else(|| format_of(&args.output));
     times.time("write", || {

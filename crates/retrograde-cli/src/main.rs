@@ -1,11 +1,13 @@
 //! `retrograde`: the command-line tool. Glue only: parse flags, call the
-//! library, print. Exit codes: 0 success, 1 a check failed, 2 bad usage or input.
+//! library, print. Exit codes: 0 success, 1 a check failed, 2 bad usage or input,
+//! 130 interrupted (SIGINT, SIGTERM or SIGHUP; no partial output is left).
 
 mod common;
 mod convert;
 mod generate;
 mod progress;
 mod solve;
+mod verify;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -32,10 +34,19 @@ enum Command {
     Convert(convert::Args),
     /// Write a random graph (text, or binary for a .rgb name), for trials and benchmarks.
     Generate(generate::Args),
+    /// Check a solution file against the game without trusting the solver:
+    /// exit 0 if it is correct, 1 (listing the violations) if not.
+    Verify(verify::Args),
 }
+
+/// The exit status of an interrupted run (128 + SIGINT, as shells report it).
+const INTERRUPTED: i32 = 130;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Ctrl-C (and SIGTERM, SIGHUP): remove any half-written output, then exit.
+    // Failing to install the handler only loses that cleanup.
+    let _ = ctrlc::set_handler(|| retrograde::io::exit_removing_temporary_files(INTERRUPTED));
     if let Some(n) = cli.threads {
         if n == 0 {
             eprintln!("retrograde: error: --threads must be at least 1");
@@ -50,6 +61,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(code) => code,

@@ -73,7 +73,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             None => Default::default(),
         };
         let min_vertices = labels.max_vertex().map_or(0, |v| v as usize + 1);
-        let graph = common::load_graph(&args.graph, args.vertices, min_vertices, limit, &bars)?;
+        let graph = common::load_graph(
+            &args.graph,
+            args.vertices,
+            min_vertices,
+            limit,
+            (17, 0),
+            &bars,
+        )?;
         Ok((
             graph,
             Rules {

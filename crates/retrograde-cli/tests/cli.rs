@@ -282,3 +282,516 @@ fn stats_table_lists_every_phase() {
         assert!(s.lines().any(|l| l.starts_with(phase)), "{phase}: {s}");
     }
 }
+
+/// `retrograde verify`: accepts what `solve` writes, rejects tampered files.
+mod verify {
+    use super::*;
+
+    /// The `# args:` line of a fixture.
+    fn fixture_args(path: &Path) -> Vec<String> {
+        let text = fs::read_to_string(path).unwrap();
+        text.lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# args:"))
+            .map(|a| a.split_whitespace().map(String::from).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn accepts_every_expected_fixture_solution() {
+        let dir = data("");
+        let mut checked = 0;
+        for name in ["chase", "labelled", "misere"] {
+            let graph = format!("{name}.txt");
+            let expected = format!("{name}.expected");
+            let mut args = vec!["verify".to_string(), graph, expected];
+            args.extend(fixture_args(&dir.join(format!("{name}.txt"))));
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let o = run(&args, &dir);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{name}: {}{}",
+                stdout(&o),
+                stderr(&o)
+            );
+            assert!(stdout(&o).starts_with("verified: "), "{}", stdout(&o));
+            checked += 1;
+        }
+        assert_eq!(checked, 3);
+    }
+
+    #[test]
+    fn tampered_solution_exits_1_listing_violations() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = fs::read_to_string(data("chase.expected")).unwrap();
+        // 7 is a win in 5 via 4; claim a win in 3.
+        let bad = good.replace("7\twin\t5\t4", "7\twin\t3\t4");
+        assert_ne!(good, bad);
+        fs::write(dir.path().join("bad.tsv"), bad).unwrap();
+        let o = run(
+            &["verify", data("chase.txt").to_str().unwrap(), "bad.tsv"],
+            dir.path(),
+        );
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let s = stdout(&o);
+        assert!(
+            s.contains("bad.tsv: vertex 7 (win in 3): a win must take 1 + the least remoteness of its lose successors = 5 plies"),
+            "{s}"
+        );
+        assert!(s.contains("wrong: 2 violations"), "{s}");
+    }
+
+    #[test]
+    fn wrong_rule_exits_1_and_show_limits_the_list() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("g.txt"), "0 1\n").unwrap();
+        let o = run(
+            &["solve", "g.txt", "--vertices", "5", "-q", "-o", "s.tsv"],
+            dir.path(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        // Under the misère rule the four stuck vertices 1..=4 are wins.
+        let o = run(
+            &[
+                "verify",
+                "g.txt",
+                "s.tsv",
+                "--vertices",
+                "5",
+                "--no-move",
+                "win",
+                "--show",
+                "1",
+                "-q",
+            ],
+            dir.path(),
+        );
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let s = stdout(&o);
+        assert_eq!(s.lines().count(), 2, "{s}");
+        assert_eq!(s.lines().nth(1), Some("... and 3 more"), "{s}");
+    }
+
+    #[test]
+    fn malformed_solution_exits_2_naming_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("g.txt"), "0 1\n1 2\n").unwrap();
+        fs::write(dir.path().join("s.tsv"), "0\tlose\t2\t1\n1\twin\t-\t2\n").unwrap();
+        let o = run(&["verify", "g.txt", "s.tsv"], dir.path());
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(
+            stderr(&o),
+            "retrograde: error: s.tsv:line 2: a win needs a remoteness (a decimal number), found -\n"
+        );
+        fs::write(dir.path().join("s.tsv"), "0\tlose\t2\t1\n1\twin\t1\t2\n").unwrap();
+        let o = run(&["verify", "g.txt", "s.tsv"], dir.path());
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o)
+                .contains("s.tsv:line 3: the solution ends after 2 vertices, but the graph has 3"),
+            "{}",
+            stderr(&o)
+        );
+    }
+
+    #[test]
+    fn solve_then_verify_round_trip_through_standard_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let graph: String = (0..500u32)
+            .map(|v| format!("{v} {}\n{v} {}\n", (v * 7 + 3) % 500, (v * v + 1) % 500))
+            .collect();
+        fs::write(dir.path().join("g.txt"), &graph).unwrap();
+        let o = run(&["solve", "g.txt", "-q", "-o", "s.tsv"], dir.path());
+        assert!(o.status.success(), "{}", stderr(&o));
+        let mut child = bin()
+            .args(["verify", "g.txt", "-", "-q"])
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let text = fs::read(dir.path().join("s.tsv")).unwrap();
+        child.stdin.take().unwrap().write_all(&text).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        assert_eq!(stdout(&o), "");
+    }
+}
+
+/// Interrupting a run: no partial output, exit 130.
+mod interrupt {
+    use super::*;
+
+    /// Files in `dir` whose name ends in `.tmp`.
+    fn temporary_files(dir: &Path) -> Vec<PathBuf> {
+        fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "tmp"))
+            .collect()
+    }
+
+    /// Solves a 2-million-vertex chain with `-o out.tsv` and sends `signal`
+    /// as soon as the temporary output file appears. Whenever the signal
+    /// lands, no temporary file may remain, and `out.tsv` is either absent
+    /// (exit 130) or complete (the run finished first).
+    fn interrupt_while_writing(signal: &str) {
+        const N: usize = 2_000_000;
+        let dir = tempfile::tempdir().unwrap();
+        let mut graph = String::with_capacity(N * 16);
+        for v in 0..N - 1 {
+            graph.push_str(&format!("{v} {}\n", v + 1));
+        }
+        fs::write(dir.path().join("chain.txt"), graph).unwrap();
+        let mut child = bin()
+            .args(["solve", "chain.txt", "-q", "-o", "out.tsv"])
+            .current_dir(dir.path())
+            .spawn()
+            .unwrap();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status; // finished before the temporary file was seen
+            }
+            if !temporary_files(dir.path()).is_empty() {
+                let sent = Command::new("kill")
+                    .args([signal, &child.id().to_string()])
+                    .status()
+                    .unwrap();
+                assert!(sent.success());
+                break child.wait().unwrap();
+            }
+            std::thread::yield_now();
+        };
+        assert_eq!(temporary_files(dir.path()), Vec::<PathBuf>::new());
+        let out = dir.path().join("out.tsv");
+        match status.code() {
+            Some(130) if !out.exists() => {}
+            Some(0) | Some(130) => {
+                // The rename came first: the file must be whole.
+                let text = fs::read_to_string(&out).unwrap();
+                assert_eq!(text.lines().count(), N);
+                assert!(text.ends_with(&format!("{}\tlose\t0\t-\n", N - 1)));
+            }
+            other => panic!("unexpected exit {other:?} after {signal}"),
+        }
+    }
+
+    #[test]
+    fn sigint_while_writing_leaves_no_partial_output() {
+        interrupt_while_writing("-INT");
+    }
+
+    #[test]
+    fn sigterm_while_writing_leaves_no_partial_output() {
+        interrupt_while_writing("-TERM");
+    }
+}
+
+/// Bad input of every kind: a one-line message naming the file (and line),
+/// exit 2, nothing written. Each test backs a row of docs/BAD_INPUT.md.
+mod bad_input {
+    use super::*;
+
+    /// Runs `args` in a fresh directory holding `files`; returns the output
+    /// and the directory's listing afterwards.
+    fn run_in(files: &[(&str, &[u8])], args: &[&str]) -> (Output, Vec<String>) {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, content) in files {
+            fs::write(dir.path().join(name), content).unwrap();
+        }
+        let o = run(args, dir.path());
+        let mut listing: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        listing.sort();
+        (o, listing)
+    }
+
+    /// Asserts exit 2 with exactly one line on standard error containing `want`.
+    fn assert_refused(o: &Output, want: &str) {
+        let e = stderr(o);
+        assert_eq!(o.status.code(), Some(2), "{e}");
+        assert!(e.starts_with("retrograde: error: "), "{e}");
+        assert!(e.contains(want), "expected {want:?} in {e:?}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+
+    #[test]
+    fn edge_list_id_not_a_number_negative_or_too_large() {
+        for (text, want) in [
+            ("0 1\n1 two\n", "g.txt:line 2: expected the second vertex id (a decimal number), found \"two\""),
+            ("0 1\n-1 2\n", "g.txt:line 2: expected a vertex id (a decimal number), found \"-1\" (negative numbers are not allowed)"),
+            ("0 4294967295\n", "g.txt:line 1: vertex id 4294967295 is too large (the largest allowed is 4294967294)"),
+            ("0 99999999999999999999999\n", "g.txt:line 1: vertex id 18446744073709551615 is too large"),
+            ("0 1.5\n", "g.txt:line 1: expected a space, a tab or the end of the line after the second vertex id, found \".5\""),
+            ("0x1 2\n", "g.txt:line 1: expected a space or tab, then the second vertex id, found \"x1\""),
+        ] {
+            let (o, listing) =
+                run_in(&[("g.txt", text.as_bytes())], &["solve", "g.txt", "-o", "out.tsv"]);
+            assert_refused(&o, want);
+            assert_eq!(listing, ["g.txt"]);
+        }
+    }
+
+    #[test]
+    fn edge_list_single_column() {
+        let (o, _) = run_in(&[("g.txt", b"0 1\n2\n")], &["solve", "g.txt"]);
+        assert_refused(
+            &o,
+            "g.txt:line 2: expected a space or tab, then the second vertex id, found the end of the line",
+        );
+    }
+
+    #[test]
+    fn edge_list_binary_garbage() {
+        let (o, _) = run_in(&[("g.txt", b"0 1\n\x00\xff\xfe 1\n")], &["solve", "g.txt"]);
+        assert_refused(
+            &o,
+            "g.txt:line 2: expected a vertex id (a decimal number), found \"\\0\u{fffd}\u{fffd}\"",
+        );
+    }
+
+    #[test]
+    fn edge_list_id_at_or_past_vertices() {
+        let (o, _) = run_in(
+            &[("g.txt", b"0 1\n1 3\n")],
+            &["solve", "g.txt", "--vertices", "3"],
+        );
+        assert_refused(
+            &o,
+            "g.txt:line 2: vertex id 3 is not below the vertex count 3",
+        );
+    }
+
+    #[test]
+    fn vertices_option_too_large() {
+        let (o, _) = run_in(
+            &[("g.txt", b"0 1\n")],
+            &["solve", "g.txt", "--vertices", "5000000000"],
+        );
+        assert_refused(
+            &o,
+            "5000000000 vertices is more than the 4294967295 that u32 ids allow",
+        );
+        let (o, _) = run_in(
+            &[("g.txt", b"0 1\n")],
+            &[
+                "solve",
+                "g.txt",
+                "--vertices",
+                "4294967295",
+                "--max-memory",
+                "1G",
+            ],
+        );
+        assert_refused(&o, "GiB of memory, more than the 1.0 GiB allowed");
+    }
+
+    #[test]
+    fn tiny_label_file_naming_a_huge_vertex_does_not_allocate() {
+        // Regression: the graph builder allocated room for every vertex up to
+        // the largest label before checking the memory limit.
+        let (o, _) = run_in(
+            &[("g.txt", b"0 1\n"), ("t.labels", b"4294967294 win\n")],
+            &[
+                "solve",
+                "g.txt",
+                "--terminal",
+                "t.labels",
+                "--max-memory",
+                "64M",
+            ],
+        );
+        assert_refused(
+            &o,
+            "a graph of 4294967295 vertices and 0 edges would need about ",
+        );
+    }
+
+    #[test]
+    fn tiny_graph_file_naming_a_huge_vertex_does_not_allocate() {
+        let (o, _) = run_in(
+            &[("g.txt", b"0 4294967294\n")],
+            &["verify", "g.txt", "s.tsv", "--max-memory", "64M"],
+        );
+        assert_refused(&o, "would need about");
+    }
+
+    #[test]
+    fn labels_bad_word_conflict_and_range() {
+        for (text, extra, want) in [
+            (
+                "1 win\n2 wins\n",
+                None,
+                "t.labels:line 2: expected win, lose or draw, found \"wins\"",
+            ),
+            (
+                "1 win\n1 lose\n",
+                None,
+                "t.labels:line 2: vertex 1 is labelled lose here but win on line 1",
+            ),
+            (
+                "1\n",
+                None,
+                "t.labels:line 1: expected a space or tab, then win, lose or draw",
+            ),
+            ("-1 win\n", None, "(negative numbers are not allowed)"),
+            (
+                "4294967295 win\n",
+                None,
+                "t.labels:line 1: vertex id 4294967295 is too large",
+            ),
+            (
+                "1 win\n5 draw\n",
+                Some("3"),
+                "t.labels:line 2: vertex id 5 is not below the vertex count 3",
+            ),
+        ] {
+            let mut args = vec!["solve", "g.txt", "--terminal", "t.labels"];
+            if let Some(n) = extra {
+                args.extend(["--vertices", n]);
+            }
+            let (o, _) = run_in(&[("g.txt", b"0 1\n"), ("t.labels", text.as_bytes())], &args);
+            assert_refused(&o, want);
+        }
+    }
+
+    #[test]
+    fn solution_file_out_of_order_bad_fields_or_wrong_length() {
+        let graph: &[u8] = b"0 1\n1 2\n";
+        for (text, want) in [
+            ("1\twin\t1\t2\n", "s.tsv:line 1: expected vertex 0 (one line per vertex, in vertex order), found vertex 1"),
+            ("0\tlose\t2\t1\n1\twin\t1\t2\n", "s.tsv:line 3: the solution ends after 2 vertices, but the graph has 3"),
+            ("0\tlose\t2\t1\n1\twin\t1\t2\n2\tlose\t0\t-\n3\tlose\t0\t-\n", "s.tsv:line 4: the graph has 3 vertices, but the solution goes on"),
+            ("0\tloss\t2\t1\n", "s.tsv:line 1: expected win, lose or draw, found \"loss\""),
+            ("0\tlose\t-\t1\n", "s.tsv:line 1: a lose needs a remoteness (a decimal number), found -"),
+            ("0\tdraw\t2\t1\n", "s.tsv:line 1: a draw has no remoteness: expected -, found 2"),
+            ("0\tlose\t2\tone\n", "s.tsv:line 1: expected the best move (a vertex id, or - for none), found \"one\""),
+            ("0\tlose\t2\n", "s.tsv:line 1: expected a space or tab, then the best move"),
+            ("0\tlose\t-2\t1\n", "(negative numbers are not allowed)"),
+        ] {
+            let (o, _) = run_in(
+                &[("g.txt", graph), ("s.tsv", text.as_bytes())],
+                &["verify", "g.txt", "s.tsv"],
+            );
+            assert_refused(&o, want);
+        }
+    }
+
+    #[test]
+    fn missing_file_directory_and_path_through_a_file() {
+        for args in [
+            &["solve", "nope.txt"][..],
+            &["solve", "g.txt", "--terminal", "nope.labels"],
+            &["verify", "g.txt", "nope.tsv"],
+        ] {
+            let (o, _) = run_in(&[("g.txt", b"0 1\n")], args);
+            assert_refused(&o, "nope.");
+            assert!(
+                stderr(&o).contains("No such file or directory"),
+                "{}",
+                stderr(&o)
+            );
+        }
+        for args in [
+            &["solve", "."][..],
+            &["solve", "g.txt", "--terminal", "."],
+            &["verify", "g.txt", "."],
+        ] {
+            let (o, _) = run_in(&[("g.txt", b"0 1\n")], args);
+            assert_refused(&o, ".: is a directory, expected a file");
+        }
+        let (o, _) = run_in(&[("g.txt", b"0 1\n")], &["solve", "g.txt/x"]);
+        assert_refused(&o, "g.txt/x: Not a directory");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn unreadable_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.txt");
+        fs::write(&path, "0 1\n").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o000)).unwrap();
+        let o = run(&["solve", "g.txt"], dir.path());
+        if fs::read(&path).is_ok() {
+            // Running as root: permissions do not stop reading, nothing to test.
+            assert!(o.status.success(), "{}", stderr(&o));
+        } else {
+            assert_refused(&o, "g.txt: Permission denied");
+        }
+    }
+
+    #[test]
+    fn standard_input_closed_early_or_empty() {
+        let mut child = bin()
+            .args(["solve", "-", "-q"])
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The writer stops in the middle of the second line.
+        child.stdin.take().unwrap().write_all(b"0 1\n1").unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert_refused(&o, "-:line 2: expected a space or tab, then the second vertex id, found the end of the line");
+        let o = bin()
+            .args(["solve", "-", "--query", "0"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_refused(&o, "vertex 0 is not in the graph (0 vertices)");
+        let o = bin().args(["verify", "-", "-"]).output().unwrap();
+        assert_refused(
+            &o,
+            "the graph and the solution cannot both be standard input",
+        );
+    }
+
+    #[test]
+    fn output_missing_directory_or_a_directory() {
+        let (o, listing) = run_in(
+            &[("g.txt", b"0 1\n")],
+            &["solve", "g.txt", "-o", "no/such/dir/out.tsv"],
+        );
+        assert_refused(&o, "no/such/dir/out.tsv: No such file or directory");
+        assert_eq!(listing, ["g.txt"]);
+        let (o, _) = run_in(&[("g.txt", b"0 1\n")], &["solve", "g.txt", "-o", "."]);
+        assert_refused(&o, ".: is a directory, expected a file");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn output_to_a_full_device() {
+        let graph: String = (0..200_000).map(|v| format!("{v} {}\n", v + 1)).collect();
+        let (o, _) = run_in(
+            &[("g.txt", graph.as_bytes())],
+            &["solve", "g.txt", "-o", "/dev/full"],
+        );
+        assert_refused(&o, "/dev/full: No space left on device");
+        // The device is written in place, never replaced by a regular file.
+        assert!(!fs::metadata("/dev/full").unwrap().is_file());
+    }
+
+    #[test]
+    fn closed_standard_output_is_not_an_error() {
+        let mut child = bin()
+            .args(["solve", "-", "--line", "0"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"0 1\n1 2\n")
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(stderr(&o), "");
+    }
+}

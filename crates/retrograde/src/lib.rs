@@ -1,7 +1,7 @@
 //! Strongly solve two-player games on arbitrary directed graphs, cycles included.
 //!
 //! Positions are vertices `0..V`, moves are edges, players alternate. For every
-//! position, [`solve`] finds whether the player to move wins, loses or can only
+//! position, [`solve()`] finds whether the player to move wins, loses or can only
 //! draw, how many plies best play lasts (its *remoteness*: the winner hurries,
 //! the loser holds out) and a best move — by retrograde analysis in
 //! **O(V + E)** time.
@@ -26,8 +26,10 @@
 //! - [`Outcome`], [`Rules`] ([`NoMoveRule`] and terminal [`Labels`]): the model.
 //! - [`GameGraph`] and [`Successors`]: the small traits the solver reads a game
 //!   through; [`Csr`] is the explicit graph, built by [`CsrBuilder`].
-//! - [`solve`] and its result [`Solution`]; [`solve::reference`] is the slow
+//! - [`solve()`] and its result [`Solution`]; [`solve::reference`] is the slow
 //!   yardstick from the definitions.
+//! - [`verify()`]: checks a solution against the game from local conditions,
+//!   without trusting any solver ([`Report`], [`Violation`], [`Condition`]).
 //! - [`io`]: the text edge list, terminal labels and solution formats.
 #![deny(missing_docs)]
 
@@ -37,8 +39,10 @@ pub mod io;
 mod outcome;
 pub mod solve;
 mod store;
+pub mod verify;
 
 pub use error::{human_bytes, Error, Position, Result};
 pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Successors};
 pub use outcome::{Labels, NoMoveRule, Outcome, Rules};
 pub use solve::{solve, Line, NoProgress, Progress, Solution, Summary};
+pub use verify::{verify, Condition, Report, Violation};

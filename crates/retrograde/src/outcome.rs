@@ -124,7 +124,7 @@ impl Labels {
     }
 
     /// Builds labels from `(vertex, outcome)` pairs. If a vertex appears more than
-    /// once, the last pair wins. Use [`Labels::conflict`] first to refuse conflicts.
+    /// once, the last pair wins ([`io::labels::read`](crate::io::labels::read) refuses conflicts).
     pub fn from_pairs(mut pairs: Vec<(u32, Outcome)>) -> Labels {
         // Stable sort keeps input order among equal vertices; keep the last one.
         pairs.sort_by_key(|&(v, _)| v);

@@ -2,9 +2,10 @@
 //! written from the definitions, on thousands of random multigraphs.
 
 use proptest::prelude::*;
+use retrograde::io::{solution, Input};
 use retrograde::solve::reference::solve_reference;
 use retrograde::solve::solve_parallel;
-use retrograde::{solve, Csr, GameGraph, Labels, NoMoveRule, Outcome, Rules, Solution};
+use retrograde::{solve, verify, Csr, GameGraph, Labels, NoMoveRule, Outcome, Rules, Solution};
 
 /// A random game: up to 24 vertices, edges with self-loops and parallel edges
 /// (drawn from a small range so that both are common), a no-move rule and
@@ -64,8 +65,82 @@ fn check_local(g: &Csr, rules: &Rules, s: &Solution) {
     }
 }
 
+/// `s` written out, one line changed to `v <outcome> <remoteness> <move>`,
+/// and read back: tampering through the file format, as a user would.
+fn tampered(s: &Solution, v: u32, o: Outcome, r: Option<u32>, m: Option<u32>) -> Solution {
+    let mut text = Vec::new();
+    solution::write(&mut text, s).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    let dash = |x: Option<u32>| x.map_or_else(|| "-".to_string(), |x| x.to_string());
+    let r = if o == Outcome::Draw {
+        None
+    } else {
+        r.or(Some(0))
+    };
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == v as usize {
+                format!("{v}\t{o}\t{}\t{}", dash(r), dash(m))
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    let input = Input::from_bytes("t.tsv", (lines.join("\n") + "\n").into_bytes());
+    solution::read(&input, Some(s.len())).unwrap()
+}
+
+/// Whether `m` is an acceptable best move of `v` in the correct solution `s`.
+fn is_best_move(g: &Csr, rules: &Rules, s: &Solution, v: u32, m: Option<u32>) -> bool {
+    let terminal = rules.labels.get(v).is_some() || g.out_degree(v) == 0;
+    match m {
+        None => terminal,
+        Some(_) if terminal => false,
+        Some(m) => {
+            g.successors(v).contains(&m)
+                && match s.outcome(v) {
+                    Outcome::Draw => s.outcome(m) == Outcome::Draw,
+                    o => {
+                        s.outcome(m) == o.flip()
+                            && s.remoteness(m).map(|r| r + 1) == s.remoteness(v)
+                    }
+                }
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    #[test]
+    fn verify_accepts_the_solvers_answer((g, rules) in game()) {
+        let s = solve(&g, &rules).unwrap();
+        let report = verify(&g, &rules, &s, 10).unwrap();
+        prop_assert!(report.is_ok(), "{:?}", report.violations);
+    }
+
+    /// Any change to one line is caught unless it is harmless: same outcome
+    /// and remoteness, and a best move that is as good.
+    #[test]
+    fn verify_rejects_exactly_the_wrong_tamperings(
+        (g, rules) in game(),
+        pick in any::<prop::sample::Index>(),
+        o in 0u8..3,
+        r in prop::option::of(0u32..8),
+        m in prop::option::of(0u32..26),
+    ) {
+        let s = solve(&g, &rules).unwrap();
+        let v = pick.index(g.vertex_count()) as u32;
+        let o = [Outcome::Win, Outcome::Lose, Outcome::Draw][o as usize];
+        let t = tampered(&s, v, o, r, m);
+        let harmless = t.outcome(v) == s.outcome(v)
+            && t.remoteness(v) == s.remoteness(v)
+            && is_best_move(&g, &rules, &s, v, t.best_move(v));
+        let report = verify(&g, &rules, &t, 10).unwrap();
+        prop_assert_eq!(report.is_ok(), harmless, "{:?}", report.violations);
+    }
 
     #[test]
     fn solver_matches_reference_on_random_multigraphs((g, rules) in game()) {

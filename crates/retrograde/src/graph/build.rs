@@ -74,6 +74,8 @@ pub struct CsrBuilder {
     vertices: Option<usize>,
     min_vertices: usize,
     memory_limit: Option<u64>,
+    reserve_per_vertex: u64,
+    reserve_per_edge: u64,
 }
 
 /// Bytes per vertex and per edge of a reverse-only [`Csr`].
@@ -226,12 +228,25 @@ impl CsrBuilder {
         self
     }
 
+    /// Counts against the memory limit, besides the graph itself, memory the
+    /// caller will need per vertex and per edge once the graph is built (a
+    /// solver's state, the forward adjacency), so that a run too large for
+    /// the limit is refused before anything big is allocated.
+    pub fn reserve(mut self, bytes_per_vertex: u64, bytes_per_edge: u64) -> CsrBuilder {
+        self.reserve_per_vertex = bytes_per_vertex;
+        self.reserve_per_edge = bytes_per_edge;
+        self
+    }
+
     fn check_memory(&self, vertices: u64, edges: u64, chunks: u64) -> Result<()> {
         if let Some(limit) = self.memory_limit {
-            let per_vertex = CSR_BYTES_PER_VERTEX + if chunks > 1 { 8 * chunks } else { 0 };
+            let counts = if chunks > 1 { 8 * chunks } else { 0 };
+            let per_vertex =
+                (CSR_BYTES_PER_VERTEX + counts).saturating_add(self.reserve_per_vertex);
+            let per_edge = CSR_BYTES_PER_EDGE.saturating_add(self.reserve_per_edge);
             let needed = vertices
                 .saturating_mul(per_vertex)
-                .saturating_add(edges.saturating_mul(CSR_BYTES_PER_EDGE));
+                .saturating_add(edges.saturating_mul(per_edge));
             if needed > limit {
                 return Err(Error::TooLarge {
                     what: format!("a graph of {vertices} vertices and {edges} edges"),
@@ -304,6 +319,9 @@ impl CsrBuilder {
             self.check_memory(n as u64, 0, chunks as u64)?;
         }
         let n0 = fixed.unwrap_or(0).max(self.min_vertices);
+        // `min_vertices` comes from labels, which may name any id: check it
+        // before allocating, as a fixed count is checked above.
+        self.check_memory(n0 as u64, 0, chunks as u64)?;
 
         // Pass 1: degrees per chunk.
         let mut counts: Vec<Counts> = if chunks == 1 {
@@ -485,6 +503,26 @@ mod tests {
             .build(&[(0, 4_000_000_000)])
             .unwrap_err();
         assert!(matches!(e, Error::TooLarge { .. }), "{e}");
+    }
+
+    #[test]
+    fn labels_naming_a_huge_vertex_are_refused_before_allocating() {
+        // Regression: `min_vertices` (from a label file naming vertex
+        // 4294967294) was allocated without a memory check.
+        let e = CsrBuilder::new()
+            .memory_limit(1 << 20)
+            .min_vertices(u32::MAX as usize)
+            .build(&[(0, 1)])
+            .unwrap_err();
+        assert!(matches!(e, Error::TooLarge { .. }), "{e}");
+    }
+
+    #[test]
+    fn reserved_memory_counts_against_the_limit() {
+        let b = CsrBuilder::new().vertices(1000).memory_limit(20_000);
+        assert!(b.clone().build(&[(0, 1)]).is_ok());
+        let e = b.reserve(17, 0).build(&[(0, 1)]).unwrap_err();
+        assert!(matches!(e, Error::TooLarge { needed: 29_000, .. }), "{e}");
     }
 
     #[test]

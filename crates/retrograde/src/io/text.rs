@@ -144,6 +144,22 @@ impl<'a> Scanner<'a> {
         Ok(acc)
     }
 
+    /// Consumes a lone `-` field (a dash followed by a blank or the end of
+    /// the line); false, and nothing consumed, otherwise.
+    #[inline]
+    pub(crate) fn dash(&mut self) -> bool {
+        if self.data.get(self.pos) != Some(&b'-') {
+            return false;
+        }
+        self.pos += 1;
+        if self.at_line_end() || is_blank(self.data[self.pos]) {
+            true
+        } else {
+            self.pos -= 1;
+            false
+        }
+    }
+
     /// The next field as raw bytes (up to a blank or the end of the line).
     #[inline]
     pub(crate) fn word(&mut self) -> &'a [u8] {

@@ -1,0 +1,121 @@
+//! `retrograde verify GRAPH SOLUTION`: check a solution file against the game,
+//! without solving it.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use retrograde::io::{labels, solution};
+use retrograde::{GameGraph, NoMoveRule, Rules};
+
+use crate::common::{self, Timings};
+use crate::progress::Bars;
+
+/// Options of `retrograde verify`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The graph: a text edge list (one move `u v` per line) or a binary graph (`-` for standard input).
+    pub graph: PathBuf,
+    /// The solution to check, as `solve --output` writes it (`-` for standard input).
+    pub solution: PathBuf,
+    /// Who wins when the player to move has no move: `lose` (normal play) or `win` (misère).
+    #[arg(long, value_name = "lose|win", default_value = "lose")]
+    pub no_move: NoMoveRule,
+    /// Terminal labels: lines `vertex win|lose|draw` (value for the player to move there).
+    #[arg(long, value_name = "FILE")]
+    pub terminal: Option<PathBuf>,
+    /// The number of vertices (default: the largest id + 1); ids must be below it.
+    #[arg(long, value_name = "N")]
+    pub vertices: Option<usize>,
+    /// How many violations to print (all are counted).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub show: usize,
+    /// Refuse inputs that would need more memory than this (e.g. 8G; default: the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// Print only the violations, no summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    if args.graph.as_os_str() == "-" && args.solution.as_os_str() == "-" {
+        anyhow::bail!("the graph and the solution cannot both be standard input");
+    }
+    let bars = Bars::new(args.quiet);
+    let mut times = Timings::default();
+    let limit = common::memory_limit(args.max_memory);
+
+    let (graph, rules) = times.time("read graph", || -> Result<_> {
+        let rules_labels = match &args.terminal {
+            Some(path) => labels::read(&common::open_input(path)?, args.vertices)?,
+            None => Default::default(),
+        };
+        // On top of the graph: its forward adjacency (8 bytes per vertex, 4
+        // per edge) and the solution read back (9 bytes per vertex).
+        let min_vertices = rules_labels.max_vertex().map_or(0, |v| v as usize + 1);
+        let graph = common::load_graph(
+            &args.graph,
+            args.vertices,
+            min_vertices,
+            limit,
+            (17, 4),
+            &bars,
+        )?;
+        Ok((
+            graph.with_successors(),
+            Rules {
+                no_move: args.no_move,
+                labels: rules_labels,
+            },
+        ))
+    })?;
+    let n = graph.vertex_count();
+    let sol = times.time("read solution", || -> Result<_> {
+        let input = common::open_input(&args.solution)?;
+        Ok(solution::read(&input, Some(n))?)
+    })?;
+    let report = times.time("verify", || {
+        retrograde::verify(&graph, &rules, &sol, args.show)
+    })?;
+
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    for v in &report.violations {
+        writeln!(out, "{}: {v}", args.solution.display())?;
+    }
+    if report.total > report.violations.len() as u64 {
+        writeln!(
+            out,
+            "... and {} more",
+            report.total - report.violations.len() as u64
+        )?;
+    }
+    if !args.quiet {
+        if report.is_ok() {
+            writeln!(
+                out,
+                "verified: {} solves {} ({n} positions, {} edges)",
+                args.solution.display(),
+                args.graph.display(),
+                graph.edge_count()
+            )?;
+        } else {
+            writeln!(
+                out,
+                "wrong: {} violation{} in {} ({n} positions)",
+                report.total,
+                if report.total == 1 { "" } else { "s" },
+                args.solution.display()
+            )?;
+        }
+        writeln!(out, "time: {}", times.line())?;
+    }
+    out.flush()?;
+    Ok(if report.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
