@@ -2,6 +2,8 @@
 //! library, print. Exit codes: 0 success, 1 a check failed, 2 bad usage or input.
 
 mod common;
+mod cop_thief;
+mod export;
 mod progress;
 mod solve;
 
@@ -23,12 +25,18 @@ struct Cli {
 enum Command {
     /// Solve a game given as an edge list (one move `u v` per line).
     Solve(solve::Args),
+    /// Solve the cop and the thief on a board; print who wins from the start.
+    CopThief(cop_thief::Args),
+    /// Write a built-in game out as an edge list (and terminal labels).
+    Export(export::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::CopThief(args) => cop_thief::run(args),
+        Command::Export(args) => export::run(args),
     };
     match result {
         Ok(code) => code,
