@@ -53,11 +53,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .map_or_else(|| "LABELS".to_string(), |p| p.display().to_string());
     let header = format!(
         "The cop and the thief on {board}: {n} positions, {f} free cells numbered row by row;\n\
-         position 2 * (cop cell * {f} + thief cell) + (0 if the cop moves, 1 if the thief does).\n\
+         position thief cell * {f} + cop cell if the cop moves,\n\
+         {half} + cop cell * {f} + thief cell if the thief does.\n\
          The start position is {start}. Solve with:\n\
          retrograde solve {edges_name} --terminal {labels_name} --vertices {n}",
         board = a.board.display(),
         f = game.free_cells(),
+        half = n / 2,
         start = game.start()
     );
     match &a.output {

@@ -115,7 +115,7 @@ fn a_board_too_large_for_memory_says_how_much_it_needs() {
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
     assert!(
-        e.contains("b.txt: 100 free cells make 20000 positions, which would need about 117.2 KiB of memory to solve, more than the 64.0 KiB allowed"),
+        e.contains("b.txt: 100 free cells make 20000 positions, which would need about 78.1 KiB of memory to solve, more than the 64.0 KiB allowed"),
         "{e}"
     );
 }

@@ -61,7 +61,7 @@ fn main() {
     println!("{report}");
     assert!(report.is_ok());
 
-    // 4. Solve: 5 bytes per position, no edge stored.
+    // 4. Solve: about 3 bytes per position, no edge stored.
     let rules = Rules::normal();
     let solution = solve_game(&Pile, &rules).unwrap();
     println!("{}", solution.summary());

@@ -3,7 +3,7 @@
 //! A game numbers its positions densely, `0..position_count()`, and generates
 //! the moves of a position, the *reverse* moves (the positions that can move
 //! into it) and the value of terminal positions. Nothing else: no edge is ever
-//! stored, so [`solve_game`] needs only 5 bytes per position.
+//! stored, so [`solve_game`] needs only about 3 bytes per position.
 //!
 //! - [`Game`]: the trait; [`AsGraph`] lets every solver and tool that reads a
 //!   [`GameGraph`] run on a game.
@@ -97,18 +97,23 @@ pub trait Game {
 }
 
 impl<G: Game + ?Sized> Game for &G {
+    #[inline]
     fn position_count(&self) -> usize {
         (**self).position_count()
     }
+    #[inline]
     fn for_each_move<F: FnMut(u32)>(&self, p: u32, f: F) {
         (**self).for_each_move(p, f)
     }
+    #[inline]
     fn for_each_unmove<F: FnMut(u32)>(&self, q: u32, f: F) {
         (**self).for_each_unmove(q, f)
     }
+    #[inline]
     fn terminal(&self, p: u32) -> Option<Outcome> {
         (**self).terminal(p)
     }
+    #[inline]
     fn out_degree(&self, p: u32) -> u32 {
         (**self).out_degree(p)
     }
@@ -157,9 +162,10 @@ impl<G: Game> Successors for AsGraph<G> {
 ///
 /// # Complexity
 /// Time **O(V + E)**: the out-degree of every position once, the reverse
-/// moves of every decided position once. Memory: 5 bytes per position plus
-/// 4 per position of the two largest consecutive remoteness levels (plus 4
-/// per position if some position has more than 252 moves).
+/// moves of every decided position once. Memory: 3 bytes per position (5 if
+/// best play lasts 65535 plies or more) plus 4 per position of the two largest
+/// consecutive remoteness levels (plus 4 per position if some position has
+/// more than 252 moves).
 ///
 /// # Errors
 /// If a terminal label of `rules` names a position outside the game, or the
@@ -192,7 +198,8 @@ fn check_count<G: Game + ?Sized>(game: &G) -> Result<()> {
 /// A game written out as an explicit graph, see [`materialise`].
 #[derive(Clone, Debug)]
 pub struct Materialised {
-    /// Every move as an edge, with successors built.
+    /// Every move as an edge (reverse adjacency only: call
+    /// [`Csr::with_successors`] for forward access).
     pub graph: Csr,
     /// The game's terminal positions with their values.
     pub labels: Labels,
@@ -220,7 +227,8 @@ impl Materialised {
 ///
 /// # Complexity
 /// Time **O(V + E)**, moves generated twice (count, then place). Memory: the
-/// graph, `20(V + 1) + 8E` bytes with successors, plus the labels.
+/// graph, `12V + 4E` bytes (the same again with [`Csr::with_successors`]),
+/// plus the labels.
 ///
 /// # Errors
 /// If the graph would exceed `builder`'s memory limit, or a move leads outside
@@ -237,12 +245,12 @@ impl Materialised {
 /// }
 /// let m = materialise(&Ring, CsrBuilder::new()).unwrap();
 /// assert_eq!((m.graph.vertex_count(), m.graph.edge_count()), (3, 3));
-/// assert_eq!(m.graph.successors(2), &[0]);
+/// assert_eq!(m.graph.with_successors().successors(2), &[0]);
 /// ```
 pub fn materialise<G: Game + ?Sized>(game: &G, builder: CsrBuilder) -> Result<Materialised> {
     check_count(game)?;
     let n = game.position_count();
-    let graph = builder.vertices(n).build(&Moves(game))?.with_successors();
+    let graph = builder.vertices(n).build(&Moves(game))?;
     let labels = Labels::from_pairs(
         (0..n as u32)
             .filter_map(|p| game.terminal(p).map(|o| (p, o)))

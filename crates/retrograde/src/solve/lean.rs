@@ -1,6 +1,7 @@
 //! The lean engine: retrograde analysis in a few bytes per position, for games
 //! generated on the fly whose edges are never stored.
 
+use super::solution::Remoteness;
 use super::{check_labels, NoProgress, Progress, Solution, DRAW, LOSE, UNDECIDED, WIN};
 use crate::error::Result;
 use crate::graph::NONE;
@@ -22,6 +23,8 @@ const PACKED_MAX_DEGREE: u32 = (u8::MAX - UNDECIDED) as u32;
 /// - while a position is undecided, its move counter lives in its state byte
 ///   (when every out-degree is at most 252; otherwise a `u32` counter per
 ///   position is allocated);
+/// - remoteness is stored in a `u16` per position, widened to `u32` only if
+///   best play ever lasts 65535 plies or more;
 /// - no best-move array and no queue of all positions: positions are decided
 ///   level by level (all positions of remoteness `r`, then `r + 1`), in the
 ///   same order as the FIFO queue of [`solve`](super::solve), keeping only the
@@ -32,10 +35,10 @@ const PACKED_MAX_DEGREE: u32 = (u8::MAX - UNDECIDED) as u32;
 /// generates them on the fly never stores an edge.
 ///
 /// # Complexity
-/// Time **O(V + E)**. Memory: 5 bytes per position (state byte and `u32`
-/// remoteness, which are the result), plus 4 bytes per position of the two
-/// largest consecutive levels, plus 4 bytes per position if some out-degree
-/// exceeds 252.
+/// Time **O(V + E)**. Memory: 3 bytes per position (state byte and `u16`
+/// remoteness, which are the result; 5 if remoteness reaches 65535), plus 4
+/// bytes per position of the two largest consecutive levels, plus 4 bytes per
+/// position if some out-degree exceeds 252.
 ///
 /// # Errors
 /// If a terminal label names a vertex outside the graph.
@@ -64,7 +67,7 @@ pub fn solve_lean_with_progress<G: GameGraph + ?Sized>(
     let n = g.vertex_count();
     progress.begin("solve", n as u64);
     let mut state = vec![UNDECIDED; n];
-    let mut rem = vec![NONE; n];
+    let mut rem = Remoteness::Narrow(vec![u16::MAX; n]);
     let mut level: Vec<u32> = Vec::new();
 
     // Terminal positions (labels first, then the game's own, then no move) form
@@ -105,10 +108,12 @@ pub fn solve_lean_with_progress<G: GameGraph + ?Sized>(
         if let Some(o) = terminal {
             state[v as usize] = o as u8;
             if o != Outcome::Draw {
-                rem[v as usize] = 0;
                 level.push(v);
             }
         }
+    }
+    for &v in &level {
+        rem.set(v as usize, 0);
     }
 
     match wide {
@@ -162,11 +167,52 @@ impl Counters for Wide {
     }
 }
 
+/// A remoteness array element.
+trait Plies: Copy {
+    fn from_level(r: u32) -> Self;
+}
+
+impl Plies for u16 {
+    #[inline]
+    fn from_level(r: u32) -> u16 {
+        r as u16
+    }
+}
+
+impl Plies for u32 {
+    #[inline]
+    fn from_level(r: u32) -> u32 {
+        r
+    }
+}
+
+impl Remoteness {
+    fn set(&mut self, v: usize, r: u32) {
+        match self {
+            Remoteness::Narrow(a) => a[v] = r as u16,
+            Remoteness::Wide(a) => a[v] = r,
+        }
+    }
+
+    /// Makes room for remoteness `r`: `u16`s hold up to 65534.
+    fn fit(&mut self, r: u32) {
+        if let Remoteness::Narrow(a) = self {
+            if r >= u32::from(u16::MAX) {
+                let wide = a
+                    .iter()
+                    .map(|&x| if x == u16::MAX { NONE } else { u32::from(x) })
+                    .collect();
+                *self = Remoteness::Wide(wide);
+            }
+        }
+    }
+}
+
 /// Decides positions level by level, from the terminal positions in `level`.
 fn walk<G: GameGraph + ?Sized, C: Counters>(
     g: &G,
     state: &mut [u8],
-    rem: &mut [u32],
+    rem: &mut Remoteness,
     mut level: Vec<u32>,
     mut counters: C,
     progress: &dyn Progress,
@@ -174,28 +220,47 @@ fn walk<G: GameGraph + ?Sized, C: Counters>(
     let mut next: Vec<u32> = Vec::new();
     let mut r = 0u32;
     while !level.is_empty() {
-        for &u in &level {
-            let u_lost = state[u as usize] == LOSE;
-            g.for_each_predecessor(u, |p| {
-                let pi = p as usize;
-                if !counters.undecided(state[pi]) {
-                    return;
-                }
-                if u_lost {
-                    state[pi] = WIN;
-                } else if counters.decrement(state, pi) {
-                    state[pi] = LOSE;
-                } else {
-                    return;
-                }
-                rem[pi] = r + 1;
-                next.push(p);
-            });
+        rem.fit(r + 1);
+        match rem {
+            Remoteness::Narrow(a) => step(g, state, a, &level, &mut next, &mut counters, r),
+            Remoteness::Wide(a) => step(g, state, a, &level, &mut next, &mut counters, r),
         }
         progress.advance(level.len() as u64);
         level.clear();
         std::mem::swap(&mut level, &mut next);
         r += 1;
+    }
+}
+
+/// Decides the positions of remoteness `r + 1` from those of remoteness `r`.
+#[inline]
+fn step<G: GameGraph + ?Sized, C: Counters, R: Plies>(
+    g: &G,
+    state: &mut [u8],
+    rem: &mut [R],
+    level: &[u32],
+    next: &mut Vec<u32>,
+    counters: &mut C,
+    r: u32,
+) {
+    let plies = R::from_level(r + 1);
+    for &u in level {
+        let u_lost = state[u as usize] == LOSE;
+        g.for_each_predecessor(u, |p| {
+            let pi = p as usize;
+            if !counters.undecided(state[pi]) {
+                return;
+            }
+            if u_lost {
+                state[pi] = WIN;
+            } else if counters.decrement(state, pi) {
+                state[pi] = LOSE;
+            } else {
+                return;
+            }
+            rem[pi] = plies;
+            next.push(p);
+        });
     }
 }
 
@@ -256,6 +321,23 @@ mod tests {
         let s = solve_lean(&g, &Rules::normal()).unwrap();
         assert_eq!((s.outcome(0), s.remoteness(0)), (Outcome::Lose, Some(2)));
         agree(&g, &Rules::normal());
+    }
+
+    #[test]
+    fn remoteness_past_65534_widens_to_u32() {
+        // A chain 0 -> 1 -> ... -> 69_999, and a draw loop hanging off 0.
+        let n = 70_000u32;
+        let mut edges: Vec<(u32, u32)> = (0..n - 1).map(|v| (v, v + 1)).collect();
+        edges.extend([(n, n), (n, 4)]); // 4 is a win: n draws by looping
+        let g = Csr::from_edges(n as usize + 1, &edges).with_successors();
+        let s = solve_lean(&g, &Rules::normal()).unwrap();
+        assert!(matches!(s.remoteness, Remoteness::Wide(_)));
+        assert_eq!(s.remoteness(0), Some(n - 1));
+        assert_eq!(s.remoteness(n), None);
+        assert_eq!(s, solve(&g, &Rules::normal()).unwrap().without_best_moves());
+        let short = Csr::from_edges(3, &[(0, 1), (1, 2)]);
+        let s = solve_lean(&short, &Rules::normal()).unwrap();
+        assert!(matches!(s.remoteness, Remoteness::Narrow(_)));
     }
 
     #[test]

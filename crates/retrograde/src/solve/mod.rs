@@ -1,7 +1,7 @@
 //! The solvers: one contract ([`Solution`]), several engines.
 //!
 //! - [`solve`]: the sequential retrograde analysis, `O(V + E)`.
-//! - [`solve_lean`]: the same analysis in 5 bytes per position, without stored
+//! - [`solve_lean`]: the same analysis in 3 bytes per position, without stored
 //!   best moves (computed on demand), for games generated on the fly.
 //! - [`reference::solve_reference`]: a slow fixed-point iteration straight from
 //!   the definitions, the yardstick every engine is tested against.

@@ -20,14 +20,15 @@ use crate::{Outcome, Rules, Successors};
 /// non-terminal `Draw`, a `Draw` successor; ties go to the smallest id.
 /// Terminal positions have no best move.
 ///
-/// Memory: 9 bytes per position, or 5 for a solution that stores no best moves
-/// (see [`solve_lean`](crate::solve::solve_lean)): their best moves are then
+/// Memory: 9 bytes per position, or 3 for a solution that stores no best moves
+/// and whose remoteness stays below 65535 (see
+/// [`solve_lean`](crate::solve::solve_lean); 5 beyond). Best moves are then
 /// computed on demand from the game's moves by [`Solution::best_move_in`],
 /// with exactly the same rules, or filled in by [`Solution::with_best_moves`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
     pub(crate) state: Vec<u8>,
-    pub(crate) remoteness: Vec<u32>,
+    pub(crate) remoteness: Remoteness,
     /// One entry per position (`NONE` for none), or `None` if not stored.
     pub(crate) best: Option<Vec<u32>>,
 }
@@ -39,13 +40,13 @@ impl Solution {
         debug_assert!(state.iter().all(|&s| s <= DRAW));
         Solution {
             state,
-            remoteness,
+            remoteness: Remoteness::Wide(remoteness),
             best: Some(best),
         }
     }
 
     /// Assembles a solution without best moves.
-    pub(crate) fn from_values(state: Vec<u8>, remoteness: Vec<u32>) -> Solution {
+    pub(crate) fn from_values(state: Vec<u8>, remoteness: Remoteness) -> Solution {
         debug_assert!(state.iter().all(|&s| s <= DRAW));
         Solution {
             state,
@@ -73,10 +74,7 @@ impl Solution {
     /// Plies to the end under best play; `None` for a draw.
     #[inline]
     pub fn remoteness(&self, v: u32) -> Option<u32> {
-        match self.remoteness[v as usize] {
-            NONE => None,
-            r => Some(r),
-        }
+        self.remoteness.get(v as usize)
     }
 
     /// The best move from `v` (the position it leads to), `None` for a terminal position.
@@ -95,6 +93,12 @@ impl Solution {
             NONE => None,
             w => Some(w),
         }
+    }
+
+    /// This solution without its stored best moves (4 bytes per position less).
+    pub fn without_best_moves(mut self) -> Solution {
+        self.best = None;
+        self
     }
 
     /// Whether best moves are stored (so [`Solution::best_move`] may be called).
@@ -123,13 +127,14 @@ impl Solution {
         if rules.labels.get(v).is_some() || g.terminal(v).is_some() {
             return None;
         }
-        let (outcome, rem) = (self.state[v as usize], &self.remoteness);
+        let outcome = self.state[v as usize];
+        let rem = |w: u32| self.remoteness(w).unwrap_or(NONE);
         // Best so far as (key, id); smaller keys win, ties to the smaller id.
         let mut best: Option<(u32, u32)> = None;
         g.for_each_successor(v, |w| {
             let key = match outcome {
-                WIN if self.state[w as usize] == LOSE => rem[w as usize],
-                LOSE => u32::MAX - rem[w as usize],
+                WIN if self.state[w as usize] == LOSE => rem(w),
+                LOSE => u32::MAX - rem(w),
                 DRAW if self.state[w as usize] == DRAW => 0,
                 _ => return,
             };
@@ -159,7 +164,7 @@ impl Solution {
         for &s in &self.state {
             counts[s as usize] += 1;
         }
-        let max_remoteness = self.remoteness.iter().copied().filter(|&r| r != NONE).max();
+        let max_remoteness = (0..self.len()).filter_map(|v| self.remoteness.get(v)).max();
         Summary {
             positions: self.state.len() as u64,
             wins: counts[0],
@@ -226,6 +231,42 @@ impl Solution {
         &self.state
     }
 }
+
+/// The remoteness of every position: `u16`s while they fit (the lean engine),
+/// else `u32`s; the largest value of each type means "none" (a draw).
+#[derive(Clone, Debug)]
+pub(crate) enum Remoteness {
+    /// Values below `u16::MAX`.
+    Narrow(Vec<u16>),
+    /// Values below `u32::MAX`.
+    Wide(Vec<u32>),
+}
+
+impl Remoteness {
+    #[inline]
+    pub(crate) fn get(&self, v: usize) -> Option<u32> {
+        match self {
+            Remoteness::Narrow(r) => (r[v] != u16::MAX).then(|| u32::from(r[v])),
+            Remoteness::Wide(r) => (r[v] != NONE).then_some(r[v]),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Remoteness::Narrow(r) => r.len(),
+            Remoteness::Wide(r) => r.len(),
+        }
+    }
+}
+
+/// Equal values, whatever the width.
+impl PartialEq for Remoteness {
+    fn eq(&self, other: &Remoteness) -> bool {
+        self.len() == other.len() && (0..self.len()).all(|v| self.get(v) == other.get(v))
+    }
+}
+
+impl Eq for Remoteness {}
 
 /// A line of best play.
 #[derive(Clone, Debug, PartialEq, Eq)]
