@@ -4,6 +4,8 @@
 
 mod common;
 mod convert;
+mod cop_thief;
+mod export;
 mod generate;
 mod progress;
 mod solve;
@@ -37,6 +39,10 @@ enum Command {
     /// Check a solution file against the game without trusting the solver:
     /// exit 0 if it is correct, 1 (listing the violations) if not.
     Verify(verify::Args),
+    /// Solve the cop and the thief on a board; print who wins from the start.
+    CopThief(cop_thief::Args),
+    /// Write a built-in game out as an edge list (and terminal labels).
+    Export(export::Args),
 }
 
 /// The exit status of an interrupted run (128 + SIGINT, as shells report it).
@@ -62,6 +68,8 @@ fn main() -> ExitCode {
         Command::Convert(args) => convert::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::CopThief(args) => cop_thief::run(args),
+        Command::Export(args) => export::run(args),
     };
     match result {
         Ok(code) => code,

@@ -30,10 +30,16 @@
 //!   yardstick from the definitions.
 //! - [`verify()`]: checks a solution against the game from local conditions,
 //!   without trusting any solver ([`Report`], [`Violation`], [`Condition`]).
+//! - [`game`]: games generated on the fly — the [`Game`] trait, the lean
+//!   [`solve_game`], [`materialise`](game::materialise) and the
+//!   [`check_game`](game::check_game) self-check; [`games`] holds the built-in
+//!   ones (the cop and the thief).
 //! - [`io`]: the text edge list, terminal labels and solution formats.
 #![deny(missing_docs)]
 
 mod error;
+pub mod game;
+pub mod games;
 pub mod graph;
 pub mod io;
 mod outcome;
@@ -42,6 +48,7 @@ mod store;
 pub mod verify;
 
 pub use error::{human_bytes, Error, Position, Result};
+pub use game::{solve_game, Game};
 pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Successors};
 pub use outcome::{Labels, NoMoveRule, Outcome, Rules};
 pub use solve::{solve, Line, NoProgress, Progress, Solution, Summary};

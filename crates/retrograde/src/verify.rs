@@ -380,11 +380,14 @@ mod tests {
 
     /// A copy of `s` with vertex `v` changed.
     fn tamper(s: &Solution, v: u32, o: Outcome, r: Option<u32>, m: Option<u32>) -> Solution {
-        let mut t = s.clone();
-        t.state[v as usize] = o as u8;
-        t.remoteness[v as usize] = r.unwrap_or(NONE);
-        t.best[v as usize] = m.unwrap_or(NONE);
-        t
+        let n = s.len() as u32;
+        let mut state = s.outcome_codes().to_vec();
+        let mut rem: Vec<u32> = (0..n).map(|w| s.remoteness(w).unwrap_or(NONE)).collect();
+        let mut best: Vec<u32> = (0..n).map(|w| s.best_move(w).unwrap_or(NONE)).collect();
+        state[v as usize] = o as u8;
+        rem[v as usize] = r.unwrap_or(NONE);
+        best[v as usize] = m.unwrap_or(NONE);
+        Solution::from_parts(state, rem, best)
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use retrograde::io::{solution, Input};
 use retrograde::solve::reference::solve_reference;
-use retrograde::solve::solve_parallel;
+use retrograde::solve::{solve_lean, solve_parallel};
 use retrograde::{solve, verify, Csr, GameGraph, Labels, NoMoveRule, Outcome, Rules, Solution};
 
 /// A random game: up to 24 vertices, edges with self-loops and parallel edges
@@ -163,6 +163,20 @@ proptest! {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
         let par = pool.install(|| solve_parallel(&g, &rules).unwrap());
         prop_assert_eq!(par, seq);
+    }
+
+    #[test]
+    fn lean_solver_matches_reference_with_best_moves_on_demand((g, rules) in game()) {
+        let lean = solve_lean(&g, &rules).unwrap();
+        let slow = solve_reference(&g, &rules);
+        for v in 0..g.vertex_count() as u32 {
+            prop_assert_eq!(
+                (lean.outcome(v), lean.remoteness(v), lean.best_move_in(&g, &rules, v)),
+                (slow.outcome(v), slow.remoteness(v), slow.best_move(v)),
+                "vertex {}", v
+            );
+        }
+        prop_assert_eq!(lean.with_best_moves(&g, &rules), slow);
     }
 
     #[test]

@@ -9,11 +9,13 @@
 //! 12 draw
 //! ```
 
+use std::io::Write;
+
 use super::text::Scanner;
 use super::Input;
 use crate::error::{Error, Result};
 use crate::graph::NONE;
-use crate::{Labels, Outcome};
+use crate::{GameGraph, Labels, Outcome};
 
 /// Reads terminal labels. With `vertices`, every id must be below it.
 pub fn read(input: &Input, vertices: Option<usize>) -> Result<Labels> {
@@ -60,6 +62,50 @@ pub fn read(input: &Input, vertices: Option<usize>) -> Result<Labels> {
     Ok(Labels::from_pairs(
         pairs.into_iter().map(|(v, o, _)| (v, o)).collect(),
     ))
+}
+
+/// Writes the terminal value of every position of `g` that has one
+/// ([`GameGraph::terminal`]) as a line `vertex outcome`, in vertex order, after
+/// `header` written as `# ` comment lines. Time **O(V)**, memory O(1).
+///
+/// ```
+/// use retrograde::game::Game;
+/// use retrograde::io::labels;
+/// use retrograde::Outcome;
+/// struct Two; // 0 -> 1, and 1 is a won end
+/// impl Game for Two {
+///     fn position_count(&self) -> usize { 2 }
+///     fn for_each_move<F: FnMut(u32)>(&self, p: u32, mut f: F) { if p == 0 { f(1) } }
+///     fn for_each_unmove<F: FnMut(u32)>(&self, q: u32, mut f: F) { if q == 1 { f(0) } }
+///     fn terminal(&self, p: u32) -> Option<Outcome> { (p == 1).then_some(Outcome::Win) }
+/// }
+/// let mut out = Vec::new();
+/// labels::write_terminals(&mut out, &Two.as_graph(), "").unwrap();
+/// assert_eq!(out, b"1 win\n");
+/// ```
+pub fn write_terminals<G: GameGraph + ?Sized>(
+    w: &mut dyn Write,
+    g: &G,
+    header: &str,
+) -> std::io::Result<()> {
+    for line in header.lines() {
+        writeln!(w, "# {line}")?;
+    }
+    let mut chunk = Vec::with_capacity(1 << 16);
+    let mut buf = itoa::Buffer::new();
+    for v in 0..g.vertex_count() as u32 {
+        if let Some(o) = g.terminal(v) {
+            chunk.extend_from_slice(buf.format(v).as_bytes());
+            chunk.push(b' ');
+            chunk.extend_from_slice(o.as_str().as_bytes());
+            chunk.push(b'\n');
+            if chunk.len() > 1 << 15 {
+                w.write_all(&chunk)?;
+                chunk.clear();
+            }
+        }
+    }
+    w.write_all(&chunk)
 }
 
 #[cfg(test)]

@@ -26,6 +26,9 @@ use crate::graph::NONE;
 use crate::{Outcome, Solution};
 
 /// Writes the line of vertex `v` (with its newline).
+///
+/// # Panics
+/// If `s` stores no best moves (see [`Solution::with_best_moves`]).
 pub fn write_line(w: &mut dyn Write, s: &Solution, v: u32) -> io::Result<()> {
     let mut buf = [0u8; 48];
     let n = format_line(&mut buf, s, v);
@@ -58,6 +61,9 @@ fn format_line(buf: &mut [u8; 48], s: &Solution, v: u32) -> usize {
 }
 
 /// Writes every vertex's line, in vertex order.
+///
+/// # Panics
+/// If `s` stores no best moves (see [`Solution::with_best_moves`]).
 pub fn write(w: &mut dyn Write, s: &Solution) -> io::Result<()> {
     let mut chunk = Vec::with_capacity(1 << 16);
     let mut buf = [0u8; 48];

@@ -2,14 +2,18 @@
 //!
 //! - [`solve`]: the sequential retrograde analysis, `O(V + E)`.
 //! - [`solve_parallel`]: the same on all cores, level by level, same answers.
+//! - [`solve_lean`]: the same analysis in 3 bytes per position, without stored
+//!   best moves (computed on demand), for games generated on the fly.
 //! - [`reference::solve_reference`]: a slow fixed-point iteration straight from
 //!   the definitions, the yardstick every engine is tested against.
 
+mod lean;
 mod parallel;
 pub mod reference;
 mod sequential;
 mod solution;
 
+pub use lean::{solve_lean, solve_lean_with_progress};
 pub use parallel::{solve_parallel, solve_parallel_with_progress};
 pub use sequential::{solve, solve_with_progress};
 pub use solution::{Line, Solution, Summary};

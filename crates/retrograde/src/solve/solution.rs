@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use super::{DRAW, UNDECIDED};
+use super::{DRAW, LOSE, UNDECIDED, WIN};
 use crate::graph::NONE;
-use crate::Outcome;
+use crate::{Outcome, Rules, Successors};
 
 /// The strong solution of a game: for every position, its [`Outcome`] for the
 /// player to move, its remoteness and a best move.
@@ -20,12 +20,17 @@ use crate::Outcome;
 /// non-terminal `Draw`, a `Draw` successor; ties go to the smallest id.
 /// Terminal positions have no best move.
 ///
-/// Memory: 9 bytes per position.
+/// Memory: 9 bytes per position, or 3 for a solution that stores no best moves
+/// and whose remoteness stays below 65535 (see
+/// [`solve_lean`](crate::solve::solve_lean); 5 beyond). Best moves are then
+/// computed on demand from the game's moves by [`Solution::best_move_in`],
+/// with exactly the same rules, or filled in by [`Solution::with_best_moves`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
     pub(crate) state: Vec<u8>,
-    pub(crate) remoteness: Vec<u32>,
-    pub(crate) best: Vec<u32>,
+    pub(crate) remoteness: Remoteness,
+    /// One entry per position (`NONE` for none), or `None` if not stored.
+    pub(crate) best: Option<Vec<u32>>,
 }
 
 impl Solution {
@@ -35,8 +40,18 @@ impl Solution {
         debug_assert!(state.iter().all(|&s| s <= DRAW));
         Solution {
             state,
+            remoteness: Remoteness::Wide(remoteness),
+            best: Some(best),
+        }
+    }
+
+    /// Assembles a solution without best moves.
+    pub(crate) fn from_values(state: Vec<u8>, remoteness: Remoteness) -> Solution {
+        debug_assert!(state.iter().all(|&s| s <= DRAW));
+        Solution {
+            state,
             remoteness,
-            best,
+            best: None,
         }
     }
 
@@ -59,19 +74,88 @@ impl Solution {
     /// Plies to the end under best play; `None` for a draw.
     #[inline]
     pub fn remoteness(&self, v: u32) -> Option<u32> {
-        match self.remoteness[v as usize] {
-            NONE => None,
-            r => Some(r),
-        }
+        self.remoteness.get(v as usize)
     }
 
     /// The best move from `v` (the position it leads to), `None` for a terminal position.
+    ///
+    /// # Panics
+    /// If this solution stores no best moves ([`Solution::has_best_moves`] is
+    /// false, as after [`solve_lean`](crate::solve::solve_lean)): use
+    /// [`Solution::best_move_in`] or [`Solution::with_best_moves`] then.
     #[inline]
     pub fn best_move(&self, v: u32) -> Option<u32> {
-        match self.best[v as usize] {
+        let best = self
+            .best
+            .as_ref()
+            .expect("this solution stores no best moves: use best_move_in or with_best_moves");
+        match best[v as usize] {
             NONE => None,
             w => Some(w),
         }
+    }
+
+    /// This solution without its stored best moves (4 bytes per position less).
+    pub fn without_best_moves(mut self) -> Solution {
+        self.best = None;
+        self
+    }
+
+    /// Whether best moves are stored (so [`Solution::best_move`] may be called).
+    pub fn has_best_moves(&self) -> bool {
+        self.best.is_some()
+    }
+
+    /// The best move from `v`, computed from the moves of `g`, the game this
+    /// solution was solved from under `rules`. Follows exactly the rules of the
+    /// type's documentation, so it equals what [`solve`](crate::solve()) stores:
+    /// for a `Win`, the `Lose` successor of least remoteness; for a `Lose`, the
+    /// successor of greatest remoteness; for a non-terminal `Draw`, a `Draw`
+    /// successor; ties to the smallest id; `None` for a terminal position
+    /// (labelled by `rules` or by `g`, or without moves).
+    ///
+    /// Works whether or not best moves are stored (the stored ones are not read).
+    ///
+    /// # Complexity
+    /// Time **O(out-degree of `v`)**, no memory.
+    pub fn best_move_in<G: Successors + ?Sized>(
+        &self,
+        g: &G,
+        rules: &Rules,
+        v: u32,
+    ) -> Option<u32> {
+        if rules.labels.get(v).is_some() || g.terminal(v).is_some() {
+            return None;
+        }
+        let outcome = self.state[v as usize];
+        let rem = |w: u32| self.remoteness(w).unwrap_or(NONE);
+        // Best so far as (key, id); smaller keys win, ties to the smaller id.
+        let mut best: Option<(u32, u32)> = None;
+        g.for_each_successor(v, |w| {
+            let key = match outcome {
+                WIN if self.state[w as usize] == LOSE => rem(w),
+                LOSE => u32::MAX - rem(w),
+                DRAW if self.state[w as usize] == DRAW => 0,
+                _ => return,
+            };
+            if best.map_or(true, |b| (key, w) < b) {
+                best = Some((key, w));
+            }
+        });
+        best.map(|(_, w)| w)
+    }
+
+    /// This solution with every best move stored, computed from the moves of
+    /// `g` under `rules` as in [`Solution::best_move_in`]. Time **O(V + E)**,
+    /// 4 bytes more per position.
+    pub fn with_best_moves<G: Successors + ?Sized>(mut self, g: &G, rules: &Rules) -> Solution {
+        if self.best.is_none() {
+            let best = (0..self.len() as u32)
+                .map(|v| self.best_move_in(g, rules, v).unwrap_or(NONE))
+                .collect();
+            self.best = Some(best);
+        }
+        self
     }
 
     /// Counts of each outcome and the longest remoteness.
@@ -80,7 +164,7 @@ impl Solution {
         for &s in &self.state {
             counts[s as usize] += 1;
         }
-        let max_remoteness = self.remoteness.iter().copied().filter(|&r| r != NONE).max();
+        let max_remoteness = (0..self.len()).filter_map(|v| self.remoteness.get(v)).max();
         Summary {
             positions: self.state.len() as u64,
             wins: counts[0],
@@ -95,13 +179,32 @@ impl Solution {
     /// moves are fixed, so play then cycles forever, see [`Line::repeats_from`])
     /// or after `max_plies` moves, and is marked [`Line::endless`]. Decided lines
     /// are never cut: their length is the remoteness.
+    ///
+    /// # Panics
+    /// If this solution stores no best moves: use [`Solution::line_in`] then.
     pub fn line(&self, v: u32, max_plies: usize) -> Line {
-        let endless = self.outcome(v) == Outcome::Draw && self.best_move(v).is_some();
+        self.line_by(v, max_plies, |p| self.best_move(p))
+    }
+
+    /// [`Solution::line`], with best moves computed on demand from the moves of
+    /// `g` under `rules` (see [`Solution::best_move_in`]).
+    pub fn line_in<G: Successors + ?Sized>(
+        &self,
+        g: &G,
+        rules: &Rules,
+        v: u32,
+        max_plies: usize,
+    ) -> Line {
+        self.line_by(v, max_plies, |p| self.best_move_in(g, rules, p))
+    }
+
+    fn line_by(&self, v: u32, max_plies: usize, best_move: impl Fn(u32) -> Option<u32>) -> Line {
+        let endless = self.outcome(v) == Outcome::Draw && best_move(v).is_some();
         let mut positions = vec![v];
         let mut seen = std::collections::HashMap::new();
         let mut repeats_from = None;
         let mut cur = v;
-        while let Some(next) = self.best_move(cur) {
+        while let Some(next) = best_move(cur) {
             if endless {
                 seen.insert(cur, positions.len() - 1);
                 if positions.len() > max_plies {
@@ -128,6 +231,42 @@ impl Solution {
         &self.state
     }
 }
+
+/// The remoteness of every position: `u16`s while they fit (the lean engine),
+/// else `u32`s; the largest value of each type means "none" (a draw).
+#[derive(Clone, Debug)]
+pub(crate) enum Remoteness {
+    /// Values below `u16::MAX`.
+    Narrow(Vec<u16>),
+    /// Values below `u32::MAX`.
+    Wide(Vec<u32>),
+}
+
+impl Remoteness {
+    #[inline]
+    pub(crate) fn get(&self, v: usize) -> Option<u32> {
+        match self {
+            Remoteness::Narrow(r) => (r[v] != u16::MAX).then(|| u32::from(r[v])),
+            Remoteness::Wide(r) => (r[v] != NONE).then_some(r[v]),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Remoteness::Narrow(r) => r.len(),
+            Remoteness::Wide(r) => r.len(),
+        }
+    }
+}
+
+/// Equal values, whatever the width.
+impl PartialEq for Remoteness {
+    fn eq(&self, other: &Remoteness) -> bool {
+        self.len() == other.len() && (0..self.len()).all(|v| self.get(v) == other.get(v))
+    }
+}
+
+impl Eq for Remoteness {}
 
 /// A line of best play.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,0 +1,259 @@
+//! `retrograde cop-thief BOARD`: solve the cop and the thief on a board.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Result;
+use retrograde::game::{check_game, materialise, sample_positions, solve_game_with_progress};
+use retrograde::games::cop_thief::{Board, CopThief, Side, Verdict};
+use retrograde::io::write_atomically;
+use retrograde::solve::solve_with_progress;
+use retrograde::{human_bytes, CsrBuilder, Game, Outcome, Solution};
+
+use crate::common::{self, Timings};
+use crate::progress::Bars;
+
+/// Options of `retrograde cop-thief`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The board: a header `rows columns`, then the rows; `*` wall, `P` cop,
+    /// `T` thief, `E` exit, anything else free (`-` for standard input).
+    pub board: PathBuf,
+    /// Also print, for the cop on its start cell and to move, the verdict for
+    /// every thief cell: c police catches, e thief escapes, d draw, * wall, P cop.
+    #[arg(long, conflicts_with = "json")]
+    pub map: bool,
+    /// Draw the board coloured by that map as an SVG picture into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Also play the game out under best play, one board per move.
+    #[arg(long, conflicts_with = "json")]
+    pub line: bool,
+    /// How many plies of a drawn (endless) game `--line` shows.
+    #[arg(long, value_name = "PLIES", default_value_t = 20)]
+    pub line_limit: usize,
+    /// Print the verdict, remoteness and counts as one JSON object instead.
+    #[arg(long)]
+    pub json: bool,
+    /// Check first that the game's moves and reverse moves agree (all
+    /// positions of small boards, a sample of large ones); exit 1 if not.
+    #[arg(long)]
+    pub check: bool,
+    /// Refuse boards whose solve would need more memory than this (e.g. 8G;
+    /// default: the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// Build the explicit graph first and solve it with the queue engine (for
+    /// comparison: 12 bytes per position and 4 per move for the graph, 17 per
+    /// position to solve it, against about 3 per position on the fly).
+    #[arg(long)]
+    pub explicit: bool,
+    /// Print the size, counts, time and peak memory on standard error.
+    #[arg(long)]
+    pub stats: bool,
+    /// No progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Positions checked by `--check` on a board too large to check whole.
+const CHECK_SAMPLE: usize = 200_000;
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let bars = Bars::new(args.quiet);
+    let mut times = Timings::default();
+    let limit = common::memory_limit(args.max_memory);
+    let game = times.time("read", || load(&args.board, limit))?;
+
+    if args.check {
+        let n = game.position_count();
+        let sample = sample_positions(n, CHECK_SAMPLE, 1);
+        let report = times.time("check", || {
+            bars.spin("check", || check_game(&game, sample.iter().copied(), 10))
+        });
+        eprintln!("{report}");
+        if !report.is_ok() {
+            return Ok(ExitCode::from(1));
+        }
+    }
+
+    let sol = if args.explicit {
+        let builder = CsrBuilder::new().memory_limit(limit);
+        let m = times.time("materialise", || {
+            bars.spin("materialise", || materialise(&game, builder))
+        })?;
+        let rules = m.rules(&game.rules());
+        times.time("solve", || solve_with_progress(&m.graph, &rules, &bars))?
+    } else {
+        times.time("solve", || {
+            solve_game_with_progress(&game, &game.rules(), &bars)
+        })?
+    };
+
+    if let Some(path) = &args.svg {
+        let picture = game.svg(&sol);
+        write_atomically(path, |w| w.write_all(picture.as_bytes()))?;
+    }
+
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    if args.json {
+        writeln!(out, "{}", json(&args.board, &game, &sol))?;
+    } else {
+        writeln!(out, "{}", game.verdict(&sol))?;
+    }
+    if args.map {
+        writeln!(out)?;
+        out.write_all(game.map(&sol).as_bytes())?;
+    }
+    if args.line {
+        writeln!(out)?;
+        print_line(&mut out, &game, &sol, args.line_limit)?;
+    }
+    out.flush()?;
+
+    if args.stats {
+        let s = sol.summary();
+        let b = game.board();
+        let peak = common::peak_memory()
+            .map_or_else(String::new, |b| format!("; peak memory {}", human_bytes(b)));
+        eprintln!(
+            "board: {}: {} x {}, {} free cells, {} positions\nsolved: {s}\ntime: {}{peak}",
+            args.board.display(),
+            b.rows(),
+            b.cols(),
+            game.free_cells(),
+            game.position_count(),
+            times.line()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads and checks a board, refusing those needing more than `limit` bytes.
+pub fn load(path: &Path, limit: u64) -> Result<CopThief> {
+    let input = common::open_input(path)?;
+    let board = Board::parse(input.bytes(), path)?;
+    Ok(CopThief::new(board, Some(limit))?)
+}
+
+fn print_line(out: &mut dyn Write, game: &CopThief, sol: &Solution, limit: usize) -> Result<()> {
+    let start = game.start();
+    let line = sol.line_in(&game.as_graph(), &game.rules(), start, limit);
+    let mut prev = game.state(start);
+    for (ply, &p) in line.positions.iter().enumerate() {
+        let s = game.state(p);
+        let what = if ply == 0 {
+            "start".to_string()
+        } else {
+            // The side to move now is the one that did not just move. Rows
+            // and columns are counted from 1 here, for people.
+            let ((r, c), before, who) = match s.to_move {
+                Side::Thief => (s.cop, prev.cop, "cop"),
+                Side::Cop => (s.thief, prev.thief, "thief"),
+            };
+            let verb = if (r, c) == before {
+                "stays at"
+            } else {
+                "moves to"
+            };
+            format!("the {who} {verb} row {}, column {}", r + 1, c + 1)
+        };
+        prev = s;
+        let value = match (sol.outcome(p), sol.remoteness(p)) {
+            (Outcome::Draw, _) => "draw".to_string(),
+            (o, Some(0)) => format!("game over: {}", Verdict::of(o, s.to_move)),
+            (o, r) => format!("{} in {}", Verdict::of(o, s.to_move), r.unwrap_or_default()),
+        };
+        writeln!(out, "ply {ply}: {what} ({value})")?;
+        out.write_all(game.render(p).as_bytes())?;
+    }
+    match (line.endless, line.repeats_from) {
+        (true, Some(k)) => writeln!(
+            out,
+            "... a draw: ply {} repeats ply {k}, and play cycles from there forever",
+            line.positions.len() - 1
+        )?,
+        (true, None) => writeln!(
+            out,
+            "... a draw: best play goes on forever (first {limit} plies shown)"
+        )?,
+        (false, _) => {
+            let last = *line.positions.last().unwrap_or(&start);
+            let s = game.state(last);
+            writeln!(
+                out,
+                "{}",
+                if s.cop == s.thief {
+                    "The cop stands on the thief's cell: caught."
+                } else {
+                    "The thief stands on an exit: escaped."
+                }
+            )?
+        }
+    }
+    Ok(())
+}
+
+/// The JSON object of `--json`, written by hand (flat, a few fields).
+fn json(path: &Path, game: &CopThief, sol: &Solution) -> String {
+    let s = sol.summary();
+    let b = game.board();
+    let start = game.start();
+    let opt = |r: Option<u32>| r.map_or_else(|| "null".to_string(), |r| r.to_string());
+    let mut o = String::from("{");
+    let _ = write!(
+        o,
+        "\"board\":{},\"rows\":{},\"cols\":{},\"free_cells\":{},\"positions\":{},",
+        json_string(&path.display().to_string()),
+        b.rows(),
+        b.cols(),
+        game.free_cells(),
+        s.positions
+    );
+    let _ = write!(
+        o,
+        "\"verdict\":{},\"outcome\":\"{}\",\"remoteness\":{},",
+        json_string(&game.verdict(sol).to_string()),
+        sol.outcome(start),
+        opt(sol.remoteness(start))
+    );
+    let _ = write!(
+        o,
+        "\"wins\":{},\"losses\":{},\"draws\":{},\"max_remoteness\":{}}}",
+        s.wins,
+        s.losses,
+        s.draws,
+        opt(s.max_remoteness)
+    );
+    o
+}
+
+/// `text` as a JSON string literal.
+fn json_string(text: &str) -> String {
+    let mut s = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => s.push_str("\\\""),
+            '\\' => s.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(s, "\\u{:04x}", c as u32);
+            }
+            c => s.push(c),
+        }
+    }
+    s.push('"');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_string("a\"b\\c\n"), r#""a\"b\\c\u000a""#);
+    }
+}

@@ -1,0 +1,83 @@
+//! `retrograde export GAME ...`: write a built-in game out as an edge list
+//! (and its terminal positions as labels), for `retrograde solve` or other tools.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use retrograde::io::{edge_list, labels, write_atomically};
+use retrograde::Game;
+
+use crate::common;
+
+/// Options of `retrograde export`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub game: GameArg,
+}
+
+/// The games that can be exported.
+#[derive(clap::Subcommand)]
+pub enum GameArg {
+    /// The cop and the thief on a board (see `retrograde cop-thief`).
+    CopThief(CopThiefArgs),
+}
+
+/// Options of `retrograde export cop-thief`.
+#[derive(clap::Args)]
+pub struct CopThiefArgs {
+    /// The board (`-` for standard input).
+    pub board: PathBuf,
+    /// Write the edge list to FILE (atomically) instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write the terminal positions with their values to FILE, for `solve --terminal`.
+    #[arg(long, value_name = "FILE")]
+    pub terminal: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let GameArg::CopThief(a) = args.game;
+    let game = crate::cop_thief::load(&a.board, common::memory_limit(None))?;
+    let n = game.position_count();
+    let graph = game.as_graph();
+    let edges_name = a
+        .output
+        .as_ref()
+        .map_or_else(|| "EDGES".to_string(), |p| p.display().to_string());
+    let labels_name = a
+        .terminal
+        .as_ref()
+        .map_or_else(|| "LABELS".to_string(), |p| p.display().to_string());
+    let header = format!(
+        "The cop and the thief on {board}: {n} positions, {f} free cells numbered row by row;\n\
+         position thief cell * {f} + cop cell if the cop moves,\n\
+         {half} + cop cell * {f} + thief cell if the thief does.\n\
+         The start position is {start}. Solve with:\n\
+         retrograde solve {edges_name} --terminal {labels_name} --vertices {n}",
+        board = a.board.display(),
+        f = game.free_cells(),
+        half = n / 2,
+        start = game.start()
+    );
+    match &a.output {
+        Some(path) => write_atomically(path, |w| edge_list::write_forward(w, &graph, &header))?,
+        None => {
+            let stdout = io::stdout();
+            let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
+            edge_list::write_forward(&mut out, &graph, &header)?;
+            out.flush()?;
+        }
+    }
+    if let Some(path) = &a.terminal {
+        let header = format!(
+            "Terminal positions of the cop and the thief on {}: the cop on the thief's \
+             cell, or the thief on an exit.",
+            a.board.display()
+        );
+        write_atomically(path, |w| labels::write_terminals(w, &graph, &header))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

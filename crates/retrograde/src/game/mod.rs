@@ -1,0 +1,337 @@
+//! Games generated on the fly: the [`Game`] trait a game author implements.
+//!
+//! A game numbers its positions densely, `0..position_count()`, and generates
+//! the moves of a position, the *reverse* moves (the positions that can move
+//! into it) and the value of terminal positions. Nothing else: no edge is ever
+//! stored, so [`solve_game`] needs only about 3 bytes per position.
+//!
+//! - [`Game`]: the trait; [`AsGraph`] lets every solver and tool that reads a
+//!   [`GameGraph`] run on a game.
+//! - [`solve_game`]: the lean solve (see [`solve_lean`]); best moves on demand
+//!   with [`Solution::best_move_in`].
+//! - [`materialise`]: the explicit graph of a small game, to compare or export.
+//! - [`check_game`]: does every move have its reverse move, with multiplicity?
+//!   Game authors get this wrong; run it in your tests.
+//!
+//! ```
+//! use retrograde::game::{check_game, solve_game, Game};
+//! use retrograde::{Outcome, Rules};
+//!
+//! /// A token on squares 0..5; a move goes one or two squares left.
+//! /// On square 0 the player to move cannot move and loses.
+//! struct Slide;
+//!
+//! impl Game for Slide {
+//!     fn position_count(&self) -> usize {
+//!         5
+//!     }
+//!     fn for_each_move<F: FnMut(u32)>(&self, p: u32, mut f: F) {
+//!         (1..=2).filter(|&k| k <= p).for_each(|k| f(p - k));
+//!     }
+//!     fn for_each_unmove<F: FnMut(u32)>(&self, p: u32, mut f: F) {
+//!         (1..=2).filter(|&k| p + k < 5).for_each(|k| f(p + k));
+//!     }
+//! }
+//!
+//! assert!(check_game(&Slide, 0..5, 10).is_ok());
+//! let s = solve_game(&Slide, &Rules::normal()).unwrap();
+//! assert_eq!(s.outcome(3), Outcome::Lose); // multiples of 3 lose
+//! assert_eq!(s.best_move_in(&Slide.as_graph(), &Rules::normal(), 4), Some(3));
+//! ```
+
+mod check;
+
+pub use check::{check_game, sample_positions, CheckReport, Mismatch};
+
+use crate::error::Result;
+use crate::graph::{CsrBuilder, EdgeSource, MAX_VERTICES};
+use crate::solve::{solve_lean, solve_lean_with_progress, Progress};
+use crate::{Csr, Error, GameGraph, Labels, Outcome, Rules, Solution, Successors};
+
+/// A two-player game whose positions are the dense indices `0..position_count()`.
+///
+/// Players alternate; every value is for the player to move. Implement the
+/// three required methods (and [`Game::terminal`] if some positions end the
+/// game with a fixed value); the rest has defaults.
+///
+/// The contract, which [`check_game`] verifies:
+/// - `for_each_move(p)` calls `f(q)` once for every move `p -> q` (twice for
+///   two distinct moves to the same `q`; a pass is a move `p -> p`);
+/// - `for_each_unmove(q)` calls `f(p)` once for every move `p -> q`: exactly
+///   the reverse, with the same multiplicity;
+/// - a terminal position's moves are ignored by the solvers, so it may
+///   generate none (then its reverse moves must not list it either).
+///
+/// A position without moves and not terminal gets the value of
+/// [`Rules::no_move`] (the player to move loses under the normal rule).
+pub trait Game {
+    /// The number of positions; they are `0..position_count()`, at most
+    /// `u32::MAX - 1` of them.
+    fn position_count(&self) -> usize;
+
+    /// Calls `f(q)` for every move `p -> q`.
+    fn for_each_move<F: FnMut(u32)>(&self, p: u32, f: F);
+
+    /// Calls `f(p)` for every move `p -> q` (the reverse moves of `q`).
+    fn for_each_unmove<F: FnMut(u32)>(&self, q: u32, f: F);
+
+    /// The value of `p` for the player to move if the game is over there;
+    /// `None` (the default) if play goes on.
+    fn terminal(&self, _p: u32) -> Option<Outcome> {
+        None
+    }
+
+    /// The number of moves of `p`. The default counts [`Game::for_each_move`];
+    /// override it if the game knows faster.
+    fn out_degree(&self, p: u32) -> u32 {
+        let mut d = 0u32;
+        self.for_each_move(p, |_| d += 1);
+        d
+    }
+
+    /// This game seen as a [`GameGraph`] and [`Successors`], for every solver
+    /// and tool that reads graphs.
+    fn as_graph(&self) -> AsGraph<&Self> {
+        AsGraph(self)
+    }
+}
+
+impl<G: Game + ?Sized> Game for &G {
+    #[inline]
+    fn position_count(&self) -> usize {
+        (**self).position_count()
+    }
+    #[inline]
+    fn for_each_move<F: FnMut(u32)>(&self, p: u32, f: F) {
+        (**self).for_each_move(p, f)
+    }
+    #[inline]
+    fn for_each_unmove<F: FnMut(u32)>(&self, q: u32, f: F) {
+        (**self).for_each_unmove(q, f)
+    }
+    #[inline]
+    fn terminal(&self, p: u32) -> Option<Outcome> {
+        (**self).terminal(p)
+    }
+    #[inline]
+    fn out_degree(&self, p: u32) -> u32 {
+        (**self).out_degree(p)
+    }
+}
+
+/// A [`Game`] as a [`GameGraph`] and [`Successors`]: moves are edges, reverse
+/// moves are predecessors, the game's terminal values are the graph's.
+///
+/// A wrapper rather than a blanket implementation, which would clash with the
+/// implementations for references.
+#[derive(Clone, Copy, Debug)]
+pub struct AsGraph<G>(pub G);
+
+impl<G: Game> GameGraph for AsGraph<G> {
+    #[inline]
+    fn vertex_count(&self) -> usize {
+        self.0.position_count()
+    }
+    #[inline]
+    fn out_degree(&self, v: u32) -> u32 {
+        self.0.out_degree(v)
+    }
+    #[inline]
+    fn for_each_predecessor<F: FnMut(u32)>(&self, v: u32, f: F) {
+        self.0.for_each_unmove(v, f)
+    }
+    #[inline]
+    fn terminal(&self, v: u32) -> Option<Outcome> {
+        self.0.terminal(v)
+    }
+}
+
+impl<G: Game> Successors for AsGraph<G> {
+    #[inline]
+    fn for_each_successor<F: FnMut(u32)>(&self, v: u32, f: F) {
+        self.0.for_each_move(v, f)
+    }
+}
+
+/// Strongly solves `game` without storing any edge.
+///
+/// The lean engine ([`solve_lean`]) on [`AsGraph`]: the same outcomes and
+/// remoteness as [`solve`](crate::solve()) on the [`materialise`]d graph;
+/// best moves are not stored, [`Solution::best_move_in`] (with
+/// `game.as_graph()`) computes them with the same rules.
+///
+/// # Complexity
+/// Time **O(V + E)**: the out-degree of every position once, the reverse
+/// moves of every decided position once. Memory: 3 bytes per position (5 if
+/// best play lasts 65535 plies or more) plus 4 per position of the two largest
+/// consecutive remoteness levels (plus 4 per position if some position has
+/// more than 252 moves).
+///
+/// # Errors
+/// If a terminal label of `rules` names a position outside the game, or the
+/// game has more positions than `u32` ids allow.
+pub fn solve_game<G: Game + ?Sized>(game: &G, rules: &Rules) -> Result<Solution> {
+    check_count(game)?;
+    solve_lean(&game.as_graph(), rules)
+}
+
+/// [`solve_game`], reporting progress (phase `"solve"`).
+pub fn solve_game_with_progress<G: Game + ?Sized>(
+    game: &G,
+    rules: &Rules,
+    progress: &dyn Progress,
+) -> Result<Solution> {
+    check_count(game)?;
+    solve_lean_with_progress(&game.as_graph(), rules, progress)
+}
+
+fn check_count<G: Game + ?Sized>(game: &G) -> Result<()> {
+    let n = game.position_count();
+    if n > MAX_VERTICES {
+        return Err(Error::Invalid(format!(
+            "{n} positions is more than the {MAX_VERTICES} that u32 ids allow"
+        )));
+    }
+    Ok(())
+}
+
+/// A game written out as an explicit graph, see [`materialise`].
+#[derive(Clone, Debug)]
+pub struct Materialised {
+    /// Every move as an edge (reverse adjacency only: call
+    /// [`Csr::with_successors`] for forward access).
+    pub graph: Csr,
+    /// The game's terminal positions with their values.
+    pub labels: Labels,
+}
+
+impl Materialised {
+    /// `rules` with the game's terminal values as labels: solving
+    /// [`Materialised::graph`] under them solves the game.
+    pub fn rules(&self, rules: &Rules) -> Rules {
+        let mut pairs: Vec<_> = self.labels.iter().collect();
+        // The game's own values come first so that explicit labels win.
+        pairs.extend(rules.labels.iter());
+        Rules {
+            no_move: rules.no_move,
+            labels: Labels::from_pairs(pairs),
+        }
+    }
+}
+
+/// Writes `game` out as an explicit graph: every move an edge (the moves of
+/// terminal positions too, as the game generates them), and its terminal
+/// positions as labels. For small games: to compare engines, or to export.
+///
+/// `builder` sets the memory limit; its vertex count is the game's.
+///
+/// # Complexity
+/// Time **O(V + E)**, moves generated twice (count, then place). Memory: the
+/// graph, `12V + 4E` bytes (the same again with [`Csr::with_successors`]),
+/// plus the labels.
+///
+/// # Errors
+/// If the graph would exceed `builder`'s memory limit, or a move leads outside
+/// the game.
+///
+/// ```
+/// use retrograde::game::{materialise, Game};
+/// use retrograde::{CsrBuilder, GameGraph};
+/// struct Ring; // 3 positions in a ring, one move each
+/// impl Game for Ring {
+///     fn position_count(&self) -> usize { 3 }
+///     fn for_each_move<F: FnMut(u32)>(&self, p: u32, mut f: F) { f((p + 1) % 3) }
+///     fn for_each_unmove<F: FnMut(u32)>(&self, q: u32, mut f: F) { f((q + 2) % 3) }
+/// }
+/// let m = materialise(&Ring, CsrBuilder::new()).unwrap();
+/// assert_eq!((m.graph.vertex_count(), m.graph.edge_count()), (3, 3));
+/// assert_eq!(m.graph.with_successors().successors(2), &[0]);
+/// ```
+pub fn materialise<G: Game + Sync + ?Sized>(game: &G, builder: CsrBuilder) -> Result<Materialised> {
+    check_count(game)?;
+    let n = game.position_count();
+    let graph = builder.vertices(n).build(&Moves(game))?;
+    let labels = Labels::from_pairs(
+        (0..n as u32)
+            .filter_map(|p| game.terminal(p).map(|o| (p, o)))
+            .collect(),
+    );
+    Ok(Materialised { graph, labels })
+}
+
+/// The moves of a game as an [`EdgeSource`].
+struct Moves<'a, G: ?Sized>(&'a G);
+
+/// Positions per chunk when a game is materialised in parallel.
+const MOVES_CHUNK: usize = 1 << 16;
+
+impl<G: Game + Sync + ?Sized> EdgeSource for Moves<'_, G> {
+    fn chunk_count(&self) -> usize {
+        self.0.position_count().div_ceil(MOVES_CHUNK).max(1)
+    }
+    fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, mut f: F) -> Result<()> {
+        let n = self.0.position_count();
+        for p in (chunk * MOVES_CHUNK).min(n)..((chunk + 1) * MOVES_CHUNK).min(n) {
+            self.0.for_each_move(p as u32, |q| f(p as u32, q));
+        }
+        Ok(())
+    }
+    fn declared_vertices(&self) -> Option<usize> {
+        Some(self.0.position_count())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::solve;
+
+    /// Piles of 0..=N counters: take 1 or 2, or put one back below N.
+    struct Pile(u32);
+
+    impl Game for Pile {
+        fn position_count(&self) -> usize {
+            self.0 as usize + 1
+        }
+        fn for_each_move<F: FnMut(u32)>(&self, p: u32, mut f: F) {
+            (1..=2).filter(|&k| k <= p).for_each(|k| f(p - k));
+            if p < self.0 {
+                f(p + 1);
+            }
+        }
+        fn for_each_unmove<F: FnMut(u32)>(&self, q: u32, mut f: F) {
+            (1..=2).filter(|&k| q + k <= self.0).for_each(|k| f(q + k));
+            if q >= 1 {
+                f(q - 1);
+            }
+        }
+        fn terminal(&self, p: u32) -> Option<Outcome> {
+            (p == 5).then_some(Outcome::Win)
+        }
+    }
+
+    #[test]
+    fn solve_game_matches_solving_the_materialised_graph() {
+        let game = Pile(9);
+        assert!(check_game(&game, 0..10, 5).is_ok());
+        let m = materialise(&game, CsrBuilder::new()).unwrap();
+        assert_eq!(m.labels.iter().collect::<Vec<_>>(), [(5, Outcome::Win)]);
+        for rules in [Rules::normal(), Rules::misere()] {
+            let full = solve(&m.graph, &m.rules(&rules)).unwrap();
+            let lean = solve_game(&game, &rules).unwrap();
+            for p in 0..10 {
+                assert_eq!(
+                    lean.best_move_in(&game.as_graph(), &rules, p),
+                    full.best_move(p)
+                );
+            }
+            assert_eq!(lean.with_best_moves(&game.as_graph(), &rules), full);
+        }
+    }
+
+    #[test]
+    fn materialise_respects_the_memory_limit() {
+        let e = materialise(&Pile(1000), CsrBuilder::new().memory_limit(100)).unwrap_err();
+        assert!(matches!(e, Error::TooLarge { .. }), "{e}");
+    }
+}

@@ -1,0 +1,571 @@
+//! The cop and the thief: a pursuit on a board with walls and exits.
+//!
+//! The board (see [`Board`] for the file format) has walls `*`, exits `E`,
+//! the cop's start `P` and the thief's start `T`. The cop moves first. On
+//! each turn the cop steps to one of the 8 neighbouring cells, the thief to
+//! one of the 4 orthogonal ones, or either passes (stays). No one leaves the
+//! board or enters a wall. If both stand on the same cell, the cop wins; if
+//! the thief stands on an exit and the cop is not on it, the thief wins; a
+//! game that never ends is a draw.
+//!
+//! [`CopThief`] implements [`Game`]: a position is (cop cell, thief cell,
+//! side to move), only free cells (not walls) are numbered, so a board of `F`
+//! free cells has `2F²` positions — 2·10⁸ for an open 100 × 100 board — and
+//! [`solve_game`](crate::solve_game) solves it in about 3 bytes per position.
+//!
+//! ```
+//! use retrograde::games::cop_thief::{Board, CopThief, Verdict};
+//! use retrograde::{solve_game, Rules};
+//!
+//! // The thief stands next to an exit, the cop is too far to stop it.
+//! let board = Board::parse(b"1 5\nP..TE\n", "corridor.txt").unwrap();
+//! let game = CopThief::new(board, None).unwrap();
+//! let solution = solve_game(&game, &Rules::normal()).unwrap();
+//! assert_eq!(game.verdict(&solution), Verdict::ThiefEscapes);
+//! assert_eq!(game.verdict(&solution).to_string(), "The thief escapes");
+//! // Cop passes or steps, thief steps onto the exit: 2 plies.
+//! assert_eq!(solution.remoteness(game.start()), Some(2));
+//! ```
+
+mod board;
+mod svg;
+
+pub use board::{Board, BoardError, BoardErrorKind, Cell, Piece};
+
+use std::fmt;
+
+use crate::graph::{MAX_VERTICES, NONE};
+use crate::{Game, Outcome, Rules, Solution};
+
+/// Bytes per position a solve needs, used to refuse boards too large for memory:
+/// the 3 bytes of [`solve_game`](crate::solve_game) and 1 for its two frontier
+/// levels (measured on open 100 × 100 boards: 594 MiB peak for 2·10⁸
+/// positions, the frontier well under 0.1 byte per position).
+pub const BYTES_PER_POSITION: u64 = 4;
+
+/// Whose turn it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The cop moves.
+    Cop = 0,
+    /// The thief moves.
+    Thief = 1,
+}
+
+/// The result of the game for the start position, as printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// `Police catches the thief`.
+    PoliceCatches,
+    /// `The thief escapes`.
+    ThiefEscapes,
+    /// `Draw`.
+    Draw,
+}
+
+impl Verdict {
+    /// The verdict of a position where `to_move` moves and has `outcome`.
+    pub fn of(outcome: Outcome, to_move: Side) -> Verdict {
+        match (outcome, to_move) {
+            (Outcome::Draw, _) => Verdict::Draw,
+            (Outcome::Win, Side::Cop) | (Outcome::Lose, Side::Thief) => Verdict::PoliceCatches,
+            _ => Verdict::ThiefEscapes,
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Verdict::PoliceCatches => "Police catches the thief",
+            Verdict::ThiefEscapes => "The thief escapes",
+            Verdict::Draw => "Draw",
+        })
+    }
+}
+
+/// A position spelled out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// The cop's cell, `(row, column)`.
+    pub cop: (usize, usize),
+    /// The thief's cell, `(row, column)`.
+    pub thief: (usize, usize),
+    /// Whose turn it is.
+    pub to_move: Side,
+}
+
+/// Exact division of `u32`s by a fixed divisor with one 128-bit multiply
+/// (D. Lemire, O. Kaser, N. Kurz, "Faster remainder by direct computation",
+/// 2019): decoding a position is the hot path of the solve.
+#[derive(Clone, Copy, Debug)]
+struct Divisor {
+    d: u32,
+    m: u64,
+}
+
+impl Divisor {
+    fn new(d: u32) -> Divisor {
+        assert!(d > 0);
+        // For d = 1 the reciprocal 2^64 does not fit; m = 0 is special-cased.
+        let m = if d == 1 {
+            0
+        } else {
+            u64::MAX / u64::from(d) + 1
+        };
+        Divisor { d, m }
+    }
+
+    /// `(a / d, a % d)`.
+    #[inline]
+    fn div_rem(self, a: u32) -> (u32, u32) {
+        if self.m == 0 {
+            return (a, 0);
+        }
+        let q = ((u128::from(self.m) * u128::from(a)) >> 64) as u32;
+        (q, a - q * self.d)
+    }
+}
+
+/// Neighbour lists of the free cells, in CSR form (each list includes the
+/// cell itself: passing).
+#[derive(Clone, Debug)]
+struct Adjacency {
+    offsets: Vec<u32>,
+    cells: Vec<u32>,
+}
+
+impl Adjacency {
+    #[inline]
+    fn of(&self, cell: u32) -> &[u32] {
+        &self.cells[self.offsets[cell as usize] as usize..self.offsets[cell as usize + 1] as usize]
+    }
+}
+
+/// The cop and the thief on one board, as a [`Game`].
+///
+/// Free cells are numbered `0..F` row by row. With the cop to move, the
+/// position is `thief · F + cop`; with the thief to move, `F² + cop · F + thief`:
+/// the piece that just moved is the minor index, so the positions a move can
+/// come from (one step of that piece) lie close together in memory, which
+/// makes the solve several times faster than the plain `2(cop · F + thief) +
+/// side`. Terminal positions (same cell, or thief on an exit) have no moves.
+/// Memory: a few words per free cell.
+#[derive(Clone, Debug)]
+pub struct CopThief {
+    board: Board,
+    free: u32,
+    half: u32,
+    by_free: Divisor,
+    index: Vec<u32>,
+    coords: Vec<(u32, u32)>,
+    exit: Vec<bool>,
+    cop_moves: Adjacency,
+    thief_moves: Adjacency,
+    start: u32,
+}
+
+impl CopThief {
+    /// The game on `board`, refusing boards whose solve would need more than
+    /// `memory_limit` bytes ([`BYTES_PER_POSITION`] each) or that have more
+    /// positions than `u32` ids allow.
+    ///
+    /// # Errors
+    /// [`BoardErrorKind::TooLarge`] or [`BoardErrorKind::TooManyPositions`].
+    ///
+    /// # Complexity
+    /// Time and memory **O(rows × columns)**.
+    pub fn new(board: Board, memory_limit: Option<u64>) -> Result<CopThief, BoardError> {
+        let f = board.free_cells() as u64;
+        let positions = 2 * f * f;
+        let fail = |kind| {
+            Err(BoardError {
+                path: board.path().to_path_buf(),
+                line: None,
+                kind,
+            })
+        };
+        if positions > MAX_VERTICES as u64 {
+            return fail(BoardErrorKind::TooManyPositions {
+                free_cells: f,
+                positions,
+            });
+        }
+        let needed = positions * BYTES_PER_POSITION;
+        if let Some(limit) = memory_limit.filter(|&l| needed > l) {
+            return fail(BoardErrorKind::TooLarge {
+                free_cells: f,
+                positions,
+                needed,
+                limit,
+            });
+        }
+        let (rows, cols) = (board.rows(), board.cols());
+        let mut index = vec![NONE; rows * cols];
+        let mut coords = Vec::with_capacity(f as usize);
+        let mut exit = Vec::with_capacity(f as usize);
+        for r in 0..rows {
+            for c in 0..cols {
+                let cell = board.cell(r, c);
+                if cell != Cell::Wall {
+                    index[r * cols + c] = coords.len() as u32;
+                    coords.push((r as u32, c as u32));
+                    exit.push(cell == Cell::Exit);
+                }
+            }
+        }
+        let adjacency = |steps: &[(isize, isize)]| {
+            let mut offsets = vec![0u32];
+            let mut cells = Vec::new();
+            for &(r, c) in &coords {
+                let start = cells.len();
+                for &(dr, dc) in steps {
+                    let (nr, nc) = (r as isize + dr, c as isize + dc);
+                    if nr >= 0 && nc >= 0 && (nr as usize) < rows && (nc as usize) < cols {
+                        let i = index[nr as usize * cols + nc as usize];
+                        if i != NONE {
+                            cells.push(i);
+                        }
+                    }
+                }
+                cells[start..].sort_unstable();
+                offsets.push(cells.len() as u32);
+            }
+            Adjacency { offsets, cells }
+        };
+        let king: Vec<(isize, isize)> = (-1..=1)
+            .flat_map(|dr| (-1..=1).map(move |dc| (dr, dc)))
+            .collect();
+        let cop_moves = adjacency(&king);
+        let thief_moves = adjacency(&[(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)]);
+        let at = |(r, c): (usize, usize)| index[r * cols + c];
+        let (cop, thief) = (at(board.cop()), at(board.thief()));
+        let mut game = CopThief {
+            board,
+            free: f as u32,
+            half: (f * f) as u32,
+            by_free: Divisor::new(f as u32),
+            index,
+            coords,
+            exit,
+            cop_moves,
+            thief_moves,
+            start: 0,
+        };
+        game.start = game.encode(cop, thief, Side::Cop);
+        Ok(game)
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The number of free cells `F` (the game has `2F²` positions).
+    pub fn free_cells(&self) -> usize {
+        self.free as usize
+    }
+
+    /// The start position: both on their start cells, the cop to move.
+    pub fn start(&self) -> u32 {
+        self.start
+    }
+
+    /// The position with the cop and the thief on these cells (`(row, column)`)
+    /// and `to_move` to move; `None` if a cell is a wall or off the board.
+    pub fn position(
+        &self,
+        cop: (usize, usize),
+        thief: (usize, usize),
+        to_move: Side,
+    ) -> Option<u32> {
+        let at = |(r, c): (usize, usize)| {
+            (r < self.board.rows() && c < self.board.cols())
+                .then(|| self.index[r * self.board.cols() + c])
+                .filter(|&i| i != NONE)
+        };
+        Some(self.encode(at(cop)?, at(thief)?, to_move))
+    }
+
+    /// Position `p` spelled out. Panics if `p` is not a position.
+    pub fn state(&self, p: u32) -> State {
+        let (c, t, side) = self.decode(p);
+        let cell = |i: u32| {
+            let (r, c) = self.coords[i as usize];
+            (r as usize, c as usize)
+        };
+        State {
+            cop: cell(c),
+            thief: cell(t),
+            to_move: side,
+        }
+    }
+
+    /// The verdict for the start position.
+    pub fn verdict(&self, solution: &Solution) -> Verdict {
+        Verdict::of(solution.outcome(self.start), Side::Cop)
+    }
+
+    /// The rules to solve with: the normal ones (no position lacks a move but
+    /// the terminal ones, so the no-move rule never applies).
+    pub fn rules(&self) -> Rules {
+        Rules::normal()
+    }
+
+    /// For the cop on its start cell and to move, the verdict for every thief
+    /// cell as a character grid, one line per row: `c` the police catches the
+    /// thief, `e` the thief escapes, `d` draw, `*` a wall, `P` the cop's cell.
+    pub fn map(&self, solution: &Solution) -> String {
+        let mut out = String::new();
+        for r in 0..self.board.rows() {
+            for c in 0..self.board.cols() {
+                out.push(match self.map_cell(solution, (r, c)) {
+                    None => '*',
+                    Some(_) if (r, c) == self.board.cop() => 'P',
+                    Some(Verdict::PoliceCatches) => 'c',
+                    Some(Verdict::ThiefEscapes) => 'e',
+                    Some(Verdict::Draw) => 'd',
+                });
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The verdict with the cop on its start cell, to move, and the thief on
+    /// `cell`; `None` for a wall.
+    pub fn map_cell(&self, solution: &Solution, cell: (usize, usize)) -> Option<Verdict> {
+        let p = self.position(self.board.cop(), cell, Side::Cop)?;
+        Some(Verdict::of(solution.outcome(p), Side::Cop))
+    }
+
+    /// Position `p` drawn as the board: `P` the cop, `T` the thief, `X` both on
+    /// one cell, `*` walls, `E` exits, `.` free cells; one line per row.
+    pub fn render(&self, p: u32) -> String {
+        let s = self.state(p);
+        let mut out = String::new();
+        for r in 0..self.board.rows() {
+            for c in 0..self.board.cols() {
+                out.push(match ((r, c) == s.cop, (r, c) == s.thief) {
+                    (true, true) => 'X',
+                    (true, false) => 'P',
+                    (false, true) => 'T',
+                    _ => match self.board.cell(r, c) {
+                        Cell::Wall => '*',
+                        Cell::Exit => 'E',
+                        Cell::Free => '.',
+                    },
+                });
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The board as an SVG picture: each free cell coloured by [`CopThief::map`]
+    /// (red: the police catches the thief, green: the thief escapes, amber:
+    /// draw), walls dark, exits outlined, the start cells marked `P` and `T`.
+    pub fn svg(&self, solution: &Solution) -> String {
+        svg::draw(self, solution)
+    }
+
+    #[inline]
+    fn encode(&self, cop: u32, thief: u32, side: Side) -> u32 {
+        match side {
+            Side::Cop => thief * self.free + cop,
+            Side::Thief => self.half + cop * self.free + thief,
+        }
+    }
+
+    #[inline]
+    fn decode(&self, p: u32) -> (u32, u32, Side) {
+        if p < self.half {
+            let (thief, cop) = self.by_free.div_rem(p);
+            (cop, thief, Side::Cop)
+        } else {
+            let (cop, thief) = self.by_free.div_rem(p - self.half);
+            (cop, thief, Side::Thief)
+        }
+    }
+
+    #[inline]
+    fn is_over(&self, cop: u32, thief: u32) -> bool {
+        cop == thief || self.exit[thief as usize]
+    }
+}
+
+impl Game for CopThief {
+    fn position_count(&self) -> usize {
+        2 * self.free as usize * self.free as usize
+    }
+
+    #[inline]
+    fn for_each_move<F: FnMut(u32)>(&self, p: u32, mut f: F) {
+        let (c, t, side) = self.decode(p);
+        if self.is_over(c, t) {
+            return;
+        }
+        match side {
+            Side::Cop => {
+                for &c2 in self.cop_moves.of(c) {
+                    f(self.encode(c2, t, Side::Thief));
+                }
+            }
+            Side::Thief => {
+                for &t2 in self.thief_moves.of(t) {
+                    f(self.encode(c, t2, Side::Cop));
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn for_each_unmove<F: FnMut(u32)>(&self, q: u32, mut f: F) {
+        let (c, t, side) = self.decode(q);
+        match side {
+            // The cop just moved to c, from a neighbour where the game was not over.
+            Side::Thief => {
+                if self.exit[t as usize] {
+                    return;
+                }
+                for &c2 in self.cop_moves.of(c) {
+                    if c2 != t {
+                        f(self.encode(c2, t, Side::Cop));
+                    }
+                }
+            }
+            // The thief just moved to t.
+            Side::Cop => {
+                for &t2 in self.thief_moves.of(t) {
+                    if !self.is_over(c, t2) {
+                        f(self.encode(c, t2, Side::Thief));
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn terminal(&self, p: u32) -> Option<Outcome> {
+        let (c, t, side) = self.decode(p);
+        let winner = if c == t {
+            Side::Cop
+        } else if self.exit[t as usize] {
+            Side::Thief
+        } else {
+            return None;
+        };
+        Some(if winner == side {
+            Outcome::Win
+        } else {
+            Outcome::Lose
+        })
+    }
+
+    #[inline]
+    fn out_degree(&self, p: u32) -> u32 {
+        let (c, t, side) = self.decode(p);
+        if self.is_over(c, t) {
+            return 0;
+        }
+        let adj = match side {
+            Side::Cop => (&self.cop_moves, c),
+            Side::Thief => (&self.thief_moves, t),
+        };
+        adj.0.offsets[adj.1 as usize + 1] - adj.0.offsets[adj.1 as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::check_game;
+    use crate::solve_game;
+
+    fn game(text: &str) -> CopThief {
+        CopThief::new(Board::parse(text.as_bytes(), "t.txt").unwrap(), None).unwrap()
+    }
+
+    fn verdict(text: &str) -> (Verdict, Option<u32>) {
+        let g = game(text);
+        let s = solve_game(&g, &g.rules()).unwrap();
+        (g.verdict(&s), s.remoteness(g.start()))
+    }
+
+    #[test]
+    fn positions_round_trip_and_moves_agree_with_reverse_moves() {
+        let g = game("3 4\nP.*E\n.*..\nE..T\n");
+        assert_eq!(g.free_cells(), 10);
+        assert_eq!(g.position_count(), 200);
+        for p in 0..200 {
+            let s = g.state(p);
+            assert_eq!(g.position(s.cop, s.thief, s.to_move), Some(p));
+        }
+        assert_eq!(g.position((0, 2), (0, 0), Side::Cop), None);
+        assert_eq!(g.position((0, 9), (0, 0), Side::Cop), None);
+        let r = check_game(&g, 0..200, 5);
+        assert!(r.is_ok(), "{r}");
+    }
+
+    #[test]
+    fn fast_division_is_exact() {
+        for d in [1u32, 2, 3, 7, 1368, 8500, 10_000, 46_340, u32::MAX] {
+            let div = Divisor::new(d);
+            let mut a = 0u32;
+            for step in [1u32, 7, 9_999, 1 << 20] {
+                for _ in 0..2000 {
+                    assert_eq!(div.div_rem(a), (a / d, a % d), "{a} / {d}");
+                    a = a.wrapping_add(step);
+                }
+            }
+            for a in [u32::MAX, u32::MAX - 1, d.wrapping_mul(d), d - 1] {
+                assert_eq!(div.div_rem(a), (a / d, a % d), "{a} / {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn small_verdicts() {
+        // Cop next to the thief: caught in 1.
+        assert_eq!(verdict("1 2\nPT\n"), (Verdict::PoliceCatches, Some(1)));
+        // In a corridor without exit the cop corners the thief.
+        assert_eq!(verdict("1 3\nP.T\n").0, Verdict::PoliceCatches);
+        // Walled apart, no exit: a draw.
+        assert_eq!(verdict("1 3\nP*T\n"), (Verdict::Draw, None));
+        // One step from an exit, cop far away.
+        assert_eq!(verdict("1 5\nP..TE\n"), (Verdict::ThiefEscapes, Some(2)));
+    }
+
+    #[test]
+    fn map_and_render() {
+        let g = game("1 5\nP.*TE\n");
+        let s = solve_game(&g, &g.rules()).unwrap();
+        assert_eq!(g.map(&s), "Pc*ee\n");
+        assert_eq!(g.render(g.start()), "P.*TE\n");
+        let svg = g.svg(&s);
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    }
+
+    #[test]
+    fn boards_too_large_are_refused_with_what_they_need() {
+        let b = Board::parse(b"1 100\nP..................................................................................................T\n", "big.txt").unwrap();
+        let e = CopThief::new(b, Some(1000)).unwrap_err();
+        assert!(
+            matches!(
+                e.kind,
+                BoardErrorKind::TooLarge {
+                    positions: 20000,
+                    needed: 80000,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(
+            e.to_string().starts_with(
+                "big.txt: 100 free cells make 20000 positions, which would need about 78.1 KiB"
+            ),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,350 @@
+//! The lean engine: retrograde analysis in a few bytes per position, for games
+//! generated on the fly whose edges are never stored.
+
+use super::solution::Remoteness;
+use super::{check_labels, NoProgress, Progress, Solution, DRAW, LOSE, UNDECIDED, WIN};
+use crate::error::Result;
+use crate::graph::NONE;
+use crate::{GameGraph, Outcome, Rules};
+
+/// The largest out-degree whose move counter fits in the state byte: codes
+/// `UNDECIDED + 1 ..= 255` hold the counters `1..=252`.
+const PACKED_MAX_DEGREE: u32 = (u8::MAX - UNDECIDED) as u32;
+
+/// Strongly solves `g` under `rules` like [`solve`](super::solve), in less
+/// memory and without best moves.
+///
+/// Gives exactly the same outcomes and remoteness as [`solve`](super::solve);
+/// best moves are not stored, [`Solution::best_move_in`] computes them on
+/// demand from the moves with the same tie rules (and
+/// [`Solution::with_best_moves`] fills them all in).
+///
+/// How it saves memory:
+/// - while a position is undecided, its move counter lives in its state byte
+///   (when every out-degree is at most 252; otherwise a `u32` counter per
+///   position is allocated);
+/// - remoteness is stored in a `u16` per position, widened to `u32` only if
+///   best play ever lasts 65535 plies or more;
+/// - no best-move array and no queue of all positions: positions are decided
+///   level by level (all positions of remoteness `r`, then `r + 1`), in the
+///   same order as the FIFO queue of [`solve`](super::solve), keeping only the
+///   current level and the next.
+///
+/// It reads `g` only through [`GameGraph`]: the out-degree of every position
+/// once, and the predecessors of every decided position once, so a game that
+/// generates them on the fly never stores an edge.
+///
+/// # Complexity
+/// Time **O(V + E)**. Memory: 3 bytes per position (state byte and `u16`
+/// remoteness, which are the result; 5 if remoteness reaches 65535), plus 4
+/// bytes per position of the two largest consecutive levels, plus 4 bytes per
+/// position if some out-degree exceeds 252.
+///
+/// # Errors
+/// If a terminal label names a vertex outside the graph.
+///
+/// # Example
+/// ```
+/// use retrograde::solve::{solve, solve_lean};
+/// use retrograde::{Csr, Rules};
+/// let g = Csr::from_edges(5, &[(0, 1), (1, 2), (3, 4), (4, 3), (3, 0)]).with_successors();
+/// let lean = solve_lean(&g, &Rules::normal()).unwrap();
+/// let full = solve(&g, &Rules::normal()).unwrap();
+/// assert_eq!(lean.best_move_in(&g, &Rules::normal(), 3), full.best_move(3));
+/// assert_eq!(lean.with_best_moves(&g, &Rules::normal()), full);
+/// ```
+pub fn solve_lean<G: GameGraph + ?Sized>(g: &G, rules: &Rules) -> Result<Solution> {
+    solve_lean_with_progress(g, rules, &NoProgress)
+}
+
+/// [`solve_lean`], reporting the positions decided to `progress` (phase `"solve"`).
+pub fn solve_lean_with_progress<G: GameGraph + ?Sized>(
+    g: &G,
+    rules: &Rules,
+    progress: &dyn Progress,
+) -> Result<Solution> {
+    check_labels(g, rules)?;
+    let n = g.vertex_count();
+    progress.begin("solve", n as u64);
+    let mut state = vec![UNDECIDED; n];
+    let mut rem = Remoteness::Narrow(vec![u16::MAX; n]);
+    let mut level: Vec<u32> = Vec::new();
+
+    // Terminal positions (labels first, then the game's own, then no move) form
+    // level 0; every other position gets its counter in its state byte.
+    let mut wide: Option<Vec<u32>> = None;
+    let mut labels = rules.labels.iter().peekable();
+    for v in 0..n as u32 {
+        let label = match labels.peek() {
+            Some(&(l, o)) if l == v => {
+                labels.next();
+                Some(o)
+            }
+            _ => None,
+        };
+        let terminal = label.or_else(|| g.terminal(v)).or_else(|| {
+            let d = g.out_degree(v);
+            if d == 0 {
+                return Some(rules.no_move.outcome());
+            }
+            match &mut wide {
+                Some(c) => c[v as usize] = d,
+                None if d <= PACKED_MAX_DEGREE => state[v as usize] = UNDECIDED + d as u8,
+                None => {
+                    // A large degree: move every counter seen so far to u32s.
+                    let mut c = vec![0u32; n];
+                    for (u, s) in state[..v as usize].iter_mut().enumerate() {
+                        if *s > UNDECIDED {
+                            c[u] = u32::from(*s - UNDECIDED);
+                            *s = UNDECIDED;
+                        }
+                    }
+                    c[v as usize] = d;
+                    wide = Some(c);
+                }
+            }
+            None
+        });
+        if let Some(o) = terminal {
+            state[v as usize] = o as u8;
+            if o != Outcome::Draw {
+                level.push(v);
+            }
+        }
+    }
+    for &v in &level {
+        rem.set(v as usize, 0);
+    }
+
+    match wide {
+        None => walk(g, &mut state, &mut rem, level, Packed, progress),
+        Some(c) => walk(g, &mut state, &mut rem, level, Wide(c), progress),
+    }
+    for s in state.iter_mut() {
+        if *s >= UNDECIDED {
+            *s = DRAW;
+        }
+    }
+    progress.end();
+    Ok(Solution::from_values(state, rem))
+}
+
+/// Where the move counters of undecided positions live.
+trait Counters {
+    /// Whether `v`'s state code means "undecided".
+    fn undecided(&self, state: u8) -> bool;
+    /// Counts one more move of `v` known to reach a `Win`; true when it was the last.
+    fn decrement(&mut self, state: &mut [u8], v: usize) -> bool;
+}
+
+/// Counters in the state byte: code `UNDECIDED + c` for `c` moves left.
+struct Packed;
+
+impl Counters for Packed {
+    #[inline]
+    fn undecided(&self, state: u8) -> bool {
+        state > UNDECIDED
+    }
+    #[inline]
+    fn decrement(&mut self, state: &mut [u8], v: usize) -> bool {
+        state[v] -= 1;
+        state[v] == UNDECIDED
+    }
+}
+
+/// Counters in their own `u32` array; the state byte is `UNDECIDED`.
+struct Wide(Vec<u32>);
+
+impl Counters for Wide {
+    #[inline]
+    fn undecided(&self, state: u8) -> bool {
+        state == UNDECIDED
+    }
+    #[inline]
+    fn decrement(&mut self, _state: &mut [u8], v: usize) -> bool {
+        self.0[v] -= 1;
+        self.0[v] == 0
+    }
+}
+
+/// A remoteness array element.
+trait Plies: Copy {
+    fn from_level(r: u32) -> Self;
+}
+
+impl Plies for u16 {
+    #[inline]
+    fn from_level(r: u32) -> u16 {
+        r as u16
+    }
+}
+
+impl Plies for u32 {
+    #[inline]
+    fn from_level(r: u32) -> u32 {
+        r
+    }
+}
+
+impl Remoteness {
+    fn set(&mut self, v: usize, r: u32) {
+        match self {
+            Remoteness::Narrow(a) => a[v] = r as u16,
+            Remoteness::Wide(a) => a[v] = r,
+        }
+    }
+
+    /// Makes room for remoteness `r`: `u16`s hold up to 65534.
+    fn fit(&mut self, r: u32) {
+        if let Remoteness::Narrow(a) = self {
+            if r >= u32::from(u16::MAX) {
+                let wide = a
+                    .iter()
+                    .map(|&x| if x == u16::MAX { NONE } else { u32::from(x) })
+                    .collect();
+                *self = Remoteness::Wide(wide);
+            }
+        }
+    }
+}
+
+/// Decides positions level by level, from the terminal positions in `level`.
+fn walk<G: GameGraph + ?Sized, C: Counters>(
+    g: &G,
+    state: &mut [u8],
+    rem: &mut Remoteness,
+    mut level: Vec<u32>,
+    mut counters: C,
+    progress: &dyn Progress,
+) {
+    let mut next: Vec<u32> = Vec::new();
+    let mut r = 0u32;
+    while !level.is_empty() {
+        rem.fit(r + 1);
+        match rem {
+            Remoteness::Narrow(a) => step(g, state, a, &level, &mut next, &mut counters, r),
+            Remoteness::Wide(a) => step(g, state, a, &level, &mut next, &mut counters, r),
+        }
+        progress.advance(level.len() as u64);
+        level.clear();
+        std::mem::swap(&mut level, &mut next);
+        r += 1;
+    }
+}
+
+/// Decides the positions of remoteness `r + 1` from those of remoteness `r`.
+#[inline]
+fn step<G: GameGraph + ?Sized, C: Counters, R: Plies>(
+    g: &G,
+    state: &mut [u8],
+    rem: &mut [R],
+    level: &[u32],
+    next: &mut Vec<u32>,
+    counters: &mut C,
+    r: u32,
+) {
+    let plies = R::from_level(r + 1);
+    for &u in level {
+        let u_lost = state[u as usize] == LOSE;
+        g.for_each_predecessor(u, |p| {
+            let pi = p as usize;
+            if !counters.undecided(state[pi]) {
+                return;
+            }
+            if u_lost {
+                state[pi] = WIN;
+            } else if counters.decrement(state, pi) {
+                state[pi] = LOSE;
+            } else {
+                return;
+            }
+            rem[pi] = plies;
+            next.push(p);
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::solve;
+    use crate::{Csr, Labels};
+
+    fn agree(g: &Csr, rules: &Rules) {
+        let full = solve(g, rules).unwrap();
+        let lean = solve_lean(g, rules).unwrap();
+        assert!(!lean.has_best_moves());
+        assert_eq!(lean.outcome_codes(), full.outcome_codes());
+        for v in 0..g.vertex_count() as u32 {
+            assert_eq!(lean.remoteness(v), full.remoteness(v), "vertex {v}");
+            assert_eq!(lean.best_move_in(g, rules, v), full.best_move(v), "{v}");
+        }
+        assert_eq!(lean.with_best_moves(g, rules), full);
+    }
+
+    #[test]
+    fn agrees_with_the_queue_solver_on_a_mixed_graph() {
+        let g = Csr::from_edges(
+            10,
+            &[
+                (0, 1),
+                (1, 2),
+                (3, 0),
+                (3, 4),
+                (4, 3),
+                (5, 6),
+                (6, 5),
+                (6, 1),
+                (7, 7),
+                (7, 4),
+                (8, 5),
+                (8, 9),
+                (9, 2),
+                (9, 2),
+            ],
+        )
+        .with_successors();
+        agree(&g, &Rules::normal());
+        agree(&g, &Rules::misere());
+        let labels = Labels::from_pairs(vec![(5, Outcome::Draw), (2, Outcome::Win)]);
+        agree(&g, &Rules::normal().with_labels(labels));
+    }
+
+    #[test]
+    fn degrees_above_the_packed_limit_use_wide_counters() {
+        // 0 has 300 moves to wins; a few small-degree positions come before it
+        // so their packed counters must be moved over.
+        let mut edges = vec![(1, 2), (3, 2), (3, 4)];
+        edges.extend((0..300).map(|i| (0, 5 + i % 2)));
+        edges.extend([(5, 7), (6, 8), (9, 0), (9, 9)]);
+        let g = Csr::from_edges(10, &edges).with_successors();
+        let s = solve_lean(&g, &Rules::normal()).unwrap();
+        assert_eq!((s.outcome(0), s.remoteness(0)), (Outcome::Lose, Some(2)));
+        agree(&g, &Rules::normal());
+    }
+
+    #[test]
+    fn remoteness_past_65534_widens_to_u32() {
+        // A chain 0 -> 1 -> ... -> 69_999, and a draw loop hanging off 0.
+        let n = 70_000u32;
+        let mut edges: Vec<(u32, u32)> = (0..n - 1).map(|v| (v, v + 1)).collect();
+        edges.extend([(n, n), (n, 4)]); // 4 is a win: n draws by looping
+        let g = Csr::from_edges(n as usize + 1, &edges).with_successors();
+        let s = solve_lean(&g, &Rules::normal()).unwrap();
+        assert!(matches!(s.remoteness, Remoteness::Wide(_)));
+        assert_eq!(s.remoteness(0), Some(n - 1));
+        assert_eq!(s.remoteness(n), None);
+        assert_eq!(s, solve(&g, &Rules::normal()).unwrap().without_best_moves());
+        let short = Csr::from_edges(3, &[(0, 1), (1, 2)]);
+        let s = solve_lean(&short, &Rules::normal()).unwrap();
+        assert!(matches!(s.remoteness, Remoteness::Narrow(_)));
+    }
+
+    #[test]
+    fn exactly_the_packed_limit_stays_packed() {
+        let mut edges: Vec<(u32, u32)> = (0..PACKED_MAX_DEGREE).map(|_| (0, 1)).collect();
+        edges.push((1, 2));
+        let g = Csr::from_edges(3, &edges).with_successors();
+        agree(&g, &Rules::normal());
+    }
+}
