@@ -159,7 +159,7 @@ pub fn load_graph(
         if vertices.is_none() {
             builder = builder.min_vertices(min_vertices);
         }
-        bars.spin("read", || edge_list::read(&input, vertices, builder))?
+        bars.spin("read", || edge_list::read(input, vertices, builder))?
     };
     if (min_vertices > graph.vertex_count()) && vertices.is_none() {
         anyhow::bail!(

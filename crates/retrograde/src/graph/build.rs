@@ -222,6 +222,11 @@ impl CsrBuilder {
         self
     }
 
+    /// The memory limit, if one was set.
+    pub fn limit(&self) -> Option<u64> {
+        self.memory_limit
+    }
+
     /// Refuses, before allocating, a graph whose arrays would exceed `bytes`.
     pub fn memory_limit(mut self, bytes: u64) -> CsrBuilder {
         self.memory_limit = Some(bytes);
