@@ -138,7 +138,7 @@ impl Solution {
                 DRAW if self.state[w as usize] == DRAW => 0,
                 _ => return,
             };
-            if best.map_or(true, |b| (key, w) < b) {
+            if best.is_none_or(|b| (key, w) < b) {
                 best = Some((key, w));
             }
         });
