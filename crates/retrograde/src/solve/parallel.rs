@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::{check_labels, NoProgress, Progress, Solution, DRAW, LOSE, UNDECIDED, WIN};
 use crate::error::Result;
 use crate::graph::NONE;
-use crate::{GameGraph, Outcome, Rules};
+use crate::{GameGraph, Rules};
 
 /// Set in a position's key once a `Lose` successor has been found: it is a `Win`.
 const WIN_BIT: u64 = 1 << 63;
@@ -25,7 +25,8 @@ const CHUNK: usize = 1024;
 /// Best moves do not depend on which thread wins: each undecided position
 /// keeps one 64-bit key, raised with `fetch_max`, that orders its candidate
 /// moves exactly as the tie rules of [`Solution`] do: any `Lose` successor
-/// beats every `Win` one, then greater remoteness, then smaller id.
+/// beats every `Win` one, then greater remoteness, then smaller id. Draws
+/// get their moves from one sequential scan of their reverse edges at the end.
 ///
 /// # Complexity
 /// Time **O(V + E)** work, in `R + 1` parallel rounds for a longest
@@ -144,8 +145,8 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
         level += 1;
     }
 
-    // Best moves: decided positions decode their key; draws take their
-    // smallest-id draw successor (found with fetch_min into the counter).
+    // Best moves of decided positions: decoded from their keys, into the
+    // counter array (no longer needed).
     (0..n).into_par_iter().with_min_len(4096).for_each(|v| {
         let s = state[v].load(Relaxed);
         let best = match s {
@@ -155,35 +156,12 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
         };
         counter[v].store(best, Relaxed);
     });
-    // Draw moves: the vertices are cut into ordered blocks, one task each,
-    // scanned in increasing order. A position is marked with the lowest block
-    // that reached it; a block skips positions already marked by itself or a
-    // lower block (their draw successors are smaller), so each position sees
-    // few atomic updates, and the smallest one always reaches it.
-    let blocks = rayon::current_num_threads().clamp(1, usize::from(u8::MAX - UNDECIDED));
-    let block_len = n.div_ceil(blocks).max(1);
-    (0..blocks).into_par_iter().for_each(|b| {
-        let mine = UNDECIDED + 1 + b as u8;
-        for d in (b * block_len)..((b + 1) * block_len).min(n) {
-            if state[d].load(Relaxed) < DRAW {
-                continue;
-            }
-            g.for_each_predecessor(d as u32, |p| {
-                let pi = p as usize;
-                let s = state[pi].load(Relaxed);
-                if s == UNDECIDED || s > mine {
-                    counter[pi].fetch_min(d as u32, Relaxed);
-                    state[pi].store(mine, Relaxed);
-                }
-            });
-        }
-    });
     drop(key_v);
-    state_v.par_iter_mut().for_each(|s| {
-        if *s >= UNDECIDED {
-            *s = Outcome::Draw as u8;
-        }
-    });
+    // Draws and their moves: one sequential scan over the draws' reverse
+    // edges, reading one byte of state per edge and writing each draw's move
+    // once. (Done in parallel, the atomic updates it needs cost more than the
+    // scan on machines with few cores.)
+    super::sequential::finish_draws(g, &mut state_v, &mut rem_v, &mut counter_v);
     progress.end();
     Ok(Solution::from_parts(state_v, rem_v, counter_v))
 }
