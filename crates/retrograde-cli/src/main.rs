@@ -1,6 +1,7 @@
 //! `retrograde`: the command-line tool. Glue only: parse flags, call the
 //! library, print. Exit codes: 0 success, 1 a check failed, 2 bad usage or input.
 
+mod cluster;
 mod common;
 mod progress;
 mod solve;

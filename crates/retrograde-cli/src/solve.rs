@@ -43,9 +43,15 @@ pub struct Args {
     /// Print no summary and no progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The timely engine and cluster options.
+    #[command(flatten)]
+    pub cluster: crate::cluster::ClusterArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    if args.cluster.wants_timely()? {
+        return crate::cluster::run(args);
+    }
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
     let limit = common::memory_limit(args.max_memory);
@@ -124,7 +130,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_line(out: &mut dyn Write, sol: &Solution, v: u32, limit: usize) -> io::Result<()> {
+pub fn print_line(out: &mut dyn Write, sol: &Solution, v: u32, limit: usize) -> io::Result<()> {
     let line = sol.line(v, limit);
     let verdict = match (sol.outcome(v), sol.remoteness(v)) {
         (Outcome::Draw, _) => "draw".to_string(),

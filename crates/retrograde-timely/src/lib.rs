@@ -286,13 +286,24 @@ where
             }
         }
     }
-    let failed = panicked.is_some() || first_error.is_some();
+    // An input error is agreed on by every worker at the same point: the run
+    // shuts down cleanly. Any other failure may leave the network threads
+    // stuck on a dead peer: do not wait for them.
+    let clean = panicked.is_none() && matches!(first_error, None | Some(Error::Input(_)));
     if let Some(guard) = comms {
-        if failed {
-            // The network threads may be stuck on a dead peer: do not wait for them.
-            std::mem::forget(guard);
+        if clean {
+            // Joining the network threads panics if a connection broke.
+            let shutdown = std::thread::Builder::new()
+                .name("timely:shutdown".into())
+                .spawn(move || drop(guard))
+                .map_err(|e| Error::Failed {
+                    message: format!("shutting down the network threads: {e}"),
+                })?;
+            if shutdown.join().is_err() && first_error.is_none() {
+                panicked = Some("timely communication error: at shutdown".into());
+            }
         } else {
-            drop(guard);
+            std::mem::forget(guard);
         }
     }
     if let Some(p) = panicked {
