@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{Mutex, Once};
+use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
@@ -98,21 +98,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     .fingerprint(fingerprint(&args, &rules, graph_bytes));
     let read = started.elapsed();
 
-    let failure = watch_for_failures();
-    let result = bars.spin("solve", || {
+    exit_on_timely_panic();
+    let (solved, times) = bars.spin("solve", || {
         retrograde_timely::solve_timed(&config, TextEdgeList::new(input, args.vertices), &rules)
-    });
-    let (solved, times) = match result {
-        Ok(r) => r,
-        Err(e @ retrograde_timely::Error::Failed { .. }) => {
-            let cause = failure.lock().ok().and_then(|f| f.clone());
-            return Err(match cause {
-                Some(cause) => anyhow::anyhow!("the run failed: {cause}"),
-                None => e.into(),
-            });
-        }
-        Err(e) => return Err(e.into()),
-    };
+    })?;
     let peak = common::peak_memory()
         .map_or_else(String::new, |b| format!("; peak memory {}", human_bytes(b)));
     let stdout = io::stdout();
@@ -222,18 +211,14 @@ fn fingerprint(args: &Args, rules: &Rules, graph_bytes: u64) -> u64 {
     h
 }
 
-/// How long the process may take to stop by itself once a connection broke.
-const GRACE: Duration = Duration::from_secs(10);
-
-/// Installs a panic hook for timely's threads: a broken connection is
-/// recorded (returned here) instead of printed as a panic, and a watchdog
-/// ends the process with exit code 2 if it has not stopped by itself within
-/// [`GRACE`] (timely's network threads cannot always be joined after a peer
-/// died). Panics elsewhere keep the default report.
-fn watch_for_failures() -> &'static Mutex<Option<String>> {
-    static FAILURE: Mutex<Option<String>> = Mutex::new(None);
+/// Installs a panic hook for timely's threads. A panic there means the run
+/// cannot finish: usually a broken connection to a peer (timely's network
+/// threads panic when a socket closes), after which other threads may panic
+/// again or even abort. So the first such panic ends the process at once
+/// with one line naming the cause and exit code 2. Panics elsewhere keep the
+/// default report.
+fn exit_on_timely_panic() {
     static INSTALL: Once = Once::new();
-    static WATCHDOG: Once = Once::new();
     INSTALL.call_once(|| {
         let default = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
@@ -258,29 +243,10 @@ fn watch_for_failures() -> &'static Mutex<Option<String>> {
                 ),
                 None => format!("a worker stopped: {payload}"),
             };
-            if let Ok(mut f) = FAILURE.lock() {
-                // The first broken connection explains the rest.
-                if f.is_none()
-                    || (peer.is_some() && !f.as_deref().unwrap_or("").starts_with("lost"))
-                {
-                    *f = Some(cause);
-                }
-            }
-            WATCHDOG.call_once(|| {
-                std::thread::spawn(|| {
-                    std::thread::sleep(GRACE);
-                    let cause = FAILURE
-                        .lock()
-                        .ok()
-                        .and_then(|f| f.clone())
-                        .unwrap_or_else(|| "a worker stopped".into());
-                    let _ = writeln!(io::stderr(), "retrograde: error: the run failed: {cause}");
-                    std::process::exit(2);
-                });
-            });
+            let _ = writeln!(io::stderr(), "retrograde: error: the run failed: {cause}");
+            std::process::exit(2);
         }));
     });
-    &FAILURE
 }
 
 #[cfg(test)]
