@@ -1,5 +1,5 @@
 //! The retrograde solver on [timely dataflow](https://docs.rs/timely): the
-//! same [`Solution`] as [`retrograde::solve`], computed by workers in one
+//! same [`Solution`](retrograde::Solution) as [`retrograde::solve()`], computed by workers in one
 //! process or in several processes on several machines.
 //!
 //! Vertices are split among the workers by id (`v % workers`). Each worker
