@@ -2,6 +2,7 @@
 //! library, print. Exit codes: 0 success, 1 a check failed, 2 bad usage or input,
 //! 130 interrupted (SIGINT, SIGTERM or SIGHUP; no partial output is left).
 
+mod cluster;
 mod common;
 mod convert;
 mod cop_thief;
@@ -45,6 +46,14 @@ enum Command {
     Export(export::Args),
 }
 
+/// The `--threads` the user asked for, if any.
+static THREADS: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+
+/// The `--threads` the user asked for, if any (the timely engine defaults to 1).
+pub fn requested_threads() -> Option<usize> {
+    THREADS.get().copied().flatten()
+}
+
 /// The exit status of an interrupted run (128 + SIGINT, as shells report it).
 const INTERRUPTED: i32 = 130;
 
@@ -53,6 +62,7 @@ fn main() -> ExitCode {
     // Ctrl-C (and SIGTERM, SIGHUP): remove any half-written output, then exit.
     // Failing to install the handler only loses that cleanup.
     let _ = ctrlc::set_handler(|| retrograde::io::exit_removing_temporary_files(INTERRUPTED));
+    let _ = THREADS.set(cli.threads);
     if let Some(n) = cli.threads {
         if n == 0 {
             eprintln!("retrograde: error: --threads must be at least 1");

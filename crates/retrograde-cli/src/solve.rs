@@ -40,7 +40,7 @@ pub struct Args {
     /// Refuse inputs that would need more memory than this (e.g. 8G; default: the machine's memory).
     #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes)]
     pub max_memory: Option<u64>,
-    /// Which solver runs: `auto` (parallel when there is more than one thread), `sequential`, `parallel`.
+    /// Which solver runs: `auto` (parallel when there is more than one thread; timely with --cluster), `sequential`, `parallel`, `timely`.
     #[arg(long, value_enum, default_value = "auto")]
     pub engine: Engine,
     /// Print a table of time, edges per second and peak memory per phase.
@@ -49,6 +49,9 @@ pub struct Args {
     /// Print no summary and no progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The timely engine and cluster options.
+    #[command(flatten)]
+    pub cluster: crate::cluster::ClusterArgs,
 }
 
 /// The solver engines.
@@ -60,9 +63,15 @@ pub enum Engine {
     Sequential,
     /// The level-by-level solver on all threads.
     Parallel,
+    /// The timely-dataflow engine: workers own shares of the vertices and
+    /// exchange messages, in one process (`--threads` workers) or a cluster.
+    Timely,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    if args.cluster.wants_timely(args.engine)? {
+        return crate::cluster::run(args);
+    }
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
     let limit = common::memory_limit(args.max_memory);
@@ -167,7 +176,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_line(out: &mut dyn Write, sol: &Solution, v: u32, limit: usize) -> io::Result<()> {
+pub fn print_line(out: &mut dyn Write, sol: &Solution, v: u32, limit: usize) -> io::Result<()> {
     let line = sol.line(v, limit);
     let verdict = match (sol.outcome(v), sol.remoteness(v)) {
         (Outcome::Draw, _) => "draw".to_string(),

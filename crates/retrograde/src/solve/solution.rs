@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::{DRAW, LOSE, UNDECIDED, WIN};
+use crate::error::{Error, Result};
 use crate::graph::NONE;
 use crate::{Outcome, Rules, Successors};
 
@@ -53,6 +54,54 @@ impl Solution {
             remoteness,
             best: None,
         }
+    }
+
+    /// Assembles a solution computed elsewhere (another engine, another
+    /// process) from flat arrays, one entry per position: `outcomes` the codes
+    /// of [`Outcome`] (0 win, 1 lose, 2 draw), `remoteness` with `u32::MAX` for
+    /// a draw, `best` the best move with `u32::MAX` for none.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] if the arrays differ in length, a code is not an
+    /// outcome, a draw has a remoteness or a decided position has none, or a
+    /// best move names no position.
+    ///
+    /// ```
+    /// use retrograde::{Outcome, Solution};
+    /// // 0 -> 1, 1 has no move: 0 wins in 1 by moving to 1.
+    /// let s = Solution::try_from_arrays(vec![0, 1], vec![1, 0], vec![1, u32::MAX]).unwrap();
+    /// assert_eq!((s.outcome(0), s.best_move(0)), (Outcome::Win, Some(1)));
+    /// assert!(Solution::try_from_arrays(vec![3], vec![0], vec![u32::MAX]).is_err());
+    /// ```
+    pub fn try_from_arrays(
+        outcomes: Vec<u8>,
+        remoteness: Vec<u32>,
+        best: Vec<u32>,
+    ) -> Result<Solution> {
+        let n = outcomes.len();
+        if remoteness.len() != n || best.len() != n {
+            return Err(Error::Invalid(format!(
+                "solution arrays differ in length: {n} outcomes, {} remoteness values, {} best moves",
+                remoteness.len(),
+                best.len()
+            )));
+        }
+        for v in 0..n {
+            let (s, r, b) = (outcomes[v], remoteness[v], best[v]);
+            let problem = if s > DRAW {
+                Some(format!("outcome code {s} is not 0, 1 or 2"))
+            } else if (s == DRAW) != (r == NONE) {
+                Some("a draw has no remoteness and a decided position has one".to_string())
+            } else if b != NONE && b as usize >= n {
+                Some(format!("best move {b} is not a position"))
+            } else {
+                None
+            };
+            if let Some(p) = problem {
+                return Err(Error::Invalid(format!("solution entry of vertex {v}: {p}")));
+            }
+        }
+        Ok(Solution::from_parts(outcomes, remoteness, best))
     }
 
     /// The number of positions.

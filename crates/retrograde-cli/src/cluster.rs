@@ -1,0 +1,255 @@
+//! `retrograde solve --engine timely` and `--cluster`: the timely engine, in
+//! this process or as one process of a cluster.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Once;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Result};
+use retrograde::io::{labels, solution, write_atomically, Input};
+use retrograde::{human_bytes, Rules};
+use retrograde_timely::{Config, TextEdgeList};
+
+use crate::common;
+use crate::progress::Bars;
+use crate::solve::{Args, Engine};
+
+/// Options of the timely engine.
+#[derive(clap::Args, Debug)]
+pub struct ClusterArgs {
+    /// Run as one process of a cluster; HOSTFILE has one `host:port` line per process, process 0 first.
+    #[arg(long, value_name = "HOSTFILE", requires = "process")]
+    pub cluster: Option<PathBuf>,
+    /// This process's index in the host list (0 writes the output and the summary).
+    #[arg(long, value_name = "I", requires = "cluster")]
+    pub process: Option<usize>,
+    /// Seconds to wait for all processes of the cluster to connect.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub connect_timeout: f64,
+}
+
+impl ClusterArgs {
+    /// Whether these options ask for the timely engine; refuses contradictions.
+    pub fn wants_timely(&self, engine: Engine) -> Result<bool> {
+        match (engine, self.cluster.is_some()) {
+            (Engine::Timely, _) | (Engine::Auto, true) => Ok(true),
+            (_, true) => bail!("--cluster runs the timely engine; drop --engine"),
+            _ => Ok(false),
+        }
+    }
+}
+
+/// Solves with the timely engine. Process 0 (or the only process) writes the
+/// output and prints the summary, queries and lines.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let c = &args.cluster;
+    if args.max_memory.is_some() {
+        bail!("--max-memory applies to the sequential engine only");
+    }
+    // Worker threads per process: --threads, else 1 (every process must agree).
+    let threads = crate::requested_threads().unwrap_or(1);
+    if !(c.connect_timeout.is_finite() && c.connect_timeout > 0.0) {
+        bail!("--connect-timeout must be a positive number of seconds");
+    }
+    let started = Instant::now();
+    let bars = Bars::new(args.quiet);
+
+    let rules = Rules {
+        no_move: args.no_move,
+        labels: match &args.terminal {
+            Some(path) => labels::read(&common::open_input(path)?, args.vertices)?,
+            None => Default::default(),
+        },
+    };
+    let input = common::open_input(&args.graph)?;
+    if retrograde::io::binary::is_binary(input.bytes()) {
+        bail!(
+            "{}: the timely engine reads text edge lists; write one with `retrograde convert {} OUT.txt`",
+            args.graph.display(),
+            args.graph.display()
+        );
+    }
+    let graph_bytes = input.bytes().len() as u64;
+    let config = match (&c.cluster, c.process) {
+        (Some(hostfile), Some(process)) => {
+            let hosts = retrograde_timely::read_hostfile(&Input::open(hostfile)?)?;
+            Config::cluster(hosts, process, threads)
+        }
+        _ => Config::threads(threads),
+    }
+    .connect_timeout(Duration::from_secs_f64(c.connect_timeout))
+    .fingerprint(fingerprint(&args, &rules, graph_bytes));
+    let read = started.elapsed();
+
+    exit_on_timely_panic();
+    let (solved, times) = bars.spin("solve", || {
+        retrograde_timely::solve_timed(&config, TextEdgeList::new(input, args.vertices), &rules)
+    })?;
+    let peak = common::peak_memory()
+        .map_or_else(String::new, |b| format!("; peak memory {}", human_bytes(b)));
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+
+    let Some(solved) = solved else {
+        if !args.quiet {
+            writeln!(
+                out,
+                "process {} of {}: done, the solution is with process 0",
+                config.process(),
+                config.processes()
+            )?;
+            writeln!(
+                out,
+                "time: read {:.3} s, connect {:.3} s, solve {:.3} s, total {:.3} s{peak}",
+                read.as_secs_f64(),
+                times.connect.as_secs_f64(),
+                times.solve.as_secs_f64(),
+                started.elapsed().as_secs_f64()
+            )?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let sol = &solved.solution;
+    let n = sol.len();
+    for &v in args.query.iter().chain(&args.line) {
+        if v as usize >= n {
+            bail!("vertex {v} is not in the graph ({n} vertices)");
+        }
+    }
+    let write_started = Instant::now();
+    if let Some(path) = &args.output {
+        bars.spin("write", || {
+            write_atomically(path, |w| solution::write(w, sol))
+        })?;
+    }
+    let write = write_started.elapsed();
+
+    if !args.quiet {
+        writeln!(
+            out,
+            "graph: {}: {} vertices, {} edges{}",
+            args.graph.display(),
+            n,
+            solved.edges,
+            if rules.labels.is_empty() {
+                String::new()
+            } else {
+                format!(", {} terminal labels", rules.labels.len())
+            }
+        )?;
+        writeln!(
+            out,
+            "engine: timely, {} process{} x {} worker thread{}, {} rounds",
+            config.processes(),
+            if config.processes() == 1 { "" } else { "es" },
+            threads,
+            if threads == 1 { "" } else { "s" },
+            solved.rounds
+        )?;
+        writeln!(out, "solved: {}", sol.summary())?;
+        let peak = common::peak_memory().map_or_else(String::new, |b| {
+            format!("; peak memory {} (this process)", human_bytes(b))
+        });
+        writeln!(
+            out,
+            "time: read {:.3} s, connect {:.3} s, solve {:.3} s, write {:.3} s, total {:.3} s{peak}",
+            read.as_secs_f64(),
+            times.connect.as_secs_f64(),
+            times.solve.as_secs_f64(),
+            write.as_secs_f64(),
+            started.elapsed().as_secs_f64()
+        )?;
+        if let Some(path) = &args.output {
+            writeln!(out, "wrote: {}", path.display())?;
+        }
+    }
+    for &v in &args.query {
+        solution::write_line(&mut out, sol, v)?;
+    }
+    for &v in &args.line {
+        crate::solve::print_line(&mut out, sol, v, args.line_limit)?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A fingerprint of everything the processes of a cluster must agree on
+/// (FNV-1a, so that it is the same on every machine and build).
+fn fingerprint(args: &Args, rules: &Rules, graph_bytes: u64) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    eat(env!("CARGO_PKG_VERSION").as_bytes());
+    eat(&graph_bytes.to_le_bytes());
+    eat(&[rules.no_move.outcome() as u8]);
+    eat(&args.vertices.map_or(u64::MAX, |v| v as u64).to_le_bytes());
+    for (v, o) in rules.labels.iter() {
+        eat(&v.to_le_bytes());
+        eat(&[o as u8]);
+    }
+    h
+}
+
+/// Installs a panic hook for timely's threads. A panic there means the run
+/// cannot finish: usually a broken connection to a peer (timely's network
+/// threads panic when a socket closes), after which other threads may panic
+/// again or even abort. So the first such panic ends the process at once
+/// with one line naming the cause and exit code 2. Panics elsewhere keep the
+/// default report.
+fn exit_on_timely_panic() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let thread = std::thread::current();
+            let name = thread.name().unwrap_or("");
+            if !name.starts_with("timely:") {
+                return default(info);
+            }
+            let payload = info
+                .payload()
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| info.payload().downcast_ref::<&str>().copied())
+                .unwrap_or("a panic");
+            let peer = name
+                .strip_prefix("timely:recv-")
+                .or_else(|| name.strip_prefix("timely:send-"));
+            let cause = match peer {
+                Some(p) => format!(
+                    "lost the connection to process {p}, which stopped or crashed ({})",
+                    payload.trim_start_matches("timely communication error: ")
+                ),
+                None => format!("a worker stopped: {payload}"),
+            };
+            let _ = writeln!(io::stderr(), "retrograde: error: the run failed: {cause}");
+            std::process::exit(2);
+        }));
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprint_changes_with_the_rules_and_the_input() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: Args,
+        }
+        let args = Cli::parse_from(["x", "g.txt"]).args;
+        let a = fingerprint(&args, &Rules::normal(), 10);
+        assert_eq!(a, fingerprint(&args, &Rules::normal(), 10));
+        assert_ne!(a, fingerprint(&args, &Rules::misere(), 10));
+        assert_ne!(a, fingerprint(&args, &Rules::normal(), 11));
+    }
+}

@@ -1,0 +1,308 @@
+//! The timely engine through the real binary: several processes on loopback
+//! give the sequential solver's output byte for byte, and a process whose
+//! peers are missing or die stops with an error instead of hanging.
+
+use std::fs;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_retrograde"))
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Loopback addresses that were free a moment ago, one per process: each is
+/// taken by binding port 0, so parallel tests do not collide.
+fn free_addresses(n: usize) -> Vec<String> {
+    let listeners: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    listeners
+        .iter()
+        .map(|l| l.local_addr().unwrap().to_string())
+        .collect()
+}
+
+fn write_hostfile(dir: &Path, addresses: &[String]) -> PathBuf {
+    let path = dir.join("hosts.txt");
+    let mut text = String::from("# one host:port per process\n");
+    for a in addresses {
+        text.push_str(a);
+        text.push('\n');
+    }
+    fs::write(&path, text).unwrap();
+    path
+}
+
+/// A pseudo-random multigraph with cycles, self-loops and parallel edges.
+fn random_graph(dir: &Path, seed: u64, n: u32, m: usize) -> PathBuf {
+    let mut x = seed;
+    let mut next = move || {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (x >> 33) as u32
+    };
+    let mut text = String::from("# random test graph\n");
+    for i in 0..m {
+        let u = next() % n;
+        let v = match i % 10 {
+            0 => u,           // a self-loop
+            1 => (u + 1) % n, // a cycle through all vertices ...
+            _ => next() % n,
+        };
+        text.push_str(&format!("{u} {v}\n"));
+        if i % 17 == 0 {
+            text.push_str(&format!("{u} {v}\n")); // ... and parallel edges
+        }
+    }
+    let path = dir.join(format!("g{seed}.txt"));
+    fs::write(&path, text).unwrap();
+    path
+}
+
+fn sequential(graph: &Path, extra: &[&str], out: &Path) {
+    let o = bin()
+        .args([
+            "solve",
+            graph.to_str().unwrap(),
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Starts every process of a cluster with the same arguments and its own
+/// index; returns their outputs, process 0 first.
+fn cluster(
+    graph: &Path,
+    processes: usize,
+    threads: usize,
+    extra: &[&str],
+    out: &Path,
+) -> Vec<Output> {
+    let dir = out.parent().unwrap();
+    let hosts = write_hostfile(dir, &free_addresses(processes));
+    let children: Vec<Child> = (0..processes)
+        .map(|p| {
+            bin()
+                .args([
+                    "solve",
+                    graph.to_str().unwrap(),
+                    "-o",
+                    out.to_str().unwrap(),
+                ])
+                .args(["--cluster", hosts.to_str().unwrap()])
+                .args([
+                    "--process",
+                    &p.to_string(),
+                    "--threads",
+                    &threads.to_string(),
+                ])
+                .args(["--connect-timeout", "120"])
+                .args(extra)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect()
+}
+
+fn check_cluster_matches_sequential(seed: u64, processes: usize, threads: usize, extra: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = random_graph(dir.path(), seed, 400, 1100);
+    let expected = dir.path().join("sequential.tsv");
+    sequential(&graph, extra, &expected);
+    let got = dir.path().join("cluster.tsv");
+    let outputs = cluster(&graph, processes, threads, extra, &got);
+    for (p, o) in outputs.iter().enumerate() {
+        assert!(o.status.success(), "process {p}: {}", stderr(o));
+    }
+    let summary = String::from_utf8_lossy(&outputs[0].stdout);
+    assert!(
+        summary.contains(&format!("engine: timely, {processes} processes")),
+        "{summary}"
+    );
+    assert!(String::from_utf8_lossy(&outputs[1].stdout).contains("the solution is with process 0"));
+    assert_eq!(
+        fs::read(&got).unwrap(),
+        fs::read(&expected).unwrap(),
+        "seed {seed}"
+    );
+}
+
+#[test]
+fn two_processes_match_the_sequential_solver_byte_for_byte() {
+    check_cluster_matches_sequential(1, 2, 1, &[]);
+}
+
+#[test]
+fn three_processes_with_labels_and_misere_match_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let labels = dir.path().join("labels.txt");
+    fs::write(
+        &labels,
+        "# fixed values\n3 win\n10 draw\n11 lose\n450 lose\n",
+    )
+    .unwrap();
+    let labels = labels.to_str().unwrap();
+    check_cluster_matches_sequential(2, 3, 2, &["--terminal", labels, "--no-move", "win"]);
+    check_cluster_matches_sequential(3, 3, 1, &["--terminal", labels, "--vertices", "500"]);
+}
+
+#[test]
+fn engine_timely_in_one_process_matches_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = random_graph(dir.path(), 4, 300, 900);
+    let expected = dir.path().join("sequential.tsv");
+    sequential(&graph, &["--no-move", "win"], &expected);
+    for threads in ["1", "3"] {
+        let got = dir.path().join(format!("timely{threads}.tsv"));
+        let o = bin()
+            .args([
+                "solve",
+                graph.to_str().unwrap(),
+                "--engine",
+                "timely",
+                "--threads",
+                threads,
+            ])
+            .args([
+                "--no-move",
+                "win",
+                "-o",
+                got.to_str().unwrap(),
+                "--query",
+                "5",
+            ])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(fs::read(&got).unwrap(), fs::read(&expected).unwrap());
+        let line5 = fs::read_to_string(&expected)
+            .unwrap()
+            .lines()
+            .nth(5)
+            .unwrap()
+            .to_string();
+        assert!(String::from_utf8_lossy(&o.stdout).contains(&line5));
+    }
+}
+
+#[test]
+fn bad_input_fails_the_same_way_in_every_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("bad.txt");
+    fs::write(&graph, "0 1\n1 2\n2 0\n3 three\n4 5\n").unwrap();
+    let out = dir.path().join("out.tsv");
+    for o in cluster(&graph, 2, 2, &[], &out) {
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("bad.txt:line 4: expected the second vertex id"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    assert!(!out.exists());
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["--process", "0"][..],
+        &["--threads", "2"][..],
+        &["--engine", "sequential", "--cluster", "h", "--process", "0"][..],
+        &["--engine", "timely", "--threads", "0"][..],
+    ] {
+        let o = bin().args(["solve", "g.txt"]).args(args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+}
+
+/// Waits for `child` at most `limit`; kills it and fails if it is still running.
+fn wait_bounded(mut child: Child, limit: Duration) -> Output {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            panic!("the process was still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The one test with a clock: a process whose peer never comes up gives up
+/// after --connect-timeout (1 s here; the bound checked is generous).
+#[test]
+fn a_process_whose_peer_never_comes_up_fails_within_the_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = random_graph(dir.path(), 5, 50, 100);
+    let hosts = write_hostfile(dir.path(), &free_addresses(2));
+    let out = dir.path().join("out.tsv");
+    let child = bin()
+        .args([
+            "solve",
+            graph.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .args(["--cluster", hosts.to_str().unwrap(), "--process", "1"])
+        .args(["--connect-timeout", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let o = wait_bounded(child, Duration::from_secs(60));
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("could not connect to process 0"), "{e}");
+    assert!(e.contains("within 1.0 s"), "{e}");
+    assert!(!out.exists());
+}
+
+/// A peer that connects and then dies (here: a fake process 0 that answers
+/// the handshake and hangs up) makes the other process stop with an error.
+#[test]
+fn a_peer_that_dies_makes_the_others_stop_with_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = random_graph(dir.path(), 6, 50, 100);
+    let fake = TcpListener::bind("127.0.0.1:0").unwrap();
+    let mut addresses = free_addresses(1);
+    addresses.insert(0, fake.local_addr().unwrap().to_string());
+    let hosts = write_hostfile(dir.path(), &addresses);
+    let child = bin()
+        .args(["solve", graph.to_str().unwrap()])
+        .args(["--cluster", hosts.to_str().unwrap(), "--process", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (mut peer, _) = fake.accept().unwrap();
+    let mut hello = [0u8; 40];
+    peer.read_exact(&mut hello).unwrap();
+    // Answer as process 0 of the same run, then die.
+    hello[8..16].copy_from_slice(&0u64.to_be_bytes());
+    peer.write_all(&hello).unwrap();
+    drop::<TcpStream>(peer);
+    let o = wait_bounded(child, Duration::from_secs(120));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("lost the connection to process 0"), "{e}");
+    assert!(!e.contains("panicked"), "{e}");
+}

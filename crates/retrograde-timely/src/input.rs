@@ -1,0 +1,214 @@
+//! Inputs that workers read in shares: each worker parses only its own part.
+
+use std::path::Path;
+
+use retrograde::io::edge_list::EdgeList;
+use retrograde::io::Input;
+use retrograde::{EdgeSource, Position};
+
+/// An edge source that can be read in shards: worker `k` of `n` reads shard
+/// `k` of `n`, and together the shards list every edge exactly once.
+///
+/// Every process of a cluster opens the same input (a shared file system or a
+/// copy on each machine) but parses only the shards of its own workers.
+pub trait EdgeShards: Send + Sync {
+    /// Calls `f(u, v)` for every edge `u -> v` of shard `shard` (of `shards`).
+    ///
+    /// # Errors
+    /// If the shard is malformed; the error names the file and line as if the
+    /// whole input had been read.
+    fn for_each_edge_in_shard<F: FnMut(u32, u32)>(
+        &self,
+        shard: usize,
+        shards: usize,
+        f: F,
+    ) -> retrograde::Result<()>;
+
+    /// The number of vertices the source declares (ids must be below it), or
+    /// `None` for "the largest id + 1".
+    fn declared_vertices(&self) -> Option<usize> {
+        None
+    }
+}
+
+/// A text edge list (see [`retrograde::io::edge_list`]), split at line
+/// boundaries into shards of about equal size in bytes.
+#[derive(Debug)]
+pub struct TextEdgeList {
+    input: Input,
+    vertices: Option<usize>,
+}
+
+impl TextEdgeList {
+    /// Reads edges from `input`; with `vertices`, every id must be below it.
+    pub fn new(input: Input, vertices: Option<usize>) -> TextEdgeList {
+        TextEdgeList { input, vertices }
+    }
+
+    /// The input's name, for messages.
+    pub fn path(&self) -> &Path {
+        self.input.path()
+    }
+
+    /// The input's size in bytes.
+    pub fn len(&self) -> usize {
+        self.input.bytes().len()
+    }
+
+    /// Whether the input is empty.
+    pub fn is_empty(&self) -> bool {
+        self.input.bytes().is_empty()
+    }
+}
+
+/// The start of shard `k` of `shards`: the first line starting at or after
+/// byte `len * k / shards`. Monotone in `k`, 0 for `k = 0`, `len` for `k = shards`.
+fn boundary(data: &[u8], k: usize, shards: usize) -> usize {
+    let len = data.len();
+    let x = (len as u128 * k as u128 / shards as u128) as usize;
+    if x == 0 || x >= len {
+        return x.min(len);
+    }
+    match data[x - 1..].iter().position(|&b| b == b'\n') {
+        Some(i) => x + i,
+        None => len,
+    }
+}
+
+impl EdgeShards for TextEdgeList {
+    fn for_each_edge_in_shard<F: FnMut(u32, u32)>(
+        &self,
+        shard: usize,
+        shards: usize,
+        f: F,
+    ) -> retrograde::Result<()> {
+        let data = self.input.bytes();
+        let (start, end) = (
+            boundary(data, shard, shards),
+            boundary(data, shard + 1, shards),
+        );
+        EdgeList::new(&data[start..end], self.input.path(), self.vertices)
+            .for_each_edge(f)
+            .map_err(|e| match e {
+                retrograde::Error::Parse {
+                    path,
+                    position: Position::Line(line),
+                    message,
+                } => {
+                    let before = data[..start].iter().filter(|&&b| b == b'\n').count() as u64;
+                    retrograde::Error::at_line(path, line + before, message)
+                }
+                other => other,
+            })
+    }
+
+    fn declared_vertices(&self) -> Option<usize> {
+        self.vertices
+    }
+}
+
+/// Edges already in memory, split into shards of about equal length.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EdgeArray {
+    vertices: Option<usize>,
+    edges: Vec<(u32, u32)>,
+}
+
+impl EdgeArray {
+    /// The edges `u -> v` of a graph with `vertices` vertices (or, with `None`,
+    /// the largest id + 1).
+    pub fn new(vertices: Option<usize>, edges: Vec<(u32, u32)>) -> EdgeArray {
+        EdgeArray { vertices, edges }
+    }
+}
+
+impl EdgeShards for EdgeArray {
+    fn for_each_edge_in_shard<F: FnMut(u32, u32)>(
+        &self,
+        shard: usize,
+        shards: usize,
+        mut f: F,
+    ) -> retrograde::Result<()> {
+        let len = self.edges.len();
+        let (start, end) = (len * shard / shards, len * (shard + 1) / shards);
+        for &(u, v) in &self.edges[start..end] {
+            let hi = u.max(v);
+            let too_big = match self.vertices {
+                Some(n) => hi as usize >= n,
+                None => hi == retrograde::graph::NONE,
+            };
+            if too_big {
+                return Err(retrograde::Error::Invalid(match self.vertices {
+                    Some(n) => format!("edge names vertex {hi}, but the graph has {n} vertices"),
+                    None => format!("vertex id {hi} is too large"),
+                }));
+            }
+            f(u, v);
+        }
+        Ok(())
+    }
+
+    fn declared_vertices(&self) -> Option<usize> {
+        self.vertices
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shards_of(text: &str, shards: usize) -> Vec<Vec<(u32, u32)>> {
+        let input = TextEdgeList::new(Input::from_bytes("g.txt", text.as_bytes().to_vec()), None);
+        (0..shards)
+            .map(|k| {
+                let mut edges = Vec::new();
+                input
+                    .for_each_edge_in_shard(k, shards, |u, v| edges.push((u, v)))
+                    .unwrap();
+                edges
+            })
+            .collect()
+    }
+
+    #[test]
+    fn text_shards_tile_the_input_at_line_boundaries() {
+        let text = "# header\n0 1\n1 2\n\n22 33\n4 5\n6 7";
+        let all: Vec<(u32, u32)> = vec![(0, 1), (1, 2), (22, 33), (4, 5), (6, 7)];
+        for shards in 1..=12 {
+            let got: Vec<(u32, u32)> = shards_of(text, shards).into_iter().flatten().collect();
+            assert_eq!(got, all, "{shards} shards");
+        }
+    }
+
+    #[test]
+    fn errors_in_a_later_shard_name_the_line_in_the_whole_file() {
+        let text = "0 1\n1 2\n2 3\n3 x\n";
+        let input = TextEdgeList::new(Input::from_bytes("g.txt", text.as_bytes().to_vec()), None);
+        let errors: Vec<String> = (0..2)
+            .filter_map(|k| {
+                input
+                    .for_each_edge_in_shard(k, 2, |_, _| {})
+                    .err()
+                    .map(|e| e.to_string())
+            })
+            .collect();
+        assert_eq!(
+            errors,
+            ["g.txt:line 4: expected the second vertex id (a decimal number), found \"x\""]
+        );
+    }
+
+    #[test]
+    fn edge_array_checks_ids_against_the_vertex_count() {
+        let a = EdgeArray::new(Some(2), vec![(0, 1), (1, 2)]);
+        let e = a.for_each_edge_in_shard(0, 1, |_, _| {}).unwrap_err();
+        assert!(e.to_string().contains("vertex 2"), "{e}");
+        let mut seen = Vec::new();
+        for k in 0..3 {
+            EdgeArray::new(None, vec![(0, 1), (1, 2)])
+                .for_each_edge_in_shard(k, 3, |u, v| seen.push((u, v)))
+                .unwrap();
+        }
+        assert_eq!(seen, [(0, 1), (1, 2)]);
+    }
+}

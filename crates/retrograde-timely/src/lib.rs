@@ -1,0 +1,342 @@
+//! The retrograde solver on [timely dataflow](https://docs.rs/timely): the
+//! same [`Solution`](retrograde::Solution) as [`retrograde::solve()`], computed by workers in one
+//! process or in several processes on several machines.
+//!
+//! Vertices are split among the workers by id (`v % workers`). Each worker
+//! reads only its shard of the input ([`EdgeShards`]), and owns the
+//! predecessors, move counters and values of its own vertices; nobody holds
+//! the whole graph. The solve runs in rounds, one per ply of remoteness:
+//! positions decided in round `r` tell the owners of their predecessors, who
+//! decide what follows in round `r + 1`. Outcomes, remoteness and best moves
+//! equal the sequential solver's exactly (best-move ties go to the smallest
+//! id). Worker 0 gathers the solution at the end.
+//!
+//! ```
+//! use retrograde::{Outcome, Rules};
+//! use retrograde_timely::{solve, Config, EdgeArray};
+//!
+//! // 0 -> 1 -> 2; 2 has no move. 3 <-> 4 and 3 -> 0.
+//! let edges = EdgeArray::new(None, vec![(0, 1), (1, 2), (3, 4), (4, 3), (3, 0)]);
+//! let solved = solve(&Config::threads(2), edges, &Rules::normal()).unwrap().unwrap();
+//! let s = &solved.solution;
+//! assert_eq!(s.outcome(3), Outcome::Win);
+//! assert_eq!((s.remoteness(3), s.best_move(3)), (Some(3), Some(0)));
+//! assert_eq!(solved.edges, 5);
+//! ```
+//!
+//! The pieces:
+//! - [`Config`]: worker threads in this process, or a cluster of processes
+//!   (addresses, this process's index, a connection timeout).
+//! - [`EdgeShards`]: an input read in shards; [`TextEdgeList`] (a text edge
+//!   list, split at line boundaries) and [`EdgeArray`] (edges in memory).
+//! - [`solve`]: runs the workers; process 0 gets [`Solved`], the others `None`.
+//! - [`read_hostfile`]: the host list, one `host:port` per process.
+//!
+//! # Failures
+//! A process that cannot reach all its peers within the connection timeout
+//! fails with [`Error::Unreachable`]; a peer that answers with other
+//! parameters is refused ([`Error::Handshake`]). If a peer dies during the
+//! run, the connection to it breaks and every other process stops with
+//! [`Error::Failed`] instead of waiting forever. A malformed input is
+//! reported by every process with the same [`Error::Input`].
+#![deny(missing_docs)]
+
+mod channel;
+mod engine;
+mod error;
+mod hosts;
+mod input;
+mod net;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use retrograde::Rules;
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
+use timely::communication::{initialize_from, Hooks};
+use timely::worker::Worker;
+use timely::{CommunicationConfig, WorkerConfig};
+
+pub use engine::Solved;
+pub use error::{Error, Result};
+pub use hosts::read_hostfile;
+pub use input::{EdgeArray, EdgeShards, TextEdgeList};
+
+/// The default time allowed to connect to all peers.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Where the workers run: threads of this process, or a cluster of processes.
+#[derive(Clone, Debug)]
+pub struct Config {
+    threads: usize,
+    cluster: Option<Cluster>,
+    connect_timeout: Duration,
+    fingerprint: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Cluster {
+    addresses: Vec<String>,
+    process: usize,
+}
+
+impl Config {
+    /// `threads` workers in this process.
+    pub fn threads(threads: usize) -> Config {
+        Config {
+            threads,
+            cluster: None,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            fingerprint: 0,
+        }
+    }
+
+    /// Process `process` of a cluster whose processes listen on `addresses`
+    /// (`host:port`, in process order), each running `threads` workers. Every
+    /// process is started with the same addresses and threads.
+    pub fn cluster(addresses: Vec<String>, process: usize, threads: usize) -> Config {
+        Config {
+            cluster: Some(Cluster { addresses, process }),
+            ..Config::threads(threads)
+        }
+    }
+
+    /// How long to wait for all peers to connect (default 30 s).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Config {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// A number that must be equal in every process (for example a hash of the
+    /// options and the input's size); a peer with another is refused.
+    pub fn fingerprint(mut self, fingerprint: u64) -> Config {
+        self.fingerprint = fingerprint;
+        self
+    }
+
+    /// The number of processes.
+    pub fn processes(&self) -> usize {
+        self.cluster.as_ref().map_or(1, |c| c.addresses.len())
+    }
+
+    /// This process's index.
+    pub fn process(&self) -> usize {
+        self.cluster.as_ref().map_or(0, |c| c.process)
+    }
+
+    /// Worker threads per process.
+    pub fn threads_per_process(&self) -> usize {
+        self.threads
+    }
+
+    /// Workers in all processes together.
+    pub fn workers(&self) -> usize {
+        self.threads * self.processes()
+    }
+
+    fn check(&self) -> Result<()> {
+        if self.threads == 0 {
+            return Err(Error::Config(
+                "the number of worker threads must be at least 1".into(),
+            ));
+        }
+        if let Some(c) = &self.cluster {
+            if c.addresses.is_empty() {
+                return Err(Error::Config("the host list is empty".into()));
+            }
+            if c.process >= c.addresses.len() {
+                return Err(Error::Config(format!(
+                    "process index {} is out of range: the host list has {} entries (0 to {})",
+                    c.process,
+                    c.addresses.len(),
+                    c.addresses.len() - 1
+                )));
+            }
+            if (self.threads as u64).saturating_mul(c.addresses.len() as u64) > u64::from(u32::MAX)
+            {
+                return Err(Error::Config("too many workers".into()));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Times of a [`solve`] in this process.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timings {
+    /// Connecting to the peers (zero without a cluster).
+    pub connect: Duration,
+    /// Reading, solving and gathering.
+    pub solve: Duration,
+}
+
+/// Strongly solves the game whose moves `source` lists, under `rules`, with
+/// the workers `config` describes. Process 0 returns the whole solution; the
+/// other processes of a cluster return `None`.
+///
+/// Every process of a cluster must call this with the same arguments (each
+/// with its own index in `config`); each reads only its workers' shards of
+/// `source`.
+///
+/// # Complexity
+/// Total work **O(V + E)** as in the sequential solver, plus one exchange of
+/// each edge to its owner and one message per reversed edge; `R + 2` global
+/// rounds for a longest remoteness `R`. Memory per worker: its share of the
+/// reverse rows and 17 bytes per owned position; worker 0 also holds the
+/// gathered solution (9 bytes per position).
+///
+/// # Errors
+/// See [`Error`]: bad configuration, unreachable or mismatched peers, a peer
+/// lost during the run, or bad input (reported identically everywhere).
+pub fn solve<S>(config: &Config, source: S, rules: &Rules) -> Result<Option<Solved>>
+where
+    S: EdgeShards + 'static,
+{
+    solve_timed(config, source, rules).map(|(s, _)| s)
+}
+
+/// [`solve`], also returning how long connecting and solving took.
+pub fn solve_timed<S>(
+    config: &Config,
+    source: S,
+    rules: &Rules,
+) -> Result<(Option<Solved>, Timings)>
+where
+    S: EdgeShards + 'static,
+{
+    config.check()?;
+    let started = Instant::now();
+    let (builders, comms) = match &config.cluster {
+        None => {
+            let comm = if config.threads == 1 {
+                CommunicationConfig::Thread
+            } else {
+                CommunicationConfig::Process(config.threads)
+            };
+            let (builders, _) = comm
+                .try_build()
+                .map_err(|message| Error::Failed { message })?;
+            (builders, None)
+        }
+        Some(c) => {
+            let sockets = net::connect(&net::Plan {
+                addresses: &c.addresses,
+                process: c.process,
+                threads: config.threads,
+                fingerprint: config.fingerprint,
+                timeout: config.connect_timeout,
+            })?;
+            let hooks = Hooks::default();
+            let local = ProcessBuilder::new_typed_vector(
+                config.threads,
+                hooks.refill.clone(),
+                hooks.spill.clone(),
+            );
+            let (builders, guard) = initialize_networking_from_sockets(
+                local,
+                sockets,
+                c.process,
+                config.threads,
+                hooks,
+            )
+            .map_err(|e| Error::Failed {
+                message: format!("starting the network threads: {e}"),
+            })?;
+            (
+                builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
+                Some(guard),
+            )
+        }
+    };
+    let connect = started.elapsed();
+
+    let shared = Arc::new((source, rules.clone(), AtomicBool::new(false)));
+    let guards = initialize_from(builders, Box::new(()), move |allocator| {
+        let (source, rules, abort) = &*shared;
+        let _flag = AbortOnPanic(abort);
+        let mut worker = Worker::new(WorkerConfig::default(), allocator, Some(Instant::now()));
+        let result = engine::run_worker(&mut worker, source, rules, abort);
+        if result.is_err() {
+            abort.store(true, Ordering::Relaxed);
+        }
+        result
+    })
+    .map_err(|message| Error::Failed { message })?;
+
+    let mut solved = None;
+    let mut first_error: Option<Error> = None;
+    let mut panicked: Option<String> = None;
+    for r in guards.join() {
+        match r {
+            Ok(Ok(s)) => solved = solved.or(s),
+            Ok(Err(e)) => {
+                // Prefer the error that caused the others (input errors are the
+                // same everywhere; "another worker stopped" is a consequence).
+                let secondary = matches!(&e, Error::Failed { message } if message.starts_with("another worker"));
+                if first_error.is_none()
+                    || (!secondary && matches!(first_error, Some(Error::Failed { .. })))
+                {
+                    first_error = Some(e);
+                }
+            }
+            Err(p) => {
+                panicked.get_or_insert(p);
+            }
+        }
+    }
+    // An input error is agreed on by every worker at the same point: the run
+    // shuts down cleanly. Any other failure may leave the network threads
+    // stuck on a dead peer: do not wait for them.
+    let clean = panicked.is_none() && matches!(first_error, None | Some(Error::Input(_)));
+    if let Some(guard) = comms {
+        if clean {
+            // Joining the network threads panics if a connection broke.
+            let shutdown = std::thread::Builder::new()
+                .name("timely:shutdown".into())
+                .spawn(move || drop(guard))
+                .map_err(|e| Error::Failed {
+                    message: format!("shutting down the network threads: {e}"),
+                })?;
+            if shutdown.join().is_err() && first_error.is_none() {
+                panicked = Some("timely communication error: at shutdown".into());
+            }
+        } else {
+            std::mem::forget(guard);
+        }
+    }
+    if let Some(p) = panicked {
+        return Err(Error::Failed {
+            message: describe_panic(&p),
+        });
+    }
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    let timings = Timings {
+        connect,
+        solve: started.elapsed() - connect,
+    };
+    Ok((solved, timings))
+}
+
+/// Sets the abort flag if the worker thread unwinds, so that the other
+/// workers of this process stop instead of waiting for it.
+struct AbortOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for AbortOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+fn describe_panic(p: &str) -> String {
+    if p.contains("MergeQueue poisoned") || p.contains("timely communication error") {
+        "the connection to another process broke (it stopped or crashed)".to_string()
+    } else {
+        format!("a worker stopped: {p}")
+    }
+}

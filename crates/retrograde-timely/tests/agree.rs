@@ -1,0 +1,177 @@
+//! The timely engine agrees with the sequential solver, position by position.
+
+use proptest::prelude::*;
+use retrograde::{Csr, Labels, NoMoveRule, Outcome, Rules};
+use retrograde_timely::{solve, Config, EdgeArray, Error};
+
+/// A random multigraph (self-loops and parallel edges welcome), random labels
+/// and a random no-move rule.
+fn game() -> impl Strategy<Value = (usize, Vec<(u32, u32)>, Rules)> {
+    (0usize..14).prop_flat_map(|n| {
+        let edges = if n == 0 {
+            Just(Vec::new()).boxed()
+        } else {
+            prop::collection::vec((0..n as u32, 0..n as u32), 0..3 * n + 2).boxed()
+        };
+        let labels = if n == 0 {
+            Just(Vec::new()).boxed()
+        } else {
+            prop::collection::vec(
+                (
+                    0..n as u32,
+                    prop_oneof![Just(Outcome::Win), Just(Outcome::Lose), Just(Outcome::Draw)],
+                ),
+                0..3,
+            )
+            .boxed()
+        };
+        (Just(n), edges, labels, any::<bool>()).prop_map(|(n, edges, labels, misere)| {
+            let rules = Rules {
+                no_move: if misere {
+                    NoMoveRule::Win
+                } else {
+                    NoMoveRule::Lose
+                },
+                labels: Labels::from_pairs(labels),
+            };
+            (n, edges, rules)
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn timely_equals_sequential((n, edges, rules) in game(), threads in 1usize..=3) {
+        let expected = retrograde::solve(&Csr::from_edges(n, &edges), &rules).unwrap();
+        let solved = solve(&Config::threads(threads), EdgeArray::new(Some(n), edges.clone()), &rules)
+            .unwrap()
+            .expect("a single process is process 0");
+        prop_assert_eq!(solved.edges, edges.len() as u64);
+        prop_assert_eq!(&solved.solution, &expected);
+    }
+
+    #[test]
+    fn vertex_count_comes_from_edges_and_labels((_n, edges, rules) in game(), threads in 1usize..=3) {
+        let from_edges = edges.iter().map(|&(u, v)| u.max(v) as usize + 1).max().unwrap_or(0);
+        let n = from_edges.max(rules.labels.max_vertex().map_or(0, |v| v as usize + 1));
+        let expected = retrograde::solve(&Csr::from_edges(n, &edges), &rules).unwrap();
+        let solved = solve(&Config::threads(threads), EdgeArray::new(None, edges), &rules)
+            .unwrap()
+            .unwrap();
+        prop_assert_eq!(&solved.solution, &expected);
+    }
+}
+
+#[test]
+fn a_long_chain_takes_one_round_per_ply() {
+    let n = 2000u32;
+    let edges: Vec<(u32, u32)> = (0..n - 1).map(|v| (v, v + 1)).collect();
+    let expected =
+        retrograde::solve(&Csr::from_edges(n as usize, &edges), &Rules::normal()).unwrap();
+    let solved = solve(
+        &Config::threads(3),
+        EdgeArray::new(None, edges),
+        &Rules::normal(),
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(solved.solution, expected);
+    assert_eq!(solved.rounds, n + 1);
+}
+
+#[test]
+fn bad_input_is_the_same_typed_error_for_every_worker() {
+    let text = "0 1\n1 2\n2 0\n3 three\n4 5\n";
+    let input = retrograde::io::Input::from_bytes("g.txt", text.as_bytes().to_vec());
+    let e = solve(
+        &Config::threads(3),
+        retrograde_timely::TextEdgeList::new(input, None),
+        &Rules::normal(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, Error::Input(retrograde::Error::Parse { .. })),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "g.txt:line 4: expected the second vertex id (a decimal number), found \"three\""
+    );
+}
+
+#[test]
+fn labels_outside_a_declared_graph_are_refused() {
+    let rules = Rules::normal().with_labels(Labels::from_pairs(vec![(5, Outcome::Win)]));
+    let e = solve(
+        &Config::threads(2),
+        EdgeArray::new(Some(3), vec![(0, 1)]),
+        &rules,
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("terminal label names vertex 5"),
+        "{e}"
+    );
+}
+
+#[test]
+fn zero_threads_and_bad_process_indices_are_refused() {
+    let e = solve(&Config::threads(0), EdgeArray::default(), &Rules::normal()).unwrap_err();
+    assert!(matches!(e, Error::Config(_)), "{e:?}");
+    let e = solve(
+        &Config::cluster(vec!["127.0.0.1:1".into()], 1, 1),
+        EdgeArray::default(),
+        &Rules::normal(),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("out of range"), "{e}");
+}
+
+/// Free loopback addresses, one per process.
+fn free_addresses(n: usize) -> Vec<String> {
+    let listeners: Vec<std::net::TcpListener> = (0..n)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    listeners
+        .iter()
+        .map(|l| l.local_addr().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn two_processes_on_loopback_agree_with_the_sequential_solver() {
+    let n = 300u32;
+    // A pseudo-random multigraph with cycles, self-loops and parallel edges.
+    let mut x = 12345u64;
+    let mut next = move || {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (x >> 33) as u32
+    };
+    let edges: Vec<(u32, u32)> = (0..700).map(|_| (next() % n, next() % n)).collect();
+    let rules = Rules::misere().with_labels(Labels::from_pairs(vec![
+        (7, Outcome::Draw),
+        (8, Outcome::Lose),
+    ]));
+    let expected = retrograde::solve(&Csr::from_edges(n as usize, &edges), &rules).unwrap();
+    let addresses = free_addresses(2);
+    let runs: Vec<_> = (0..2)
+        .map(|p| {
+            let (addresses, edges, rules) = (addresses.clone(), edges.clone(), rules.clone());
+            std::thread::spawn(move || {
+                let config = Config::cluster(addresses, p, 2)
+                    .connect_timeout(std::time::Duration::from_secs(60));
+                solve(&config, EdgeArray::new(Some(n as usize), edges), &rules)
+            })
+        })
+        .collect();
+    let results: Vec<_> = runs
+        .into_iter()
+        .map(|h| h.join().unwrap().unwrap())
+        .collect();
+    assert_eq!(results[0].as_ref().unwrap().solution, expected);
+    assert!(results[1].is_none());
+}
