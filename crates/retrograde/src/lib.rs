@@ -50,6 +50,6 @@ pub mod verify;
 pub use error::{human_bytes, Error, Position, Result};
 pub use game::{solve_game, Game};
 pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Successors};
-pub use outcome::{Labels, NoMoveRule, Outcome, Rules};
+pub use outcome::{LabelWalk, Labels, NoMoveRule, Outcome, Rules};
 pub use solve::{solve, Line, NoProgress, Progress, Solution, Summary};
 pub use verify::{verify, Condition, Report, Violation};

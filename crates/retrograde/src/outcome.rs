@@ -161,9 +161,38 @@ impl Labels {
         self.sorted.is_empty()
     }
 
+    /// A cursor for reading the labels of vertices `0, 1, 2, …` in increasing
+    /// order in `O(1)` each (no binary search).
+    pub fn walk(&self) -> LabelWalk<'_> {
+        LabelWalk { rest: &self.sorted }
+    }
+
     /// The largest labelled vertex, if any.
     pub fn max_vertex(&self) -> Option<u32> {
         self.sorted.last().map(|&(v, _)| v)
+    }
+}
+
+/// Reads [`Labels`] vertex after vertex, in increasing order (see [`Labels::walk`]).
+#[derive(Clone, Debug)]
+pub struct LabelWalk<'a> {
+    rest: &'a [(u32, Outcome)],
+}
+
+impl LabelWalk<'_> {
+    /// The label of `v`; `v` must not decrease from one call to the next.
+    #[inline]
+    pub fn at(&mut self, v: u32) -> Option<Outcome> {
+        while let Some((&(l, o), tail)) = self.rest.split_first() {
+            if l > v {
+                return None;
+            }
+            self.rest = tail;
+            if l == v {
+                return Some(o);
+            }
+        }
+        None
     }
 }
 

@@ -220,15 +220,9 @@ pub fn verify<G: Successors + ?Sized>(
         positions: n as u64,
         ..Report::default()
     };
-    let mut labels = rules.labels.iter().peekable();
+    let mut labels = rules.labels.walk();
     for v in 0..n as u32 {
-        let label = match labels.peek() {
-            Some(&(l, o)) if l == v => {
-                labels.next();
-                Some(o)
-            }
-            _ => None,
-        };
+        let label = labels.at(v);
         let outcome = s.outcome(v);
         let rem = s.remoteness(v);
         let mut fail = |condition| {

@@ -18,7 +18,7 @@ use std::path::Path;
 use super::text::{split_lines, Scanner};
 use super::Input;
 use crate::error::Result;
-use crate::graph::{CsrBuilder, EdgeSource, NONE};
+use crate::graph::{CsrBuilder, EdgeSource};
 use crate::{Csr, Successors};
 
 /// An edge list in text form, ready to be read (twice) by [`CsrBuilder`].
@@ -54,14 +54,7 @@ impl EdgeSource for EdgeList<'_> {
     }
 
     fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, mut f: F) -> Result<()> {
-        let limit = self.vertices.map_or(u64::from(NONE), |n| n as u64);
-        let too_big = |x: u64| match self.vertices {
-            Some(n) => format!("vertex id {x} is not below the vertex count {n}"),
-            None => format!(
-                "vertex id {x} is too large (the largest allowed is {})",
-                NONE - 1
-            ),
-        };
+        let (limit, too_big) = super::text::vertex_id_limit(self.vertices);
         let mut s = Scanner::chunk(self.data, self.chunks[chunk].clone(), self.path);
         loop {
             // Plain `u v` lines take the fast path; anything else (comments,

@@ -14,19 +14,11 @@ use std::io::Write;
 use super::text::Scanner;
 use super::Input;
 use crate::error::{Error, Result};
-use crate::graph::NONE;
 use crate::{GameGraph, Labels, Outcome};
 
 /// Reads terminal labels. With `vertices`, every id must be below it.
 pub fn read(input: &Input, vertices: Option<usize>) -> Result<Labels> {
-    let limit = vertices.map_or(u64::from(NONE), |n| n as u64);
-    let too_big = |x: u64| match vertices {
-        Some(n) => format!("vertex id {x} is not below the vertex count {n}"),
-        None => format!(
-            "vertex id {x} is too large (the largest allowed is {})",
-            NONE - 1
-        ),
-    };
+    let (limit, too_big) = super::text::vertex_id_limit(vertices);
     let mut s = Scanner::new(input.bytes(), input.path());
     let mut pairs: Vec<(u32, Outcome, u64)> = Vec::new();
     while s.next_record() {

@@ -8,6 +8,20 @@ use std::path::Path;
 
 use crate::error::Error;
 
+/// The exclusive bound on vertex ids (`--vertices`, else the largest u32 id)
+/// and the message for an id at or past it.
+pub(crate) fn vertex_id_limit(vertices: Option<usize>) -> (u64, impl Fn(u64) -> String) {
+    let limit = vertices.map_or(u64::from(u32::MAX), |n| n as u64);
+    let too_big = move |x: u64| match vertices {
+        Some(n) => format!("vertex id {x} is not below the vertex count {n}"),
+        None => format!(
+            "vertex id {x} is too large (the largest allowed is {})",
+            u32::MAX - 1
+        ),
+    };
+    (limit, too_big)
+}
+
 /// A cursor over the bytes of a text input.
 pub(crate) struct Scanner<'a> {
     /// The bytes scanned (a chunk of `full`, starting at `base`).

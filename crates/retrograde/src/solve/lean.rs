@@ -73,15 +73,9 @@ pub fn solve_lean_with_progress<G: GameGraph + ?Sized>(
     // Terminal positions (labels first, then the game's own, then no move) form
     // level 0; every other position gets its counter in its state byte.
     let mut wide: Option<Vec<u32>> = None;
-    let mut labels = rules.labels.iter().peekable();
+    let mut labels = rules.labels.walk();
     for v in 0..n as u32 {
-        let label = match labels.peek() {
-            Some(&(l, o)) if l == v => {
-                labels.next();
-                Some(o)
-            }
-            _ => None,
-        };
+        let label = labels.at(v);
         let terminal = label.or_else(|| g.terminal(v)).or_else(|| {
             let d = g.out_degree(v);
             if d == 0 {

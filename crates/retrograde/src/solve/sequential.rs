@@ -57,15 +57,9 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
     progress.begin("solve", n as u64);
 
     // Terminal positions: labels first, then the game's own, then no move.
-    let mut labels = rules.labels.iter().peekable();
+    let mut labels = rules.labels.walk();
     for v in 0..n as u32 {
-        let label = match labels.peek() {
-            Some(&(l, o)) if l == v => {
-                labels.next();
-                Some(o)
-            }
-            _ => None,
-        };
+        let label = labels.at(v);
         let terminal = label.or_else(|| g.terminal(v)).or_else(|| {
             let d = g.out_degree(v);
             counter[v as usize] = d;
