@@ -8,10 +8,10 @@ use retrograde::io::{edge_list, Input};
 use retrograde::{CsrBuilder, GameGraph};
 
 fuzz_target!(|data: &[u8]| {
-    let input = Input::from_bytes("fuzz.txt", data.to_vec());
+    let input = || Input::from_bytes("fuzz.txt", data.to_vec());
     let builder = CsrBuilder::new().memory_limit(64 << 20).reserve(17, 4);
-    if let Ok(g) = edge_list::read(&input, None, builder.clone()) {
-        let again = edge_list::read(&input, Some(g.vertex_count()), builder)
+    if let Ok(g) = edge_list::read(input(), None, builder.clone()) {
+        let again = edge_list::read(input(), Some(g.vertex_count()), builder)
             .expect("a graph that reads must read with its own vertex count");
         assert_eq!(g, again);
         let g = g.with_successors();
