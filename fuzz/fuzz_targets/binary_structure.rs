@@ -91,7 +91,11 @@ fuzz_target!(|data: &[u8]| {
     binary::write_parts(&mut file, &out, &offsets, &targets).unwrap();
     let read = binary::read(&Input::from_bytes("fuzz.rgb", file));
     if !changed {
-        assert_eq!(read.as_ref().ok(), Some(&g), "the writer's own arrays read back");
+        assert_eq!(
+            read.as_ref().ok(),
+            Some(&g),
+            "the writer's own arrays read back"
+        );
     }
     if let Ok(h) = read {
         check_graph(&h);
