@@ -795,3 +795,159 @@ mod bad_input {
         assert_eq!(stderr(&o), "");
     }
 }
+
+/// Every class of bad binary graph file, through `solve`: exit 2, one line
+/// naming the file and the byte, no output file.
+mod bad_binary {
+    use super::*;
+    use retrograde::io::binary;
+    use retrograde::Csr;
+
+    /// 5 vertices, 7 edges: 64 header bytes, out-degrees at 64 (20 bytes and
+    /// 4 of padding), offsets at 88 (48 bytes), targets at 136 (28 and 4).
+    fn sample() -> Csr {
+        Csr::from_edges(5, &[(0, 1), (1, 2), (3, 4), (4, 3), (3, 0), (2, 2), (0, 1)])
+    }
+
+    fn good() -> Vec<u8> {
+        let mut b = Vec::new();
+        binary::write_to(&mut b, &sample()).unwrap();
+        b
+    }
+
+    /// The sample's arrays after `change`, with a valid header and checksum.
+    fn resealed(change: fn(&mut Vec<u32>, &mut Vec<u64>, &mut Vec<u32>)) -> Vec<u8> {
+        let g = sample();
+        let mut out = g.out_degrees().to_vec();
+        let mut offsets = g.reverse().offsets().to_vec();
+        let mut targets = g.reverse().targets().to_vec();
+        change(&mut out, &mut offsets, &mut targets);
+        let mut b = Vec::new();
+        binary::write_parts(&mut b, &out, &offsets, &targets).unwrap();
+        b
+    }
+
+    fn with(change: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+        let mut b = good();
+        change(&mut b);
+        b
+    }
+
+    fn refused(bytes: &[u8], want: &str) {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("g.rgb"), bytes).unwrap();
+        let o = run(&["solve", "g.rgb", "-o", "out.tsv"], dir.path());
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{e}");
+        assert_eq!(e, format!("retrograde: error: {want}\n"));
+        assert!(!dir.path().join("out.tsv").exists());
+    }
+
+    #[test]
+    fn header_faults() {
+        // Without the magic number the file is read as a text edge list.
+        refused(
+            &with(|b| b[0] = b'X'),
+            "g.rgb:line 1: expected a vertex id (a decimal number), found \"XETROGR\\0\\u{1}\\0\\0\\0\\0\\0\\0\\0\\u{5}\\0\\0\\0\"",
+        );
+        refused(
+            &with(|b| b[8] = 2),
+            "g.rgb:byte 8: binary format version 2, this build reads version 1",
+        );
+        refused(&with(|b| b[12] = 4), "g.rgb:byte 12: unknown flags 0x4");
+        refused(
+            &with(|b| b[40] = 1),
+            "g.rgb:byte 40: reserved header bytes are not zero",
+        );
+        refused(
+            &with(|b| b[20] = 1),
+            "g.rgb:byte 16: 4294967301 vertices is more than u32 ids allow",
+        );
+    }
+
+    #[test]
+    fn size_faults() {
+        refused(
+            &good()[..60],
+            "g.rgb:byte 60: file too short for a binary graph header (60 of 64 bytes): truncated?",
+        );
+        refused(
+            &good()[..160],
+            "g.rgb:byte 160: file is 160 bytes but a graph of 5 vertices and 7 edges needs 168: truncated?",
+        );
+        refused(
+            &with(|b| b.push(0)),
+            "g.rgb:byte 169: file is 169 bytes, expected 168: trailing data",
+        );
+        // Fuzz finding: an edge count of 2^62 - 1 wrapped the size to the
+        // header, out-degrees and offsets alone (a panic, exit 101).
+        refused(
+            &with(|b| {
+                b[24..32].copy_from_slice(&((1u64 << 62) - 1).to_le_bytes());
+                b.truncate(136);
+            }),
+            "g.rgb:byte 136: edge count 4611686018427387903 is impossible",
+        );
+    }
+
+    #[test]
+    fn corruption_faults() {
+        refused(
+            &with(|b| b[140] ^= 0x10),
+            "g.rgb:byte 32: checksum mismatch: the file is corrupted",
+        );
+        refused(
+            &with(|b| b[34] ^= 1),
+            "g.rgb:byte 32: checksum mismatch: the file is corrupted",
+        );
+        // Padding is outside the checksum, and must be zero.
+        refused(
+            &with(|b| b[85] = 1),
+            "g.rgb:byte 88: padding bytes are not zero",
+        );
+        refused(
+            &with(|b| b[166] = 1),
+            "g.rgb:byte 88: padding bytes are not zero",
+        );
+    }
+
+    #[test]
+    fn structural_faults_behind_a_valid_checksum() {
+        refused(
+            &resealed(|_, o, _| o.swap(1, 2)),
+            "g.rgb:byte 96: offsets decrease at vertex 1",
+        );
+        refused(
+            &resealed(|_, o, _| o[5] = 6),
+            "g.rgb:byte 88: offsets must run from 0 to the edge count",
+        );
+        refused(
+            &resealed(|_, _, t| t[2] = 5),
+            "g.rgb:byte 144: edge names vertex 5, but there are 5 vertices",
+        );
+        refused(
+            &resealed(|d, _, _| d[4] += 1),
+            "g.rgb:byte 64: out-degrees add up to 8, not the 7 edges",
+        );
+        // Fuzz finding: the degrees add up, but vertex 4 (out-degree 1) is
+        // made the source of a second edge (the 6th) and vertex 0 loses one.
+        refused(
+            &resealed(|_, _, t| t[1] = 4),
+            "g.rgb:byte 156: vertex 4 is the source of more edges than its out-degree 1",
+        );
+    }
+
+    #[test]
+    fn vertices_option_must_match() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("g.rgb"), good()).unwrap();
+        let o = run(&["solve", "g.rgb", "--vertices", "9"], dir.path());
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(
+            stderr(&o),
+            "retrograde: error: g.rgb: --vertices 9, but the binary graph has 5 vertices\n"
+        );
+        let o = run(&["solve", "g.rgb", "--vertices", "5"], dir.path());
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+}

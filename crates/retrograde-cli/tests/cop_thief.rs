@@ -264,3 +264,33 @@ fn export_then_solve_reproduces_the_game() {
         );
     }
 }
+
+#[test]
+fn more_bad_boards_exit_2_with_their_message() {
+    let header =
+        "b.txt:line 1: expected the header: two positive integers, the rows and the columns, found";
+    let too_many = format!("1 46342\nP{}T\n", ".".repeat(46340));
+    let cases: &[(&str, String)] = &[
+        ("2 x\nP.\n.T\n", format!("{header} \"2 x\"")),
+        ("2 2 2\nP.\n.T\n", format!("{header} \"2 2 2\"")),
+        ("-2 2\nP.\n.T\n", format!("{header} \"-2 2\"")),
+        (
+            "99999999999999999999999 2\nPT\n",
+            format!("{header} \"99999999999999999999999 2\""),
+        ),
+        (
+            "2 3\nP.T\nP..\n",
+            "b.txt:line 3: a second `P` (the cop's start) (the first is on line 2); the board needs exactly one".into(),
+        ),
+        (
+            &too_many,
+            "b.txt: 46342 free cells make 4295161928 positions, more than the 4294967295 that u32 ids allow".into(),
+        ),
+    ];
+    for (text, message) in cases {
+        let o = on_board(text, &[]);
+        assert_eq!(o.status.code(), Some(2), "{message}");
+        assert_eq!(stderr(&o), format!("retrograde: error: {message}\n"));
+        assert!(stdout(&o).is_empty());
+    }
+}

@@ -20,11 +20,13 @@
 //! of the XXH3-64s of its consecutive 4 MiB blocks (so it is computed in parallel).
 //! A reader checks the size, magic, version, flags, checksum and structure
 //! (offsets non-decreasing from 0 to `E`, ids below `V`, out-degrees summing
-//! to `E`) before the graph is used: a corrupted or truncated file is an
-//! error, never a wrong answer.
+//! to `E`, each vertex the source of exactly its out-degree's edges) before
+//! the graph is used: a corrupted or truncated file is an error, never a
+//! wrong answer.
 
 use std::io::{self, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -34,7 +36,7 @@ use super::{write_atomically, Input};
 use crate::error::{Error, Result};
 use crate::graph::csr::Adjacency;
 use crate::store::{Plain, Store};
-use crate::{Csr, GameGraph};
+use crate::Csr;
 
 /// The first 8 bytes of every binary graph file.
 pub const MAGIC: &[u8; 8] = b"RETROGR\0";
@@ -83,24 +85,44 @@ fn header(v: u64, e: u64) -> [u8; HEADER] {
 
 /// Writes `g` in the binary format to `w`.
 pub fn write_to(w: &mut dyn Write, g: &Csr) -> io::Result<()> {
+    write_parts(
+        w,
+        g.out_degrees(),
+        g.reverse().offsets(),
+        g.reverse().targets(),
+    )
+}
+
+/// Writes three arrays as a binary graph file, with the header (`V` =
+/// `out_degrees.len()`, `E` = `targets.len()`), padding and checksum that a
+/// writer produces, **without checking** that they form a graph. [`write_to`]
+/// is this on a graph's own arrays. It exists to test the reader's structural
+/// checks (decreasing offsets, ids past `V`, out-degrees that disagree with
+/// the edges) behind a valid checksum; [`read`] must refuse what is wrong.
+pub fn write_parts(
+    w: &mut dyn Write,
+    out_degrees: &[u32],
+    offsets: &[u64],
+    targets: &[u32],
+) -> io::Result<()> {
     if cfg!(target_endian = "big") {
         return Err(io::Error::other(
             "the binary format needs a little-endian machine",
         ));
     }
-    let out = as_bytes(g.out_degrees());
-    let offsets = as_bytes(g.reverse().offsets());
-    let targets = as_bytes(g.reverse().targets());
-    let mut h = header(g.vertex_count() as u64, g.edge_count());
-    let sum = checksum(&h, [out, offsets, targets]);
+    let out = as_bytes(out_degrees);
+    let offs = as_bytes(offsets);
+    let tgts = as_bytes(targets);
+    let mut h = header(out_degrees.len() as u64, targets.len() as u64);
+    let sum = checksum(&h, [out, offs, tgts]);
     h[32..40].copy_from_slice(&sum.to_le_bytes());
     let zeros = [0u8; 8];
     w.write_all(&h)?;
     w.write_all(out)?;
     w.write_all(&zeros[..pad8(out.len()) - out.len()])?;
-    w.write_all(offsets)?;
-    w.write_all(targets)?;
-    w.write_all(&zeros[..pad8(targets.len()) - targets.len()])?;
+    w.write_all(offs)?;
+    w.write_all(tgts)?;
+    w.write_all(&zeros[..pad8(tgts.len()) - tgts.len()])?;
     Ok(())
 }
 
@@ -155,9 +177,12 @@ pub fn read(input: &Input) -> Result<Csr> {
     let out_len = v as usize * 4;
     let off_at = HEADER + pad8(out_len);
     let tgt_at = off_at + (v as usize + 1) * 8;
+    // Checked all the way: an edge count near 2^62 must not wrap around to a
+    // small size (and then slice out of range).
     let expected = e
         .checked_mul(4)
-        .and_then(|t| (tgt_at as u64).checked_add(t.div_ceil(8) * 8));
+        .and_then(|t| t.checked_next_multiple_of(8))
+        .and_then(|t| (tgt_at as u64).checked_add(t));
     if expected != Some(b.len() as u64) {
         return Err(err(
             b.len() as u64,
@@ -244,6 +269,37 @@ pub fn read(input: &Input) -> Result<Csr> {
             format!("out-degrees add up to {degrees}, not the {e} edges"),
         ));
     }
+    // Each vertex must be the source of exactly as many edges as its
+    // out-degree says (the sum alone lets one vertex gain what another
+    // loses, and the solver and `with_successors` trust each degree). With
+    // the sums equal, it is enough that no vertex appears too often.
+    let left: Vec<AtomicU32> = out.par_iter().map(|&d| AtomicU32::new(d)).collect();
+    let too_often = targets
+        .par_iter()
+        .position_any(|&u| left[u as usize].fetch_sub(1, Relaxed) == 0);
+    drop(left);
+    if let Some(any) = too_often {
+        // Again in order, for a message that names the first such edge.
+        let mut left = out.to_vec();
+        let i = targets
+            .iter()
+            .position(|&u| match &mut left[u as usize] {
+                0 => true,
+                l => {
+                    *l -= 1;
+                    false
+                }
+            })
+            .unwrap_or(any);
+        let u = targets[i];
+        return Err(err(
+            (tgt_at + 4 * i) as u64,
+            format!(
+                "vertex {u} is the source of more edges than its out-degree {}",
+                out[u as usize]
+            ),
+        ));
+    }
     Ok(Csr {
         out_degree: out,
         reverse: Adjacency { offsets, targets },
@@ -324,6 +380,156 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("magic"), "{e}");
+    }
+
+    /// The file `write_parts` makes of `g`'s arrays after `change`.
+    fn tampered(
+        g: &Csr,
+        change: impl FnOnce(&mut Vec<u32>, &mut Vec<u64>, &mut Vec<u32>),
+    ) -> Result<Csr> {
+        let mut out = g.out_degrees().to_vec();
+        let mut offsets = g.reverse().offsets().to_vec();
+        let mut targets = g.reverse().targets().to_vec();
+        change(&mut out, &mut offsets, &mut targets);
+        let mut b = Vec::new();
+        write_parts(&mut b, &out, &offsets, &targets).unwrap();
+        read_bytes(b)
+    }
+
+    #[test]
+    fn write_parts_of_a_graph_is_write_to() {
+        let g = sample();
+        assert_eq!(tampered(&g, |_, _, _| {}).unwrap(), g);
+    }
+
+    #[test]
+    fn header_faults_are_named_with_their_offset() {
+        let good = bytes(&sample());
+        let mut b = good.clone();
+        b[12] = 4;
+        assert_eq!(
+            read_bytes(b).unwrap_err().to_string(),
+            "g.bin:byte 12: unknown flags 0x4"
+        );
+        let mut b = good.clone();
+        b[0] = b'X';
+        assert_eq!(
+            read_bytes(b).unwrap_err().to_string(),
+            "g.bin:byte 0: not a binary graph (wrong magic number)"
+        );
+        let mut b = good.clone();
+        b[8] = 2;
+        assert_eq!(
+            read_bytes(b).unwrap_err().to_string(),
+            "g.bin:byte 8: binary format version 2, this build reads version 1"
+        );
+        let mut b = good.clone();
+        b.extend_from_slice(&[0; 8]);
+        assert_eq!(
+            read_bytes(b).unwrap_err().to_string(),
+            "g.bin:byte 176: file is 176 bytes, expected 168: trailing data"
+        );
+        let mut b = good.clone();
+        b[50] = 1;
+        assert_eq!(
+            read_bytes(b).unwrap_err().to_string(),
+            "g.bin:byte 40: reserved header bytes are not zero"
+        );
+        let mut b = good.clone();
+        b[16] = 0xff;
+        b[20] = 0xff;
+        assert!(read_bytes(b)
+            .unwrap_err()
+            .to_string()
+            .contains("vertices is more than u32 ids allow"));
+    }
+
+    #[test]
+    fn nonzero_padding_is_refused_though_the_checksum_holds() {
+        // 5 out-degrees take 20 bytes, padded to 24: bytes 84..88 are padding.
+        let mut b = bytes(&sample());
+        b[86] = 1;
+        assert_eq!(
+            read_bytes(b).unwrap_err().to_string(),
+            "g.bin:byte 88: padding bytes are not zero"
+        );
+    }
+
+    #[test]
+    fn structural_faults_behind_a_valid_checksum_are_refused() {
+        let g = sample();
+        let e = |change: fn(&mut Vec<u32>, &mut Vec<u64>, &mut Vec<u32>)| {
+            tampered(&g, change).unwrap_err().to_string()
+        };
+        // Offsets at byte 88, targets at 88 + 6 * 8 = 136.
+        assert_eq!(
+            e(|_, o, _| o.swap(1, 2)),
+            "g.bin:byte 96: offsets decrease at vertex 1"
+        );
+        assert_eq!(
+            e(|_, o, _| o[0] = 1),
+            "g.bin:byte 88: offsets must run from 0 to the edge count"
+        );
+        assert_eq!(
+            e(|_, o, _| o[5] = 6),
+            "g.bin:byte 88: offsets must run from 0 to the edge count"
+        );
+        assert_eq!(
+            e(|_, _, t| t[2] = 5),
+            "g.bin:byte 144: edge names vertex 5, but there are 5 vertices"
+        );
+        assert_eq!(
+            e(|d, _, _| d[4] += 1),
+            "g.bin:byte 64: out-degrees add up to 8, not the 7 edges"
+        );
+        // One more or one less than the header's counts: a size error.
+        assert!(e(|_, o, _| {
+            o.pop();
+        })
+        .contains("truncated"));
+    }
+
+    /// Fuzz finding (`binary_structure`): out-degrees that add up to `E` but
+    /// disagree with the edges vertex by vertex were accepted; the solver
+    /// then trusted the wrong degrees (a wrong answer) and `with_successors`
+    /// could index past its array (a panic).
+    #[test]
+    fn out_degrees_that_disagree_with_the_edges_are_refused() {
+        // The fuzzer's input: 6 vertices, edges 0 -> 1 and 2 -> 1, the
+        // predecessors of 1 changed to [2, 4]: vertex 0 keeps out-degree 1
+        // with no edge, vertex 4 gains an edge with out-degree 0.
+        let g = Csr::from_edges(6, &[(0, 1), (2, 1)]);
+        let e = tampered(&g, |_, _, t| *t = vec![2, 4]).unwrap_err();
+        // Out-degrees at 64 (24 bytes with padding), offsets at 88 (56),
+        // targets at 144: the second target.
+        assert_eq!(
+            e.to_string(),
+            "g.bin:byte 148: vertex 4 is the source of more edges than its out-degree 0"
+        );
+        // A vertex listed twice with out-degree 1, the other out-degree unused.
+        let e = tampered(&g, |_, _, t| *t = vec![2, 2]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "g.bin:byte 148: vertex 2 is the source of more edges than its out-degree 1"
+        );
+    }
+
+    /// Fuzz finding (`binary`): an edge count of 2^62 - 1 made the padded
+    /// size of the targets wrap around to 0, so a file of exactly the
+    /// header, out-degrees and offsets passed the size check and slicing the
+    /// targets panicked (`retrograde solve` exited 101).
+    #[test]
+    fn an_edge_count_whose_size_overflows_is_refused() {
+        let g = Csr::from_edges(2, &[(0, 1)]);
+        let mut b = bytes(&g);
+        let e = (1u64 << 62) - 1;
+        b[24..32].copy_from_slice(&e.to_le_bytes());
+        // 64 + 8 out-degrees + 24 offsets: where the targets would start.
+        b.truncate(96);
+        assert_eq!(
+            read_bytes(b).unwrap_err().to_string(),
+            format!("g.bin:byte 96: edge count {e} is impossible")
+        );
     }
 
     #[test]
