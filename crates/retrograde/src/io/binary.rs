@@ -271,13 +271,44 @@ pub fn read(input: &Input) -> Result<Csr> {
     }
     // Each vertex must be the source of exactly as many edges as its
     // out-degree says (the sum alone lets one vertex gain what another
-    // loses, and the solver and `with_successors` trust each degree). With
-    // the sums equal, it is enough that no vertex appears too often.
-    let left: Vec<AtomicU32> = out.par_iter().map(|&d| AtomicU32::new(d)).collect();
-    let too_often = targets
+    // loses, and the solver and `with_successors` trust each degree).
+    // Counting per vertex costs a random access per edge, so first compare
+    // two fingerprints read in order: the sum over edges of h(source) and the
+    // sum over vertices of out-degree × h(vertex), for a hash h keyed afresh
+    // on every read (wrapping arithmetic). They differ for any disagreement
+    // but with probability about 2^-63, which no file can arrange without
+    // knowing the key. Only a mismatch pays for the exact count.
+    let key = {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(e as u64);
+        h.finish()
+    };
+    let h = |v: u32| {
+        // SplitMix64's finaliser on the keyed id: every bit depends on every bit.
+        let mut z = (u64::from(v) ^ key).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let by_edges = targets
         .par_iter()
-        .position_any(|&u| left[u as usize].fetch_sub(1, Relaxed) == 0);
-    drop(left);
+        .with_min_len(1 << 16)
+        .map(|&u| h(u))
+        .reduce(|| 0, u64::wrapping_add);
+    let by_degrees = out
+        .par_iter()
+        .enumerate()
+        .with_min_len(1 << 16)
+        .map(|(v, &d)| u64::from(d).wrapping_mul(h(v as u32)))
+        .reduce(|| 0, u64::wrapping_add);
+    let too_often = (by_edges != by_degrees).then(|| {
+        let left: Vec<AtomicU32> = out.par_iter().map(|&d| AtomicU32::new(d)).collect();
+        targets
+            .par_iter()
+            .position_any(|&u| left[u as usize].fetch_sub(1, Relaxed) == 0)
+            .unwrap_or(0)
+    });
     if let Some(any) = too_often {
         // Again in order, for a message that names the first such edge.
         let mut left = out.to_vec();
