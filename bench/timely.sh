@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Compares the timely engine with the sequential solver on one random graph.
+# Compares the timely engine with the in-process engines (sequential, and
+# parallel on all cores) on one random graph.
 #
 #   bench/timely.sh [VERTICES] [EDGES] [SEED]      (default 1000000 6000000 1)
 #
@@ -21,10 +22,7 @@ cargo build --release --quiet -p retrograde-cli
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 
-awk -v n="$N" -v m="$M" -v seed="$SEED" 'BEGIN {
-    srand(seed)
-    for (i = 0; i < m; i++) printf "%d %d\n", int(rand() * n), int(rand() * n)
-}' > "$DIR/g.txt"
+"$BIN" generate -q -n "$N" -m "$M" -s "$SEED" "$DIR/g.txt"
 echo "graph: $N vertices, $M edges, $(du -h "$DIR/g.txt" | cut -f1) of text; $(nproc) cores"
 echo
 
@@ -39,8 +37,11 @@ stats() {
 echo "| engine | processes x threads | process | wall time | peak memory |"
 echo "| --- | --- | --- | --- | --- |"
 
-/usr/bin/time -v -o "$DIR/seq.time" "$BIN" solve "$DIR/g.txt" -q -o "$DIR/seq.tsv"
+/usr/bin/time -v -o "$DIR/seq.time" "$BIN" -j 1 solve "$DIR/g.txt" -q -o "$DIR/seq.tsv" --engine sequential
 echo "| sequential | 1 x 1 | 0 | $(stats "$DIR/seq.time") |"
+/usr/bin/time -v -o "$DIR/par.time" "$BIN" -j "$(nproc)" solve "$DIR/g.txt" -q -o "$DIR/par.tsv" --engine parallel
+cmp "$DIR/seq.tsv" "$DIR/par.tsv"
+echo "| parallel | 1 x $(nproc) | 0 | $(stats "$DIR/par.time") |"
 
 port_base() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
