@@ -210,7 +210,41 @@ pub fn read(input: Input, vertices: Option<usize>, builder: CsrBuilder) -> Resul
     }
     drop(list);
     drop(input);
+    // Group each buffer's edges by target range (keeping their order within a
+    // range): the builder then counts and places one range at a time, with the
+    // arrays it scatters into staying in cache.
+    let buffers = buffers.into_par_iter().map(group_by_target).collect();
     builder.build(&Buffers { buffers, vertices })
+}
+
+/// Targets per group in [`group_by_target`]: 2^16 vertices, whose offsets
+/// (512 KiB) and cursors (256 KiB) fit in cache while their edges are placed.
+const GROUP_SHIFT: u32 = 16;
+
+/// A stable counting sort of `edges` by `target >> GROUP_SHIFT`.
+fn group_by_target(edges: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
+    let groups = edges
+        .iter()
+        .map(|&(_, v)| v >> GROUP_SHIFT)
+        .max()
+        .map_or(0, |g| g as usize + 1);
+    if groups <= 1 {
+        return edges;
+    }
+    let mut start = vec![0usize; groups + 1];
+    for &(_, v) in &edges {
+        start[(v >> GROUP_SHIFT) as usize + 1] += 1;
+    }
+    for g in 0..groups {
+        start[g + 1] += start[g];
+    }
+    let mut sorted = vec![(0u32, 0u32); edges.len()];
+    for &(u, v) in &edges {
+        let at = &mut start[(v >> GROUP_SHIFT) as usize];
+        sorted[*at] = (u, v);
+        *at += 1;
+    }
+    sorted
 }
 
 /// Edges already parsed, one buffer per chunk.
