@@ -22,7 +22,7 @@ use clap::{Parser, Subcommand};
 #[derive(Parser)]
 #[command(name = "retrograde", version, about, long_about = None)]
 struct Cli {
-    /// Worker threads for parsing, building and solving (default: all cores).
+    /// Worker threads for parsing, building and solving (default: all cores; the timely engine: 1 per process).
     #[arg(long, short = 'j', global = true, value_name = "N")]
     threads: Option<usize>,
     #[command(subcommand)]
