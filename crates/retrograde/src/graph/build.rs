@@ -387,11 +387,11 @@ impl CsrBuilder {
                 offsets[v] = row;
             }
             for c in rest.iter() {
-                for (o, &d) in out_degree.iter_mut().zip(&c.out) {
+                for (u, (o, &d)) in out_degree.iter_mut().zip(&c.out).enumerate() {
                     let (s, over) = o.overflowing_add(d);
                     *o = s;
                     if over || s == u32::MAX {
-                        overflow.get_or_insert(0);
+                        overflow.get_or_insert(u as u32);
                     }
                 }
             }
