@@ -142,6 +142,19 @@ pub fn load_graph(
     let input = open_input(path)?;
     let graph = if binary::is_binary(input.bytes()) {
         let g = bars.spin("read", || binary::read(&input))?;
+        // Mapped in place: only what the caller adds on top must fit.
+        let (v, e) = (g.vertex_count() as u64, g.edge_count());
+        let needed = v
+            .saturating_mul(reserve.0)
+            .saturating_add(e.saturating_mul(reserve.1));
+        if needed > limit {
+            return Err(retrograde::Error::TooLarge {
+                what: format!("a run on {v} positions and {e} moves"),
+                needed,
+                limit,
+            }
+            .into());
+        }
         if let Some(n) = vertices {
             if n != g.vertex_count() {
                 anyhow::bail!(
@@ -171,17 +184,49 @@ pub fn load_graph(
     Ok(graph)
 }
 
-/// Refuses a solve whose per-position state would not fit in `limit`.
-pub fn check_solve_memory(graph: &Csr, limit: u64) -> Result<()> {
-    // State, remoteness, best move, counter, queue or key: about 21 bytes a position.
-    let needed = graph.vertex_count() as u64 * 21;
-    if needed > limit {
-        return Err(retrograde::Error::TooLarge {
-            what: format!("solving {} positions", graph.vertex_count()),
-            needed,
-            limit,
-        }
-        .into());
-    }
+/// Bytes per position the solvers need beyond the graph: state, remoteness,
+/// best move, counter and a queue slot (or the parallel engine's key).
+pub const SOLVE_BYTES_PER_POSITION: u64 = 17;
+
+/// Reads a game: the terminal labels (if any) and then the graph, which must
+/// hold every labelled vertex. See [`load_graph`] for `reserve`.
+pub fn load_game(
+    path: &Path,
+    terminal: Option<&Path>,
+    vertices: Option<usize>,
+    no_move: retrograde::NoMoveRule,
+    limit: u64,
+    reserve: (u64, u64),
+    bars: &crate::progress::Bars,
+) -> Result<(Csr, retrograde::Rules)> {
+    let labels = match terminal {
+        Some(t) => retrograde::io::labels::read(&open_input(t)?, vertices)?,
+        None => Default::default(),
+    };
+    let min_vertices = labels.max_vertex().map_or(0, |v| v as usize + 1);
+    let graph = load_graph(path, vertices, min_vertices, limit, reserve, bars)?;
+    Ok((graph, retrograde::Rules { no_move, labels }))
+}
+
+/// Prints the line `wrote FILE: V vertices, E edges, SIZE (FORMAT)` and the
+/// phase times, after `convert` or `generate`.
+pub fn print_written(
+    path: &Path,
+    vertices: u64,
+    edges: u64,
+    binary: bool,
+    times: &Timings,
+) -> Result<()> {
+    use std::io::Write;
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "wrote {}: {vertices} vertices, {edges} edges, {} ({})",
+        path.display(),
+        retrograde::human_bytes(size),
+        if binary { "binary" } else { "text" }
+    )?;
+    writeln!(out, "time: {}", times.line())?;
     Ok(())
 }

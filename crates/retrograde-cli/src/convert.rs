@@ -1,12 +1,11 @@
 //! `retrograde convert IN OUT`: between the text edge list and the binary format.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
 use retrograde::io::{binary, edge_list, write_atomically};
-use retrograde::{human_bytes, GameGraph};
+use retrograde::GameGraph;
 
 use crate::common::{self, Timings};
 use crate::progress::Bars;
@@ -72,24 +71,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         })
     })?;
     if !args.quiet {
-        let size = std::fs::metadata(&args.output)
-            .map(|m| m.len())
-            .unwrap_or(0);
-        let mut out = std::io::stdout().lock();
-        writeln!(
-            out,
-            "wrote {}: {} vertices, {} edges, {} ({})",
-            args.output.display(),
-            graph.vertex_count(),
+        common::print_written(
+            &args.output,
+            graph.vertex_count() as u64,
             graph.edge_count(),
-            human_bytes(size),
-            if to == Format::Binary {
-                "binary"
-            } else {
-                "text"
-            }
+            to == Format::Binary,
+            &times,
         )?;
-        writeln!(out, "time: {}", times.line())?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,13 +1,12 @@
 //! `retrograde generate`: a reproducible random graph, text or binary.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
 use retrograde::graph::RandomEdges;
 use retrograde::io::{binary, edge_list, write_atomically};
-use retrograde::{human_bytes, CsrBuilder};
+use retrograde::CsrBuilder;
 
 use crate::common::{self, Timings};
 use crate::convert::{format_of, Format};
@@ -69,24 +68,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     if !args.quiet {
-        let size = std::fs::metadata(&args.output)
-            .map(|m| m.len())
-            .unwrap_or(0);
-        let mut out = std::io::stdout().lock();
-        writeln!(
-            out,
-            "wrote {}: {} vertices, {} edges, {} ({})",
-            args.output.display(),
-            args.vertices,
+        common::print_written(
+            &args.output,
+            u64::from(args.vertices),
             args.edges,
-            human_bytes(size),
-            if to == Format::Binary {
-                "binary"
-            } else {
-                "text"
-            }
+            to == Format::Binary,
+            &times,
         )?;
-        writeln!(out, "time: {}", times.line())?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use retrograde::io::{labels, solution, write_atomically};
-use retrograde::{human_bytes, solve, GameGraph, NoMoveRule, Outcome, Rules, Solution};
+use retrograde::io::{solution, write_atomically};
+use retrograde::{human_bytes, solve, GameGraph, NoMoveRule, Outcome, Solution};
 
 use crate::common::{self, Timings};
 use crate::progress::Bars;
@@ -76,27 +76,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut times = Timings::default();
     let limit = common::memory_limit(args.max_memory);
 
-    let (graph, rules) = times.time("read", || -> Result<_> {
-        let labels = match &args.terminal {
-            Some(path) => labels::read(&common::open_input(path)?, args.vertices)?,
-            None => Default::default(),
-        };
-        let min_vertices = labels.max_vertex().map_or(0, |v| v as usize + 1);
-        let graph = common::load_graph(
+    let (graph, rules) = times.time("read", || {
+        common::load_game(
             &args.graph,
+            args.terminal.as_deref(),
             args.vertices,
-            min_vertices,
+            args.no_move,
             limit,
-            (17, 0),
+            (common::SOLVE_BYTES_PER_POSITION, 0),
             &bars,
-        )?;
-        Ok((
-            graph,
-            Rules {
-                no_move: args.no_move,
-                labels,
-            },
-        ))
+        )
     })?;
     let n = graph.vertex_count();
     for &v in args.query.iter().chain(&args.line) {
@@ -104,7 +93,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
             anyhow::bail!("vertex {v} is not in the graph ({n} vertices)");
         }
     }
-    common::check_solve_memory(&graph, limit)?;
 
     let engine = match args.engine {
         Engine::Auto if rayon::current_num_threads() > 1 => Engine::Parallel,

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use retrograde::io::{labels, solution};
-use retrograde::{GameGraph, NoMoveRule, Rules};
+use retrograde::io::solution;
+use retrograde::{GameGraph, NoMoveRule};
 
 use crate::common::{self, Timings};
 use crate::progress::Bars;
@@ -47,30 +47,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut times = Timings::default();
     let limit = common::memory_limit(args.max_memory);
 
-    let (graph, rules) = times.time("read graph", || -> Result<_> {
-        let rules_labels = match &args.terminal {
-            Some(path) => labels::read(&common::open_input(path)?, args.vertices)?,
-            None => Default::default(),
-        };
-        // On top of the graph: its forward adjacency (8 bytes per vertex, 4
-        // per edge) and the solution read back (9 bytes per vertex).
-        let min_vertices = rules_labels.max_vertex().map_or(0, |v| v as usize + 1);
-        let graph = common::load_graph(
+    // On top of the graph: its forward adjacency (8 bytes per vertex, 4 per
+    // edge) and the solution read back (9 bytes per vertex).
+    let (graph, rules) = times.time("read graph", || {
+        common::load_game(
             &args.graph,
+            args.terminal.as_deref(),
             args.vertices,
-            min_vertices,
+            args.no_move,
             limit,
             (17, 4),
             &bars,
-        )?;
-        Ok((
-            graph.with_successors(),
-            Rules {
-                no_move: args.no_move,
-                labels: rules_labels,
-            },
-        ))
+        )
     })?;
+    let graph = graph.with_successors();
     let n = graph.vertex_count();
     let sol = times.time("read solution", || -> Result<_> {
         let input = common::open_input(&args.solution)?;
