@@ -80,9 +80,7 @@ pub fn write_terminals<G: GameGraph + ?Sized>(
     g: &G,
     header: &str,
 ) -> std::io::Result<()> {
-    for line in header.lines() {
-        writeln!(w, "# {line}")?;
-    }
+    super::text::write_header(w, header)?;
     let mut chunk = Vec::with_capacity(1 << 16);
     let mut buf = itoa::Buffer::new();
     for v in 0..g.vertex_count() as u32 {

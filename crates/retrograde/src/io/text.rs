@@ -8,6 +8,14 @@ use std::path::Path;
 
 use crate::error::Error;
 
+/// Writes `header` as `# ` comment lines, which every text reader skips.
+pub(crate) fn write_header(w: &mut dyn std::io::Write, header: &str) -> std::io::Result<()> {
+    for line in header.lines() {
+        writeln!(w, "# {line}")?;
+    }
+    Ok(())
+}
+
 /// The exclusive bound on vertex ids (`--vertices`, else the largest u32 id)
 /// and the message for an id at or past it.
 pub(crate) fn vertex_id_limit(vertices: Option<usize>) -> (u64, impl Fn(u64) -> String) {
