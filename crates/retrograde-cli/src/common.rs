@@ -230,3 +230,18 @@ pub fn print_written(
     writeln!(out, "time: {}", times.line())?;
     Ok(())
 }
+
+/// How a drawn line of best play ends, for `--line`: where it starts cycling,
+/// or that only its first `limit` plies are shown. `None` for a decided line.
+pub fn endless_note(line: &retrograde::Line, limit: usize) -> Option<String> {
+    match (line.endless, line.repeats_from) {
+        (true, Some(k)) => Some(format!(
+            "... a draw: ply {} repeats ply {k}, and play cycles from there forever",
+            line.positions.len() - 1
+        )),
+        (true, None) => Some(format!(
+            "... a draw: best play goes on forever (first {limit} plies shown)"
+        )),
+        (false, _) => None,
+    }
+}

@@ -170,17 +170,9 @@ fn print_line(out: &mut dyn Write, game: &CopThief, sol: &Solution, limit: usize
         writeln!(out, "ply {ply}: {what} ({value})")?;
         out.write_all(game.render(p).as_bytes())?;
     }
-    match (line.endless, line.repeats_from) {
-        (true, Some(k)) => writeln!(
-            out,
-            "... a draw: ply {} repeats ply {k}, and play cycles from there forever",
-            line.positions.len() - 1
-        )?,
-        (true, None) => writeln!(
-            out,
-            "... a draw: best play goes on forever (first {limit} plies shown)"
-        )?,
-        (false, _) => {
+    match crate::common::endless_note(&line, limit) {
+        Some(note) => writeln!(out, "{note}")?,
+        None => {
             let last = *line.positions.last().unwrap_or(&start);
             let s = game.state(last);
             writeln!(

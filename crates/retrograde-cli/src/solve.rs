@@ -179,17 +179,9 @@ pub fn print_line(out: &mut dyn Write, sol: &Solution, v: u32, limit: usize) -> 
         writeln!(out, "  {ply}\t{p}\t{}\t{rem}", sol.outcome(p))?;
     }
     let last = line.positions.last().copied().unwrap_or(v);
-    match (line.endless, line.repeats_from) {
-        (true, Some(k)) => writeln!(
-            out,
-            "  ... a draw: ply {} repeats ply {k}, and play cycles from there forever",
-            line.positions.len() - 1
-        )?,
-        (true, None) => writeln!(
-            out,
-            "  ... a draw: best play goes on forever (first {limit} plies shown)"
-        )?,
-        (false, _) => writeln!(
+    match common::endless_note(&line, limit) {
+        Some(note) => writeln!(out, "  {note}")?,
+        None => writeln!(
             out,
             "  game over at {last}: {} for the player to move",
             sol.outcome(last)
