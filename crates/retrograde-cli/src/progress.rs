@@ -44,7 +44,7 @@ impl retrograde::Progress for Bars {
             let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             b.set_style(
                 ProgressStyle::with_template(
-                    "{msg:>6} [{bar:40}] {human_pos}/{human_len} ({per_sec}, {eta} left)",
+                    "{msg:>6} [{bar:40}] {human_pos}/{human_len} ({elapsed}, {eta} left)",
                 )
                 .unwrap()
                 .progress_chars("=> "),
