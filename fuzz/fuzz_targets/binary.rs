@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use retrograde::io::{binary, Input};
-use retrograde::{solve, Csr, GameGraph, Rules};
+use retrograde::{solve, Answers, Csr, GameGraph, Rules};
 
 /// The oracle shared with `binary_structure`: `g` is a consistent graph.
 fn check_graph(g: Csr) {

@@ -12,7 +12,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use retrograde::io::{binary, Input};
-use retrograde::{solve, Csr, GameGraph, Rules};
+use retrograde::{solve, Answers, Csr, GameGraph, Rules};
 
 fn check_graph(g: &Csr) {
     let n = g.vertex_count();

@@ -8,7 +8,7 @@
 use libfuzzer_sys::fuzz_target;
 use retrograde::game::{check_game, materialise};
 use retrograde::games::cop_thief::{Board, Cell, CopThief};
-use retrograde::{solve, solve_game, CsrBuilder, Game};
+use retrograde::{solve, solve_game, Answers, CsrBuilder, Game};
 
 /// Boards up to this many free cells (2F² = 1152 positions) are solved.
 const SOLVE_FREE_CELLS: usize = 24;
@@ -31,10 +31,10 @@ fuzz_target!(|data: &[u8]| {
 
     if board.free_cells() > SOLVE_FREE_CELLS {
         // Large: only the memory estimate, against a small limit.
-        let _ = CopThief::new(board, Some(1 << 20));
+        let _ = CopThief::check_memory(&board, 1 << 20);
         return;
     }
-    let game = CopThief::new(board, Some(64 << 20)).expect("a small board makes a game");
+    let game = CopThief::new(board).expect("a small board makes a game");
     let n = game.position_count();
     assert!(check_game(&game, 0..n as u32, 4).is_ok());
     let lean = solve_game(&game, &game.rules()).unwrap();

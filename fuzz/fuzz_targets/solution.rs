@@ -4,6 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use retrograde::io::{solution, Input};
+use retrograde::Answers;
 
 fuzz_target!(|data: &[u8]| {
     let input = Input::from_bytes("fuzz.tsv", data.to_vec());

@@ -10,11 +10,13 @@
 
 use libfuzzer_sys::fuzz_target;
 use retrograde::io::{solution, Input};
-use retrograde::{solve, verify, Csr, GameGraph, Labels, NoMoveRule, Outcome, Rules, Solution};
+use retrograde::{
+    solve, verify, Answers, Csr, GameGraph, Graph, Labels, NoMoveRule, Outcome, Rules, Solution,
+};
 
-const OUTCOMES: [Outcome; 3] = [Outcome::Win, Outcome::Lose, Outcome::Draw];
+const OUTCOMES: [Outcome; 4] = [Outcome::Win, Outcome::Lose, Outcome::Draw, Outcome::Tie];
 
-fn is_best_move(g: &Csr, rules: &Rules, s: &Solution, v: u32, m: Option<u32>) -> bool {
+fn is_best_move(g: &Graph, rules: &Rules, s: &Solution, v: u32, m: Option<u32>) -> bool {
     let terminal = rules.labels.get(v).is_some() || g.out_degree(v) == 0;
     match m {
         None => terminal,
@@ -52,7 +54,7 @@ fuzz_target!(|data: &[u8]| {
     let mut labels = Vec::new();
     for _ in 0..bytes.next().unwrap_or(0) % 3 {
         if let (Some(v), Some(o)) = (bytes.next(), bytes.next()) {
-            labels.push((u32::from(v) % n, OUTCOMES[usize::from(o % 3)]));
+            labels.push((u32::from(v) % n, OUTCOMES[usize::from(o % 4)]));
         }
     }
     let rules = Rules {
@@ -85,7 +87,7 @@ fuzz_target!(|data: &[u8]| {
             .collect();
         for c in rest.chunks_exact(4) {
             let v = u32::from(c[0]) % n;
-            let o = OUTCOMES[usize::from(c[1] % 3)];
+            let o = OUTCOMES[usize::from(c[1] % 4)];
             let r = (o != Outcome::Draw).then_some(u32::from(c[2] % 8));
             let m = (c[3] != 0xff).then_some(u32::from(c[3]) % (n + 2));
             lines[v as usize] = format!("{v}\t{o}\t{}\t{}", field(r), field(m));

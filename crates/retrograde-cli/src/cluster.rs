@@ -8,13 +8,15 @@ use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
-use retrograde::io::{labels, solution, write_atomically, Input};
-use retrograde::{human_bytes, Rules};
+use indicatif::HumanBytes;
+use retrograde::io::Input;
+use retrograde::{Answers, Rules};
 use retrograde_timely::{Config, TextEdgeList};
 
+use crate::answers::OutputArgs;
 use crate::common;
+use crate::load::GameArgs;
 use crate::progress::Bars;
-use crate::solve::{Args, Engine};
 
 /// Options of the timely engine.
 #[derive(clap::Args, Debug)]
@@ -30,45 +32,38 @@ pub struct ClusterArgs {
     pub connect_timeout: f64,
 }
 
-impl ClusterArgs {
-    /// Whether these options ask for the timely engine; refuses contradictions.
-    pub fn wants_timely(&self, engine: Engine) -> Result<bool> {
-        match (engine, self.cluster.is_some()) {
-            (Engine::Timely, _) | (Engine::Auto, true) => Ok(true),
-            (_, true) => bail!("--cluster runs the timely engine; drop --engine"),
-            _ => Ok(false),
-        }
-    }
+/// What a timely run is given.
+pub struct Run<'a> {
+    /// The game to solve.
+    pub game: &'a GameArgs,
+    /// What to do with the solution (process 0).
+    pub outputs: &'a OutputArgs,
+    /// The cluster, if any.
+    pub cluster: &'a ClusterArgs,
+    /// No summary, no progress.
+    pub quiet: bool,
+    /// Worker threads per process (every process must agree).
+    pub threads: usize,
 }
 
 /// Solves with the timely engine. Process 0 (or the only process) writes the
 /// output and prints the summary, queries and lines.
-pub fn run(args: Args) -> Result<ExitCode> {
-    let c = &args.cluster;
-    if args.max_memory.is_some() {
-        bail!("--max-memory applies to the sequential engine only");
-    }
-    // Worker threads per process: --threads, else 1 (every process must agree).
-    let threads = crate::requested_threads().unwrap_or(1);
+pub fn run(run: &Run) -> Result<ExitCode> {
+    let c = run.cluster;
+    let threads = run.threads;
     if !(c.connect_timeout.is_finite() && c.connect_timeout > 0.0) {
         bail!("--connect-timeout must be a positive number of seconds");
     }
     let started = Instant::now();
-    let bars = Bars::new(args.quiet);
+    let bars = Bars::new(run.quiet);
 
-    let rules = Rules {
-        no_move: args.no_move,
-        labels: match &args.terminal {
-            Some(path) => labels::read(&common::open_input(path)?, args.vertices)?,
-            None => Default::default(),
-        },
-    };
-    let input = common::open_input(&args.graph)?;
+    let rules = run.game.rules()?;
+    let input = common::open_input(&run.game.graph)?;
     if retrograde::io::binary::is_binary(input.bytes()) {
         bail!(
             "{}: the timely engine reads text edge lists; write one with `retrograde convert {} OUT.txt`",
-            args.graph.display(),
-            args.graph.display()
+            run.game.graph.display(),
+            run.game.graph.display()
         );
     }
     let graph_bytes = input.bytes().len() as u64;
@@ -80,20 +75,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
         _ => Config::threads(threads),
     }
     .connect_timeout(Duration::from_secs_f64(c.connect_timeout))
-    .fingerprint(fingerprint(&args, &rules, graph_bytes));
+    .fingerprint(fingerprint(run.game.vertices, &rules, graph_bytes));
     let read = started.elapsed();
 
     exit_on_timely_panic();
     let (solved, times) = bars.spin("solve", || {
-        retrograde_timely::solve_timed(&config, TextEdgeList::new(input, args.vertices), &rules)
+        retrograde_timely::solve_timed(&config, TextEdgeList::new(input, run.game.vertices), &rules)
     })?;
-    let peak = common::peak_memory()
-        .map_or_else(String::new, |b| format!("; peak memory {}", human_bytes(b)));
     let stdout = io::stdout();
     let mut out = stdout.lock();
 
     let Some(solved) = solved else {
-        if !args.quiet {
+        if !run.quiet {
+            let peak = common::peak_memory()
+                .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
             writeln!(
                 out,
                 "process {} of {}: done, the solution is with process 0",
@@ -113,24 +108,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let sol = &solved.solution;
     let n = sol.len();
-    for &v in args.query.iter().chain(&args.line) {
-        if v as usize >= n {
-            bail!("vertex {v} is not in the graph ({n} vertices)");
-        }
-    }
+    run.outputs.check_vertices(n)?;
     let write_started = Instant::now();
-    if let Some(path) = &args.output {
-        bars.spin("write", || {
-            write_atomically(path, |w| solution::write(w, sol))
-        })?;
-    }
+    run.outputs.write(sol, &bars)?;
     let write = write_started.elapsed();
 
-    if !args.quiet {
+    if !run.quiet {
         writeln!(
             out,
             "graph: {}: {} vertices, {} edges{}",
-            args.graph.display(),
+            run.game.graph.display(),
             n,
             solved.edges,
             if rules.labels.is_empty() {
@@ -150,7 +137,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         )?;
         writeln!(out, "solved: {}", sol.summary())?;
         let peak = common::peak_memory().map_or_else(String::new, |b| {
-            format!("; peak memory {} (this process)", human_bytes(b))
+            format!("; peak memory {} (this process)", HumanBytes(b))
         });
         writeln!(
             out,
@@ -161,23 +148,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
             write.as_secs_f64(),
             started.elapsed().as_secs_f64()
         )?;
-        if let Some(path) = &args.output {
+        if let Some(path) = &run.outputs.output {
             writeln!(out, "wrote: {}", path.display())?;
         }
     }
-    for &v in &args.query {
-        solution::write_line(&mut out, sol, v)?;
-    }
-    for &v in &args.line {
-        crate::solve::print_line(&mut out, sol, v, args.line_limit)?;
-    }
+    run.outputs.print(&mut out, sol)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// A fingerprint of everything the processes of a cluster must agree on
 /// (FNV-1a, so that it is the same on every machine and build).
-fn fingerprint(args: &Args, rules: &Rules, graph_bytes: u64) -> u64 {
+fn fingerprint(vertices: Option<usize>, rules: &Rules, graph_bytes: u64) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |bytes: &[u8]| {
         for &b in bytes {
@@ -188,7 +170,7 @@ fn fingerprint(args: &Args, rules: &Rules, graph_bytes: u64) -> u64 {
     eat(env!("CARGO_PKG_VERSION").as_bytes());
     eat(&graph_bytes.to_le_bytes());
     eat(&[rules.no_move.outcome() as u8]);
-    eat(&args.vertices.map_or(u64::MAX, |v| v as u64).to_le_bytes());
+    eat(&vertices.map_or(u64::MAX, |v| v as u64).to_le_bytes());
     for (v, o) in rules.labels.iter() {
         eat(&v.to_le_bytes());
         eat(&[o as u8]);
@@ -240,16 +222,10 @@ mod tests {
 
     #[test]
     fn fingerprint_changes_with_the_rules_and_the_input() {
-        use clap::Parser;
-        #[derive(Parser)]
-        struct Cli {
-            #[command(flatten)]
-            args: Args,
-        }
-        let args = Cli::parse_from(["x", "g.txt"]).args;
-        let a = fingerprint(&args, &Rules::normal(), 10);
-        assert_eq!(a, fingerprint(&args, &Rules::normal(), 10));
-        assert_ne!(a, fingerprint(&args, &Rules::misere(), 10));
-        assert_ne!(a, fingerprint(&args, &Rules::normal(), 11));
+        let a = fingerprint(None, &Rules::normal(), 10);
+        assert_eq!(a, fingerprint(None, &Rules::normal(), 10));
+        assert_ne!(a, fingerprint(None, &Rules::misere(), 10));
+        assert_ne!(a, fingerprint(None, &Rules::normal(), 11));
+        assert_ne!(a, fingerprint(Some(5), &Rules::normal(), 10));
     }
 }

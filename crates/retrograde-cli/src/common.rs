@@ -4,8 +4,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use retrograde::io::{binary, edge_list};
-use retrograde::{Csr, CsrBuilder, GameGraph};
+use indicatif::HumanBytes;
 
 /// The machine's physical memory in bytes, if it can be read.
 pub fn physical_memory() -> Option<u64> {
@@ -100,7 +99,7 @@ impl Timings {
                 name,
                 secs,
                 edges as f64 / secs.max(1e-9) / 1e6,
-                peak.map_or_else(|| "-".into(), retrograde::human_bytes)
+                peak.map_or_else(|| "-".into(), |b| HumanBytes(b).to_string())
             )
         };
         for p in &self.phases {
@@ -127,87 +126,6 @@ pub fn open_input(path: &Path) -> Result<retrograde::io::Input> {
     Ok(retrograde::io::Input::open(path)?)
 }
 
-/// Reads a graph, text or binary (told apart by the binary magic number).
-/// `min_vertices` widens a text graph (labels may name isolated vertices);
-/// `reserve` is the memory per vertex and per edge the caller will need beyond
-/// the graph, counted against `limit` before a text graph is built.
-pub fn load_graph(
-    path: &Path,
-    vertices: Option<usize>,
-    min_vertices: usize,
-    limit: u64,
-    reserve: (u64, u64),
-    bars: &crate::progress::Bars,
-) -> Result<Csr> {
-    let input = open_input(path)?;
-    let graph = if binary::is_binary(input.bytes()) {
-        let g = bars.spin("read", || binary::read(&input))?;
-        // Mapped in place: only what the caller adds on top must fit.
-        let (v, e) = (g.vertex_count() as u64, g.edge_count());
-        let needed = v
-            .saturating_mul(reserve.0)
-            .saturating_add(e.saturating_mul(reserve.1));
-        if needed > limit {
-            return Err(retrograde::Error::TooLarge {
-                what: format!("a run on {v} positions and {e} moves"),
-                needed,
-                limit,
-            }
-            .into());
-        }
-        if let Some(n) = vertices {
-            if n != g.vertex_count() {
-                anyhow::bail!(
-                    "{}: --vertices {n}, but the binary graph has {} vertices",
-                    path.display(),
-                    g.vertex_count()
-                );
-            }
-        }
-        g
-    } else {
-        let mut builder = CsrBuilder::new()
-            .memory_limit(limit)
-            .reserve(reserve.0, reserve.1);
-        if vertices.is_none() {
-            builder = builder.min_vertices(min_vertices);
-        }
-        bars.spin("read", || edge_list::read(input, vertices, builder))?
-    };
-    if (min_vertices > graph.vertex_count()) && vertices.is_none() {
-        anyhow::bail!(
-            "terminal labels name vertex {}, but the graph has {} vertices",
-            min_vertices - 1,
-            graph.vertex_count()
-        );
-    }
-    Ok(graph)
-}
-
-/// Bytes per position the solvers need beyond the graph: state, remoteness,
-/// best move, counter and a queue slot (or the parallel engine's key).
-pub const SOLVE_BYTES_PER_POSITION: u64 = 17;
-
-/// Reads a game: the terminal labels (if any) and then the graph, which must
-/// hold every labelled vertex. See [`load_graph`] for `reserve`.
-pub fn load_game(
-    path: &Path,
-    terminal: Option<&Path>,
-    vertices: Option<usize>,
-    no_move: retrograde::NoMoveRule,
-    limit: u64,
-    reserve: (u64, u64),
-    bars: &crate::progress::Bars,
-) -> Result<(Csr, retrograde::Rules)> {
-    let labels = match terminal {
-        Some(t) => retrograde::io::labels::read(&open_input(t)?, vertices)?,
-        None => Default::default(),
-    };
-    let min_vertices = labels.max_vertex().map_or(0, |v| v as usize + 1);
-    let graph = load_graph(path, vertices, min_vertices, limit, reserve, bars)?;
-    Ok((graph, retrograde::Rules { no_move, labels }))
-}
-
 /// Prints the line `wrote FILE: V vertices, E edges, SIZE (FORMAT)` and the
 /// phase times, after `convert` or `generate`.
 pub fn print_written(
@@ -224,7 +142,7 @@ pub fn print_written(
         out,
         "wrote {}: {vertices} vertices, {edges} edges, {} ({})",
         path.display(),
-        retrograde::human_bytes(size),
+        HumanBytes(size),
         if binary { "binary" } else { "text" }
     )?;
     writeln!(out, "time: {}", times.line())?;

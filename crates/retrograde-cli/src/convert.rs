@@ -8,6 +8,7 @@ use retrograde::io::{binary, edge_list, write_atomically};
 use retrograde::GameGraph;
 
 use crate::common::{self, Timings};
+use crate::load::{Budget, GraphFile};
 use crate::progress::Bars;
 
 /// Options of `retrograde convert`.
@@ -51,10 +52,17 @@ pub fn format_of(path: &Path) -> Format {
 pub fn run(args: Args) -> Result<ExitCode> {
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
-    let limit = common::memory_limit(args.max_memory);
-    let graph = times.time("read", || {
-        common::load_graph(&args.input, args.vertices, 0, limit, (0, 0), &bars)
-    })?;
+    let file = GraphFile {
+        path: &args.input,
+        vertices: args.vertices,
+        min_vertices: 0,
+    };
+    let budget = Budget {
+        limit: common::memory_limit(args.max_memory),
+        per_vertex: 0,
+        per_edge: 0,
+    };
+    let graph = times.time("read", || file.load(budget, &bars))?;
     let to = args.to.unwrap_or_else(|| format_of(&args.output));
     times.time("write", || {
         bars.spin("write", || match to {

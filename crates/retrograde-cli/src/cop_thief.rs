@@ -6,11 +6,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
+use indicatif::HumanBytes;
 use retrograde::game::{check_game, materialise, sample_positions, solve_game_with_progress};
 use retrograde::games::cop_thief::{Board, CopThief, Side, Verdict};
 use retrograde::io::write_atomically;
 use retrograde::solve::solve_with_progress;
-use retrograde::{human_bytes, CsrBuilder, Game, Outcome, Solution};
+use retrograde::{Answers, CsrBuilder, Game, Outcome};
 
 use crate::common::{self, Timings};
 use crate::progress::Bars;
@@ -65,7 +66,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
     let limit = common::memory_limit(args.max_memory);
-    let game = times.time("read", || load(&args.board, limit))?;
+    let game = times.time("read", || load(&args.board, Some(limit)))?;
 
     if args.check {
         let n = game.position_count();
@@ -73,44 +74,45 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let report = times.time("check", || {
             bars.spin("check", || check_game(&game, sample.iter().copied(), 10))
         });
-        eprintln!("{report}");
+        eprintln!("{}", report.show(&game));
         if !report.is_ok() {
             return Ok(ExitCode::from(1));
         }
     }
 
-    let sol = if args.explicit {
+    let sol: Box<dyn Answers + '_> = if args.explicit {
         let builder = CsrBuilder::new().memory_limit(limit);
         let m = times.time("materialise", || {
             bars.spin("materialise", || materialise(&game, builder))
         })?;
         let rules = m.rules(&game.rules());
-        times.time("solve", || solve_with_progress(&m.graph, &rules, &bars))?
+        Box::new(times.time("solve", || solve_with_progress(&m.graph, &rules, &bars))?)
     } else {
-        times.time("solve", || {
+        Box::new(times.time("solve", || {
             solve_game_with_progress(&game, &game.rules(), &bars)
-        })?
+        })?)
     };
+    let sol = &*sol;
 
     if let Some(path) = &args.svg {
-        let picture = game.svg(&sol);
+        let picture = game.svg(sol);
         write_atomically(path, |w| w.write_all(picture.as_bytes()))?;
     }
 
     let stdout = io::stdout();
     let mut out = stdout.lock();
     if args.json {
-        writeln!(out, "{}", json(&args.board, &game, &sol))?;
+        writeln!(out, "{}", json(&args.board, &game, sol))?;
     } else {
-        writeln!(out, "{}", game.verdict(&sol))?;
+        writeln!(out, "{}", game.verdict(sol))?;
     }
     if args.map {
         writeln!(out)?;
-        out.write_all(game.map(&sol).as_bytes())?;
+        out.write_all(game.map(sol).as_bytes())?;
     }
     if args.line {
         writeln!(out)?;
-        print_line(&mut out, &game, &sol, args.line_limit)?;
+        print_line(&mut out, &game, sol, args.line_limit)?;
     }
     out.flush()?;
 
@@ -118,7 +120,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let s = sol.summary();
         let b = game.board();
         let peak = common::peak_memory()
-            .map_or_else(String::new, |b| format!("; peak memory {}", human_bytes(b)));
+            .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
         eprintln!(
             "board: {}: {} x {}, {} free cells, {} positions\nsolved: {s}\ntime: {}{peak}",
             args.board.display(),
@@ -132,16 +134,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Reads and checks a board, refusing those needing more than `limit` bytes.
-pub fn load(path: &Path, limit: u64) -> Result<CopThief> {
+/// Reads and checks a board, refusing those whose solve needs more than `limit` bytes.
+pub fn load(path: &Path, limit: Option<u64>) -> Result<CopThief> {
     let input = common::open_input(path)?;
     let board = Board::parse(input.bytes(), path)?;
-    Ok(CopThief::new(board, Some(limit))?)
+    if let Some(limit) = limit {
+        CopThief::check_memory(&board, limit)?;
+    }
+    Ok(CopThief::new(board)?)
 }
 
-fn print_line(out: &mut dyn Write, game: &CopThief, sol: &Solution, limit: usize) -> Result<()> {
+fn print_line(out: &mut dyn Write, game: &CopThief, sol: &dyn Answers, limit: usize) -> Result<()> {
     let start = game.start();
-    let line = sol.line_in(&game.as_graph(), &game.rules(), start, limit);
+    let line = sol.line(start, limit);
     let mut prev = game.state(start);
     for (ply, &p) in line.positions.iter().enumerate() {
         let s = game.state(p);
@@ -190,7 +195,7 @@ fn print_line(out: &mut dyn Write, game: &CopThief, sol: &Solution, limit: usize
 }
 
 /// The JSON object of `--json`, written by hand (flat, a few fields).
-fn json(path: &Path, game: &CopThief, sol: &Solution) -> String {
+fn json(path: &Path, game: &CopThief, sol: &dyn Answers) -> String {
     let s = sol.summary();
     let b = game.board();
     let start = game.start();

@@ -9,8 +9,6 @@ use anyhow::Result;
 use retrograde::io::{edge_list, labels, write_atomically};
 use retrograde::Game;
 
-use crate::common;
-
 /// Options of `retrograde export`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -40,7 +38,7 @@ pub struct CopThiefArgs {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let GameArg::CopThief(a) = args.game;
-    let game = crate::cop_thief::load(&a.board, common::memory_limit(None))?;
+    let game = crate::cop_thief::load(&a.board, None)?;
     let n = game.position_count();
     let graph = game.as_graph();
     let edges_name = a

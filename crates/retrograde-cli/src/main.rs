@@ -2,12 +2,14 @@
 //! library, print. Exit codes: 0 success, 1 a check failed, 2 bad usage or input,
 //! 130 interrupted (SIGINT, SIGTERM or SIGHUP; no partial output is left).
 
+mod answers;
 mod cluster;
 mod common;
 mod convert;
 mod cop_thief;
 mod export;
 mod generate;
+mod load;
 mod progress;
 mod solve;
 mod verify;
@@ -46,12 +48,12 @@ enum Command {
     Export(export::Args),
 }
 
-/// The `--threads` the user asked for, if any.
-static THREADS: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
-
-/// The `--threads` the user asked for, if any (the timely engine defaults to 1).
-pub fn requested_threads() -> Option<usize> {
-    THREADS.get().copied().flatten()
+/// The options every subcommand shares.
+#[derive(Clone, Copy, Debug)]
+pub struct Global {
+    /// `--threads`, if given (the rayon pool is already sized to it; the
+    /// timely engine defaults to 1 per process).
+    pub threads: Option<usize>,
 }
 
 /// The exit status of an interrupted run (128 + SIGINT, as shells report it).
@@ -61,8 +63,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // Ctrl-C (and SIGTERM, SIGHUP): remove any half-written output, then exit.
     // Failing to install the handler only loses that cleanup.
-    let _ = ctrlc::set_handler(|| retrograde::io::exit_removing_temporary_files(INTERRUPTED));
-    let _ = THREADS.set(cli.threads);
+    let _ = ctrlc::set_handler(|| {
+        let _held = retrograde::io::remove_temporary_files();
+        std::process::exit(INTERRUPTED)
+    });
+    let global = Global {
+        threads: cli.threads,
+    };
     if let Some(n) = cli.threads {
         if n == 0 {
             eprintln!("retrograde: error: --threads must be at least 1");
@@ -74,7 +81,7 @@ fn main() -> ExitCode {
             .build_global();
     }
     let result = match cli.command {
-        Command::Solve(args) => solve::run(args),
+        Command::Solve(args) => solve::run(args, global),
         Command::Convert(args) => convert::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Verify(args) => verify::run(args),
@@ -87,10 +94,32 @@ fn main() -> ExitCode {
             if is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
-            let _ = writeln!(std::io::stderr(), "retrograde: error: {err:#}");
+            let hint = if needs_memory_hint(&err) {
+                " (see --max-memory)"
+            } else {
+                ""
+            };
+            let _ = writeln!(std::io::stderr(), "retrograde: error: {err:#}{hint}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether `err` is a refusal for lack of memory, which `--max-memory` can lift.
+fn needs_memory_hint(err: &anyhow::Error) -> bool {
+    use retrograde::games::cop_thief::{BoardError, BoardErrorKind};
+    err.chain().any(|e| {
+        matches!(
+            e.downcast_ref::<retrograde::Error>(),
+            Some(retrograde::Error::TooLarge { .. })
+        ) || matches!(
+            e.downcast_ref::<BoardError>(),
+            Some(BoardError {
+                kind: BoardErrorKind::TooLarge { .. },
+                ..
+            })
+        )
+    })
 }
 
 /// A closed pipe on standard output (`retrograde ... | head`) is not a failure.

@@ -7,27 +7,19 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use retrograde::io::solution;
-use retrograde::{GameGraph, NoMoveRule};
+use retrograde::GameGraph;
 
 use crate::common::{self, Timings};
+use crate::load::{Budget, GameArgs};
 use crate::progress::Bars;
 
 /// Options of `retrograde verify`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The graph: a text edge list (one move `u v` per line) or a binary graph (`-` for standard input).
-    pub graph: PathBuf,
+    #[command(flatten)]
+    pub game: GameArgs,
     /// The solution to check, as `solve --output` writes it (`-` for standard input).
     pub solution: PathBuf,
-    /// Who wins when the player to move has no move: `lose` (normal play) or `win` (misère).
-    #[arg(long, value_name = "lose|win", default_value = "lose")]
-    pub no_move: NoMoveRule,
-    /// Terminal labels: lines `vertex win|lose|draw` (value for the player to move there).
-    #[arg(long, value_name = "FILE")]
-    pub terminal: Option<PathBuf>,
-    /// The number of vertices (default: the largest id + 1); ids must be below it.
-    #[arg(long, value_name = "N")]
-    pub vertices: Option<usize>,
     /// How many violations to print (all are counted).
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub show: usize,
@@ -40,26 +32,19 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    if args.graph.as_os_str() == "-" && args.solution.as_os_str() == "-" {
+    if args.game.graph.as_os_str() == "-" && args.solution.as_os_str() == "-" {
         anyhow::bail!("the graph and the solution cannot both be standard input");
     }
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
-    let limit = common::memory_limit(args.max_memory);
-
     // On top of the graph: its forward adjacency (8 bytes per vertex, 4 per
     // edge) and the solution read back (9 bytes per vertex).
-    let (graph, rules) = times.time("read graph", || {
-        common::load_game(
-            &args.graph,
-            args.terminal.as_deref(),
-            args.vertices,
-            args.no_move,
-            limit,
-            (17, 4),
-            &bars,
-        )
-    })?;
+    let budget = Budget {
+        limit: common::memory_limit(args.max_memory),
+        per_vertex: 17,
+        per_edge: 4,
+    };
+    let (graph, rules) = times.time("read graph", || args.game.load(budget, &bars))?;
     let graph = graph.with_successors();
     let n = graph.vertex_count();
     let sol = times.time("read solution", || -> Result<_> {
@@ -88,7 +73,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 out,
                 "verified: {} solves {} ({n} positions, {} edges)",
                 args.solution.display(),
-                args.graph.display(),
+                args.game.graph.display(),
                 graph.edge_count()
             )?;
         } else {

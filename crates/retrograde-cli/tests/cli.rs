@@ -79,7 +79,7 @@ fn summary_reports_counts_and_longest_remoteness() {
     let s = stdout(&o);
     assert!(s.contains("10 vertices, 14 edges"), "{s}");
     assert!(
-        s.contains("solved: 4 win, 3 lose, 3 draw, longest remoteness 5"),
+        s.contains("solved: 4 win, 3 lose, 0 tie, 3 draw, longest remoteness 5"),
         "{s}"
     );
     assert!(s.contains("peak memory"), "{s}");
@@ -625,7 +625,7 @@ mod bad_input {
             (
                 "1 win\n2 wins\n",
                 None,
-                "t.labels:line 2: expected win, lose or draw, found \"wins\"",
+                "t.labels:line 2: expected win, lose, tie or draw, found \"wins\"",
             ),
             (
                 "1 win\n1 lose\n",
@@ -635,7 +635,7 @@ mod bad_input {
             (
                 "1\n",
                 None,
-                "t.labels:line 1: expected a space or tab, then win, lose or draw",
+                "t.labels:line 1: expected a space or tab, then win, lose, tie or draw",
             ),
             ("-1 win\n", None, "(negative numbers are not allowed)"),
             (
@@ -665,7 +665,7 @@ mod bad_input {
             ("1\twin\t1\t2\n", "s.tsv:line 1: expected vertex 0 (one line per vertex, in vertex order), found vertex 1"),
             ("0\tlose\t2\t1\n1\twin\t1\t2\n", "s.tsv:line 3: the solution ends after 2 vertices, but the graph has 3"),
             ("0\tlose\t2\t1\n1\twin\t1\t2\n2\tlose\t0\t-\n3\tlose\t0\t-\n", "s.tsv:line 4: the graph has 3 vertices, but the solution goes on"),
-            ("0\tloss\t2\t1\n", "s.tsv:line 1: expected win, lose or draw, found \"loss\""),
+            ("0\tloss\t2\t1\n", "s.tsv:line 1: expected win, lose, tie or draw, found \"loss\""),
             ("0\tlose\t-\t1\n", "s.tsv:line 1: a lose needs a remoteness (a decimal number), found -"),
             ("0\tdraw\t2\t1\n", "s.tsv:line 1: a draw has no remoteness: expected -, found 2"),
             ("0\tlose\t2\tone\n", "s.tsv:line 1: expected the best move (a vertex id, or - for none), found \"one\""),

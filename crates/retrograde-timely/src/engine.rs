@@ -7,15 +7,21 @@
 //!
 //! Rounds are plies: in round `r`, every position decided with remoteness `r`
 //! sends a [`Move`] to the owner of each of its predecessors ("your successor
-//! became Lose / Win"). The owner applies the sequential solver's rule to each
-//! message; what it decides has remoteness `r + 1` and speaks in round
-//! `r + 1`. The order in which messages arrive within a round changes nothing
-//! (ties go to the smallest id), so outcomes, remoteness and best moves equal
-//! the sequential solver's exactly.
+//! was decided, as this"). The owner applies the rule of
+//! [`retrograde::kernel`] to each message; what it decides has remoteness
+//! `r + 1` and speaks in round `r + 1`. Wins and losses first, then, if any
+//! label is a tie, ties from the terminal ties. The order in which messages
+//! arrive within a round changes nothing (the kernel's order of moves breaks
+//! ties by id), so outcomes, remoteness and best moves equal the sequential
+//! solver's exactly.
+//!
+//! The steps, one function each: [`read_shard`], [`agree_on_totals`],
+//! [`Share::build`], [`solve_rounds`], [`finish_draws`], [`gather`], [`close`].
 
 use std::sync::atomic::AtomicBool;
 
 use retrograde::graph::NONE;
+use retrograde::kernel::{self, Entry, Phase, Start, DRAW, UNDECIDED};
 use retrograde::{Outcome, Rules, Solution};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
@@ -24,11 +30,6 @@ use crate::channel::Channel;
 use crate::error::{Error, Result};
 use crate::input::EdgeShards;
 
-const WIN: u8 = Outcome::Win as u8;
-const LOSE: u8 = Outcome::Lose as u8;
-const DRAW: u8 = Outcome::Draw as u8;
-const UNDECIDED: u8 = 3;
-
 /// What process 0 gets back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solved {
@@ -36,51 +37,74 @@ pub struct Solved {
     pub solution: Solution,
     /// The number of edges (moves) read, parallel edges counted.
     pub edges: u64,
-    /// The number of rounds of message exchange: the longest remoteness + 2
+    /// The number of rounds of message exchange: for each phase run (wins
+    /// and losses; ties when a label is a tie), its longest remoteness + 2
     /// (the last round finds nothing left to decide), 1 if nothing is decided.
     pub rounds: u32,
 }
 
-/// "Your successor `succ` is decided": sent to the owner of `pred`.
-/// `succ == NONE` is a heartbeat instead: the sender still had work this round.
+/// "Your successor `succ` is decided, with state code `code`": sent to the
+/// owner of `pred`. `succ == NONE` is a heartbeat instead: the sender still
+/// had work this round.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 struct Move {
     pred: u32,
     succ: u32,
-    lost: bool,
+    code: u8,
 }
 
 /// An input error, in a form that travels between processes.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-struct WireError {
-    path: String,
-    line: Option<u64>,
-    message: String,
-    display: String,
+enum WireError {
+    /// A parse error at a line: rebuilt as the same error.
+    Parse {
+        path: String,
+        line: u64,
+        message: String,
+    },
+    /// An edge naming a vertex out of range: rebuilt as the same error.
+    Vertex { vertex: u64, vertices: Option<u64> },
+    /// Anything else, as its message.
+    Other(String),
 }
 
 impl WireError {
     fn new(e: &retrograde::Error) -> WireError {
-        let (path, line, message) = match e {
+        match e {
             retrograde::Error::Parse {
                 path,
-                position: retrograde::Position::Line(l),
+                position: retrograde::Position::Line(line),
                 message,
-            } => (path.display().to_string(), Some(*l), message.clone()),
-            _ => (String::new(), None, String::new()),
-        };
-        WireError {
-            path,
-            line,
-            message,
-            display: e.to_string(),
+            } => WireError::Parse {
+                path: path.display().to_string(),
+                line: *line,
+                message: message.clone(),
+            },
+            retrograde::Error::VertexOutOfRange {
+                vertex, vertices, ..
+            } => WireError::Vertex {
+                vertex: *vertex,
+                vertices: *vertices,
+            },
+            other => WireError::Other(other.to_string()),
         }
     }
 
-    fn into_error(self) -> retrograde::Error {
-        match self.line {
-            Some(l) => retrograde::Error::at_line(self.path, l, self.message),
-            None => retrograde::Error::Invalid(self.display),
+    fn into_error(self) -> Error {
+        match self {
+            WireError::Parse {
+                path,
+                line,
+                message,
+            } => Error::Input(retrograde::Error::at_line(path, line, message)),
+            WireError::Vertex { vertex, vertices } => {
+                Error::Input(retrograde::Error::VertexOutOfRange {
+                    what: retrograde::Naming::Edge,
+                    vertex,
+                    vertices,
+                })
+            }
+            WireError::Other(message) => Error::PeerInput { message },
         }
     }
 }
@@ -110,10 +134,71 @@ struct Chunk {
 
 const CHUNK: usize = 1 << 16;
 
-/// This worker's vertices.
-struct Share {
+/// The dataflows every worker creates, in the same order.
+struct Channels {
+    edges: Channel<(u32, u32)>,
+    sources: Channel<u32>,
+    reports: Channel<Report>,
+    moves: Channel<Move>,
+    draws: Channel<(u32, u32)>,
+    gather: Channel<Chunk>,
+}
+
+impl Channels {
+    fn new(worker: &mut Worker) -> Channels {
+        Channels {
+            edges: Channel::new(worker, "Edges", |e: &(u32, u32)| u64::from(e.1)),
+            sources: Channel::new(worker, "Degrees", |&u: &u32| u64::from(u)),
+            reports: Channel::new(worker, "Reports", |r: &Report| u64::from(r.to)),
+            moves: Channel::new(worker, "Moves", |m: &Move| u64::from(m.pred)),
+            draws: Channel::new(worker, "Draws", |d: &(u32, u32)| u64::from(d.0)),
+            gather: Channel::new(worker, "Gather", |_: &Chunk| 0),
+        }
+    }
+}
+
+/// Who this worker is.
+#[derive(Clone, Copy)]
+struct Me {
     peers: u32,
     me: u32,
+}
+
+impl Me {
+    #[inline]
+    fn global(self, t: usize) -> u32 {
+        t as u32 * self.peers + self.me
+    }
+
+    #[inline]
+    fn local(self, v: u32) -> usize {
+        (v / self.peers) as usize
+    }
+
+    /// How many of the vertices `0..n` this worker owns.
+    fn owned(self, n: u64) -> usize {
+        let me = u64::from(self.me);
+        if n > me {
+            ((n - 1 - me) / u64::from(self.peers) + 1) as usize
+        } else {
+            0
+        }
+    }
+}
+
+/// What reading this worker's shard gave it.
+struct Read {
+    /// Edges `(local target, predecessor)` of the vertices it owns.
+    pairs: Vec<(u32, u32)>,
+    /// The out-degrees of the vertices it owns.
+    degree: Vec<u32>,
+    /// What it tells the others.
+    report: Report,
+}
+
+/// This worker's vertices.
+struct Share {
+    me: Me,
     /// Reverse rows: `preds[offsets[t]..offsets[t + 1]]` move into local vertex `t`.
     offsets: Vec<u64>,
     preds: Vec<u32>,
@@ -121,62 +206,6 @@ struct Share {
     state: Vec<u8>,
     rem: Vec<u32>,
     best: Vec<u32>,
-}
-
-impl Share {
-    #[inline]
-    fn global(&self, t: usize) -> u32 {
-        t as u32 * self.peers + self.me
-    }
-
-    #[inline]
-    fn local(&self, v: u32) -> usize {
-        (v / self.peers) as usize
-    }
-
-    /// The sequential solver's rule for one move `pred -> succ` in round
-    /// `round` (`succ` has remoteness `round`).
-    #[inline]
-    fn apply(&mut self, m: Move, round: u32, next: &mut Vec<u32>) {
-        let t = self.local(m.pred);
-        match self.state[t] {
-            UNDECIDED if m.lost => {
-                self.state[t] = WIN;
-                self.rem[t] = round + 1;
-                self.best[t] = m.succ;
-                next.push(t as u32);
-            }
-            UNDECIDED => {
-                // While undecided, rem and best track the Win successors of
-                // greatest remoteness so far (smallest id).
-                if self.best[t] == NONE || self.rem[t] != round {
-                    self.rem[t] = round;
-                    self.best[t] = m.succ;
-                } else if m.succ < self.best[t] {
-                    self.best[t] = m.succ;
-                }
-                self.counter[t] -= 1;
-                if self.counter[t] == 0 {
-                    self.state[t] = LOSE;
-                    self.rem[t] = round + 1;
-                    next.push(t as u32);
-                }
-            }
-            WIN if m.lost && self.rem[t] == round + 1 && m.succ < self.best[t] => {
-                self.best[t] = m.succ;
-            }
-            _ => {}
-        }
-    }
-}
-
-/// How many of the vertices `0..n` worker `me` of `peers` owns.
-fn owned(n: u64, me: u32, peers: u32) -> usize {
-    if n > u64::from(me) {
-        ((n - 1 - u64::from(me)) / u64::from(peers) + 1) as usize
-    } else {
-        0
-    }
 }
 
 /// Runs one worker to the end. Worker 0 returns the solution, the others `None`.
@@ -187,19 +216,41 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
     rules: &Rules,
     abort: &AtomicBool,
 ) -> Result<Option<Solved>> {
-    let peers = worker.peers() as u32;
-    let me = worker.index() as u32;
-    let p64 = u64::from(peers);
-    let mut edges = Channel::<(u32, u32)>::new(worker, "Edges", |e| u64::from(e.1));
-    let mut sources = Channel::<u32>::new(worker, "Degrees", |&u| u64::from(u));
-    let mut reports = Channel::<Report>::new(worker, "Reports", |r| u64::from(r.to));
-    let mut moves = Channel::<Move>::new(worker, "Moves", |m| u64::from(m.pred));
-    let mut draws = Channel::<(u32, u32)>::new(worker, "Draws", |d| u64::from(d.0));
-    let mut gather = Channel::<Chunk>::new(worker, "Gather", |_| 0);
+    let me = Me {
+        peers: worker.peers() as u32,
+        me: worker.index() as u32,
+    };
+    let mut ch = Channels::new(worker);
+    let read = read_shard(worker, &mut ch, source, me, abort)?;
+    let (n, edges) = agree_on_totals(worker, &mut ch, source, rules, read.report.clone(), abort)?;
+    let (mut share, terminals) = Share::build(me, n, read, rules);
+    let any_tie = rules.labels.iter().any(|(_, o)| o == Outcome::Tie);
+    let rounds = solve_rounds(worker, &mut ch, &mut share, terminals, any_tie, abort)?;
+    finish_draws(worker, &mut ch, &mut share, abort)?;
+    let full = gather(worker, &mut ch, share, n, abort)?;
+    close(worker, ch, abort)?;
+    match full {
+        Some((s, r, b)) => Ok(Some(Solved {
+            solution: Solution::try_from_arrays(s, r, b)?,
+            edges,
+            rounds,
+        })),
+        None => Ok(None),
+    }
+}
 
-    // 1. Read this worker's shard; edges go to the owner of their target
-    //    (for its reverse row), sources to the owner of the source (its degree).
-    let mut pairs: Vec<(u32, u32)> = Vec::new(); // (local target, predecessor)
+/// Step 1: reads this worker's shard. Each edge goes to the owner of its
+/// target (for its reverse row), its source to the owner of the source (its
+/// out-degree).
+fn read_shard<S: EdgeShards + ?Sized>(
+    worker: &mut Worker,
+    ch: &mut Channels,
+    source: &S,
+    me: Me,
+    abort: &AtomicBool,
+) -> Result<Read> {
+    let peers = me.peers;
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
     let mut degree: Vec<u32> = Vec::new();
     let mut overflow: Option<u32> = None;
     let mut take_edge = |(u, v): (u32, u32)| pairs.push((v / peers, u));
@@ -216,7 +267,8 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
     let mut largest: Option<u32> = None;
     let mut count = 0u64;
     let mut failure: Option<Error> = None;
-    let read = source.for_each_edge_in_shard(me as usize, peers as usize, |u, v| {
+    let Channels { edges, sources, .. } = ch;
+    let read = source.for_each_edge_in_shard(me.me as usize, peers as usize, |u, v| {
         if failure.is_some() {
             return;
         }
@@ -238,36 +290,48 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
     sources.close_round();
     edges.wait_round(worker, abort, &mut take_edge)?;
     sources.wait_round(worker, abort, &mut take_source)?;
-
-    // 2. Everybody tells everybody how its shard went: the vertex count, the
-    //    edge count and the first error are then known to all.
     let report = Report {
         to: 0,
-        from: me,
+        from: me.me,
         vertices: largest.map_or(0, |l| u64::from(l) + 1),
         edges: count,
         error: read.as_ref().err().map(WireError::new),
         overflow,
     };
-    for k in 0..peers {
-        reports.send(Report {
+    Ok(Read {
+        pairs,
+        degree,
+        report,
+    })
+}
+
+/// Step 2: every worker tells every other how its shard went, so that all
+/// know the vertex count, the edge count and the first error (the same typed
+/// error in every process). Returns the vertex and edge counts.
+fn agree_on_totals<S: EdgeShards + ?Sized>(
+    worker: &mut Worker,
+    ch: &mut Channels,
+    source: &S,
+    rules: &Rules,
+    report: Report,
+    abort: &AtomicBool,
+) -> Result<(u64, u64)> {
+    for k in 0..worker.peers() as u32 {
+        ch.reports.send(Report {
             to: k,
             ..report.clone()
         });
     }
-    let mut all: Vec<Report> = Vec::with_capacity(peers as usize);
-    reports.finish_round(worker, abort, |r| all.push(r))?;
+    let mut all: Vec<Report> = Vec::with_capacity(worker.peers());
+    ch.reports.finish_round(worker, abort, |r| all.push(r))?;
     all.sort_by_key(|r| r.from);
     if let Some(e) = all.iter().find_map(|r| r.error.clone()) {
-        return Err(Error::Input(e.into_error()));
+        return Err(e.into_error());
     }
     if let Some(u) = all.iter().filter_map(|r| r.overflow).min() {
-        return Err(Error::Input(retrograde::Error::Invalid(format!(
-            "vertex {u} has more than {} moves",
-            u32::MAX - 1
-        ))));
+        return Err(Error::Input(retrograde::Error::TooManyMoves { vertex: u }));
     }
-    let total_edges: u64 = all.iter().map(|r| r.edges).sum();
+    let edges: u64 = all.iter().map(|r| r.edges).sum();
     let n: u64 = match source.declared_vertices() {
         Some(n) => n as u64,
         None => {
@@ -276,151 +340,212 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
             from_edges.max(from_labels)
         }
     };
-    if let Some(v) = rules.labels.max_vertex() {
-        if u64::from(v) >= n {
-            return Err(Error::Input(retrograde::Error::Invalid(format!(
-                "terminal label names vertex {v}, but the graph has {n} vertices"
-            ))));
-        }
-    }
+    rules.check(n as usize)?;
+    Ok((n, edges))
+}
 
-    // 3. Build this worker's share: reverse rows by counting sort, counters,
-    //    terminal positions.
-    let m = owned(n, me, peers);
-    let mut offsets = vec![0u64; m + 1];
-    for &(t, _) in &pairs {
-        offsets[t as usize + 1] += 1;
-    }
-    for t in 0..m {
-        offsets[t + 1] += offsets[t];
-    }
-    let mut cursor: Vec<u64> = offsets[..m].to_vec();
-    let mut preds = vec![NONE; pairs.len()];
-    for &(t, u) in &pairs {
-        let c = &mut cursor[t as usize];
-        preds[*c as usize] = u;
-        *c += 1;
-    }
-    drop(cursor);
-    drop(pairs);
-    degree.resize(m, 0);
-    let mut share = Share {
-        peers,
-        me,
-        offsets,
-        preds,
-        counter: degree,
-        state: vec![UNDECIDED; m],
-        rem: vec![NONE; m],
-        best: vec![NONE; m],
-    };
-    let mut frontier: Vec<u32> = Vec::new();
-    let mut labels = rules
-        .labels
-        .iter()
-        .filter(|&(v, _)| v % peers == me)
-        .peekable();
-    for t in 0..m {
-        let v = share.global(t);
-        let label = match labels.peek() {
-            Some(&(l, o)) if l == v => {
-                labels.next();
-                Some(o)
-            }
-            _ => None,
+impl Share {
+    /// Step 3: this worker's share: reverse rows by counting sort, counters,
+    /// and the terminal positions by the kernel's precedence. Returns the
+    /// share and the local terminal positions of each phase.
+    fn build(me: Me, n: u64, read: Read, rules: &Rules) -> (Share, [Vec<u32>; 2]) {
+        let Read {
+            pairs, mut degree, ..
+        } = read;
+        let m = me.owned(n);
+        let mut offsets = vec![0u64; m + 1];
+        for &(t, _) in &pairs {
+            offsets[t as usize + 1] += 1;
+        }
+        for t in 0..m {
+            offsets[t + 1] += offsets[t];
+        }
+        let mut cursor: Vec<u64> = offsets[..m].to_vec();
+        let mut preds = vec![NONE; pairs.len()];
+        for &(t, u) in &pairs {
+            let c = &mut cursor[t as usize];
+            preds[*c as usize] = u;
+            *c += 1;
+        }
+        drop(cursor);
+        drop(pairs);
+        degree.resize(m, 0);
+        let mut share = Share {
+            me,
+            offsets,
+            preds,
+            counter: degree,
+            state: vec![UNDECIDED; m],
+            rem: vec![NONE; m],
+            best: vec![NONE; m],
         };
-        let terminal = label.or_else(|| (share.counter[t] == 0).then(|| rules.no_move.outcome()));
-        if let Some(o) = terminal {
-            share.state[t] = o as u8;
-            if o != Outcome::Draw {
-                share.rem[t] = 0;
-                frontier.push(t as u32);
-            }
-        }
-    }
-
-    // 4. One round per ply. Positions decided with remoteness `round` tell
-    //    their predecessors; a heartbeat to every worker says "not done yet".
-    let mut round: u32 = 0;
-    loop {
-        let mut next: Vec<u32> = Vec::new();
-        let mut active = false;
-        for &t in &frontier {
-            let t = t as usize;
-            let (succ, lost) = (share.global(t), share.state[t] == LOSE);
-            for j in share.offsets[t]..share.offsets[t + 1] {
-                moves.send(Move {
-                    pred: share.preds[j as usize],
-                    succ,
-                    lost,
-                });
-                if moves.should_pump() {
-                    moves.pump(worker, abort, |m| {
-                        take_move(&mut share, m, round, &mut next, &mut active)
-                    })?;
+        let mut terminals: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+        let mut labels = rules
+            .labels
+            .iter()
+            .filter(|&(v, _)| v % me.peers == me.me)
+            .peekable();
+        for t in 0..m {
+            let v = me.global(t);
+            let label = labels.next_if(|&(l, _)| l == v).map(|(_, o)| o);
+            let start = kernel::start(true, label, None, || share.counter[t], rules.no_move);
+            share.state[t] = start.code();
+            if let Start::Terminal(o) = start {
+                if let Some(phase) = kernel::phase(o as u8) {
+                    share.rem[t] = 0;
+                    terminals[phase as usize].push(t as u32);
                 }
             }
         }
-        if !frontier.is_empty() {
-            for k in 0..peers {
-                moves.send(Move {
-                    pred: k,
-                    succ: NONE,
-                    lost: false,
-                });
-            }
+        (share, terminals)
+    }
+
+    /// The kernel's rule for one move `pred -> succ` in round `round`
+    /// (`succ` has remoteness `round`); true if it decides `pred`.
+    #[inline]
+    fn apply(&mut self, m: Move, round: u32) -> bool {
+        let t = self.me.local(m.pred);
+        Entry {
+            state: &mut self.state[t],
+            counter: &mut self.counter[t],
+            remoteness: &mut self.rem[t],
+            best: &mut self.best[t],
         }
-        moves.finish_round(worker, abort, |m| {
-            take_move(&mut share, m, round, &mut next, &mut active)
-        })?;
-        if !active {
+        .successor_decided(m.succ, m.code, round)
+    }
+}
+
+/// Step 4: one round per ply, in each phase. Positions decided with
+/// remoteness `round` tell their predecessors; a heartbeat to every worker
+/// says "not done yet"; a round without heartbeats ends the phase everywhere.
+/// The tie phase runs only if a label is a tie (every process has the same
+/// labels, so all agree). Returns the number of rounds.
+fn solve_rounds(
+    worker: &mut Worker,
+    ch: &mut Channels,
+    share: &mut Share,
+    terminals: [Vec<u32>; 2],
+    any_tie: bool,
+    abort: &AtomicBool,
+) -> Result<u32> {
+    let peers = share.me.peers;
+    let mut rounds = 0;
+    let [win_lose, ties] = terminals;
+    for (phase, mut frontier) in [(Phase::WinLose, win_lose), (Phase::Tie, ties)] {
+        if phase == Phase::Tie && !any_tie {
             break;
         }
-        frontier = next;
-        round += 1;
+        let mut round: u32 = 0;
+        loop {
+            let mut next: Vec<u32> = Vec::new();
+            let mut active = false;
+            let mut take = |share: &mut Share, m: Move| {
+                if m.succ == NONE {
+                    active = true;
+                } else if share.apply(m, round) {
+                    next.push(share.me.local(m.pred) as u32);
+                }
+            };
+            for &t in &frontier {
+                let t = t as usize;
+                let (succ, code) = (share.me.global(t), share.state[t]);
+                for j in share.offsets[t]..share.offsets[t + 1] {
+                    ch.moves.send(Move {
+                        pred: share.preds[j as usize],
+                        succ,
+                        code,
+                    });
+                    if ch.moves.should_pump() {
+                        ch.moves.pump(worker, abort, |m| take(share, m))?;
+                    }
+                }
+            }
+            if !frontier.is_empty() {
+                for k in 0..peers {
+                    ch.moves.send(Move {
+                        pred: k,
+                        succ: NONE,
+                        code: 0,
+                    });
+                }
+            }
+            ch.moves.finish_round(worker, abort, |m| take(share, m))?;
+            rounds += 1;
+            if !active {
+                break;
+            }
+            frontier = next;
+            round += 1;
+        }
     }
-    drop(frontier);
+    Ok(rounds)
+}
 
-    // 5. What is left undecided is a draw; its best move is its smallest draw
-    //    successor, which only the successor's owner knows: each draw tells
-    //    its predecessors.
-    for t in 0..m {
+/// Step 5: what is left undecided is a draw; its best move is its smallest
+/// draw successor (the kernel's order among draws), which only the
+/// successor's owner knows: each draw tells its predecessors.
+fn finish_draws(
+    worker: &mut Worker,
+    ch: &mut Channels,
+    share: &mut Share,
+    abort: &AtomicBool,
+) -> Result<()> {
+    for t in 0..share.state.len() {
         if share.state[t] == UNDECIDED {
             share.rem[t] = NONE;
             share.best[t] = NONE;
         }
     }
     let take_draw = |share: &mut Share, (p, w): (u32, u32)| {
-        let t = share.local(p);
+        let t = share.me.local(p);
         if share.state[t] == UNDECIDED && (share.best[t] == NONE || w < share.best[t]) {
             share.best[t] = w;
         }
     };
-    for t in 0..m {
-        if share.state[t] >= DRAW {
-            let w = share.global(t);
+    for t in 0..share.state.len() {
+        if share.state[t] == DRAW || share.state[t] == UNDECIDED {
+            let w = share.me.global(t);
             for j in share.offsets[t]..share.offsets[t + 1] {
-                draws.send((share.preds[j as usize], w));
-                if draws.should_pump() {
-                    draws.pump(worker, abort, |d| take_draw(&mut share, d))?;
+                ch.draws.send((share.preds[j as usize], w));
+                if ch.draws.should_pump() {
+                    ch.draws.pump(worker, abort, |d| take_draw(share, d))?;
                 }
             }
         }
     }
-    draws.finish_round(worker, abort, |d| take_draw(&mut share, d))?;
+    ch.draws
+        .finish_round(worker, abort, |d| take_draw(share, d))?;
     for s in share.state.iter_mut() {
         if *s == UNDECIDED {
             *s = DRAW;
         }
     }
+    Ok(())
+}
 
-    // 6. Results go to worker 0, in chunks.
+/// The arrays worker 0 assembles: outcome codes, remoteness, best moves.
+type Arrays = (Vec<u8>, Vec<u32>, Vec<u32>);
+
+/// Step 6: every worker sends its results to worker 0, in chunks; worker 0
+/// returns the whole arrays.
+fn gather(
+    worker: &mut Worker,
+    ch: &mut Channels,
+    share: Share,
+    n: u64,
+    abort: &AtomicBool,
+) -> Result<Option<Arrays>> {
     let Share {
-        state, rem, best, ..
+        me,
+        state,
+        rem,
+        best,
+        ..
     } = share;
-    let mut full = (me == 0).then(|| {
+    let p64 = u64::from(me.peers);
+    let mut full = (me.me == 0).then(|| {
         (
-            vec![DRAW; n as usize],
+            vec![Outcome::Draw as u8; n as usize],
             vec![NONE; n as usize],
             vec![NONE; n as usize],
         )
@@ -436,42 +561,28 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
             }
         }
     };
-    for start in (0..m).step_by(CHUNK) {
-        let end = (start + CHUNK).min(m);
-        gather.send(Chunk {
-            worker: me,
+    for start in (0..state.len()).step_by(CHUNK) {
+        let end = (start + CHUNK).min(state.len());
+        ch.gather.send(Chunk {
+            worker: me.me,
             start: start as u32,
             outcomes: state[start..end].to_vec(),
             remoteness: rem[start..end].to_vec(),
             best: best[start..end].to_vec(),
         });
-        gather.pump(worker, abort, &mut take_chunk)?;
+        ch.gather.pump(worker, abort, &mut take_chunk)?;
     }
     drop((state, rem, best));
-    gather.finish_round(worker, abort, &mut take_chunk)?;
+    ch.gather.finish_round(worker, abort, &mut take_chunk)?;
+    Ok(full)
+}
 
-    // 7. Close every input and let the dataflows finish everywhere.
-    drop((edges, sources, reports, moves, draws, gather));
+/// Step 7: closes every input and lets the dataflows finish everywhere.
+fn close(worker: &mut Worker, ch: Channels, abort: &AtomicBool) -> Result<()> {
+    drop(ch);
     while worker.has_dataflows() {
         crate::channel::check(abort)?;
         worker.step_or_park(Some(std::time::Duration::from_millis(20)));
     }
-
-    match full {
-        Some((s, r, b)) => Ok(Some(Solved {
-            solution: Solution::try_from_arrays(s, r, b)?,
-            edges: total_edges,
-            rounds: round + 1,
-        })),
-        None => Ok(None),
-    }
-}
-
-#[inline]
-fn take_move(share: &mut Share, m: Move, round: u32, next: &mut Vec<u32>, active: &mut bool) {
-    if m.succ == NONE {
-        *active = true;
-    } else {
-        share.apply(m, round, next);
-    }
+    Ok(())
 }

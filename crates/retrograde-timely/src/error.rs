@@ -11,9 +11,16 @@ pub enum Error {
     /// every process reports the same error: the one found first in the input.
     #[error(transparent)]
     Input(#[from] retrograde::Error),
-    /// The configuration cannot work (no workers, process index out of range, ...).
-    #[error("{0}")]
-    Config(String),
+    /// The configuration cannot work.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// Another process found its part of the input bad, in a way that does
+    /// not travel as a typed error (an I/O error, say): its message.
+    #[error("another process could not read its part of the input: {message}")]
+    PeerInput {
+        /// What the other process reported.
+        message: String,
+    },
     /// This process could not listen on its own address.
     #[error("process {process}: cannot listen on {address}: {source}")]
     Listen {
@@ -60,6 +67,32 @@ pub enum Error {
     Failed {
         /// What happened, as reported by the failing worker or connection.
         message: String,
+    },
+}
+
+/// Why a [`Config`](crate::Config) cannot work.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// No worker threads.
+    #[error("the number of worker threads must be at least 1")]
+    NoThreads,
+    /// A cluster without processes.
+    #[error("the host list is empty")]
+    NoHosts,
+    /// This process's index is not in the host list.
+    #[error("process index {process} is out of range: the host list has {processes} entries (0 to {})", processes - 1)]
+    ProcessOutOfRange {
+        /// The index given.
+        process: usize,
+        /// The processes the host list names.
+        processes: usize,
+    },
+    /// More workers than `u32` can number.
+    #[error("too many workers: {workers}")]
+    TooManyWorkers {
+        /// Threads times processes.
+        workers: u64,
     },
 }
 

@@ -43,10 +43,11 @@ pub fn read_hostfile(input: &Input) -> retrograde::Result<Vec<String>> {
         hosts.push(line.to_string());
     }
     if hosts.is_empty() {
-        return Err(retrograde::Error::Invalid(format!(
-            "{}: the host list names no process",
-            input.path().display()
-        )));
+        return Err(retrograde::Error::at_line(
+            input.path(),
+            text.lines().count() as u64 + 1,
+            "expected a line host:port: the host list names no process",
+        ));
     }
     Ok(hosts)
 }

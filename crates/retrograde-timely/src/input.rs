@@ -4,7 +4,7 @@ use std::path::Path;
 
 use retrograde::io::edge_list::EdgeList;
 use retrograde::io::Input;
-use retrograde::{EdgeSource, Position};
+use retrograde::EdgeSource;
 
 /// An edge source that can be read in shards: worker `k` of `n` reads shard
 /// `k` of `n`, and together the shards list every edge exactly once.
@@ -61,20 +61,6 @@ impl TextEdgeList {
     }
 }
 
-/// The start of shard `k` of `shards`: the first line starting at or after
-/// byte `len * k / shards`. Monotone in `k`, 0 for `k = 0`, `len` for `k = shards`.
-fn boundary(data: &[u8], k: usize, shards: usize) -> usize {
-    let len = data.len();
-    let x = (len as u128 * k as u128 / shards as u128) as usize;
-    if x == 0 || x >= len {
-        return x.min(len);
-    }
-    match data[x - 1..].iter().position(|&b| b == b'\n') {
-        Some(i) => x + i,
-        None => len,
-    }
-}
-
 impl EdgeShards for TextEdgeList {
     fn for_each_edge_in_shard<F: FnMut(u32, u32)>(
         &self,
@@ -82,24 +68,9 @@ impl EdgeShards for TextEdgeList {
         shards: usize,
         f: F,
     ) -> retrograde::Result<()> {
-        let data = self.input.bytes();
-        let (start, end) = (
-            boundary(data, shard, shards),
-            boundary(data, shard + 1, shards),
-        );
-        EdgeList::new(&data[start..end], self.input.path(), self.vertices)
-            .for_each_edge(f)
-            .map_err(|e| match e {
-                retrograde::Error::Parse {
-                    path,
-                    position: Position::Line(line),
-                    message,
-                } => {
-                    let before = data[..start].iter().filter(|&&b| b == b'\n').count() as u64;
-                    retrograde::Error::at_line(path, line + before, message)
-                }
-                other => other,
-            })
+        EdgeList::new(self.input.bytes(), self.input.path(), self.vertices)
+            .split(shards)
+            .for_each_edge_in(shard, f)
     }
 
     fn declared_vertices(&self) -> Option<usize> {
@@ -138,10 +109,11 @@ impl EdgeShards for EdgeArray {
                 None => hi == retrograde::graph::NONE,
             };
             if too_big {
-                return Err(retrograde::Error::Invalid(match self.vertices {
-                    Some(n) => format!("edge names vertex {hi}, but the graph has {n} vertices"),
-                    None => format!("vertex id {hi} is too large"),
-                }));
+                return Err(retrograde::Error::VertexOutOfRange {
+                    what: retrograde::Naming::Edge,
+                    vertex: u64::from(hi),
+                    vertices: self.vertices.map(|n| n as u64),
+                });
             }
             f(u, v);
         }

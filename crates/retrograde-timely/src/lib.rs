@@ -12,7 +12,7 @@
 //! id). Worker 0 gathers the solution at the end.
 //!
 //! ```
-//! use retrograde::{Outcome, Rules};
+//! use retrograde::{Answers, Outcome, Rules};
 //! use retrograde_timely::{solve, Config, EdgeArray};
 //!
 //! // 0 -> 1 -> 2; 2 has no move. 3 <-> 4 and 3 -> 0.
@@ -60,7 +60,7 @@ use timely::worker::Worker;
 use timely::{CommunicationConfig, WorkerConfig};
 
 pub use engine::Solved;
-pub use error::{Error, Result};
+pub use error::{ConfigError, Error, Result};
 pub use hosts::read_hostfile;
 pub use input::{EdgeArray, EdgeShards, TextEdgeList};
 
@@ -138,25 +138,22 @@ impl Config {
 
     fn check(&self) -> Result<()> {
         if self.threads == 0 {
-            return Err(Error::Config(
-                "the number of worker threads must be at least 1".into(),
-            ));
+            return Err(ConfigError::NoThreads.into());
         }
         if let Some(c) = &self.cluster {
             if c.addresses.is_empty() {
-                return Err(Error::Config("the host list is empty".into()));
+                return Err(ConfigError::NoHosts.into());
             }
             if c.process >= c.addresses.len() {
-                return Err(Error::Config(format!(
-                    "process index {} is out of range: the host list has {} entries (0 to {})",
-                    c.process,
-                    c.addresses.len(),
-                    c.addresses.len() - 1
-                )));
+                return Err(ConfigError::ProcessOutOfRange {
+                    process: c.process,
+                    processes: c.addresses.len(),
+                }
+                .into());
             }
-            if (self.threads as u64).saturating_mul(c.addresses.len() as u64) > u64::from(u32::MAX)
-            {
-                return Err(Error::Config("too many workers".into()));
+            let workers = (self.threads as u64).saturating_mul(c.addresses.len() as u64);
+            if workers > u64::from(u32::MAX) {
+                return Err(ConfigError::TooManyWorkers { workers }.into());
             }
         }
         Ok(())

@@ -19,7 +19,12 @@ fn game() -> impl Strategy<Value = (usize, Vec<(u32, u32)>, Rules)> {
             prop::collection::vec(
                 (
                     0..n as u32,
-                    prop_oneof![Just(Outcome::Win), Just(Outcome::Lose), Just(Outcome::Draw)],
+                    prop_oneof![
+                        Just(Outcome::Win),
+                        Just(Outcome::Lose),
+                        Just(Outcome::Draw),
+                        Just(Outcome::Tie)
+                    ],
                 ),
                 0..3,
             )

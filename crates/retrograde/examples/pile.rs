@@ -4,7 +4,7 @@
 //! one back (on a pile of 10 to 19). The player to move at an empty pile has
 //! lost. Putting back lets play loop forever, so some piles are draws.
 use retrograde::game::{check_game, Game};
-use retrograde::{solve_game, Outcome, Rules};
+use retrograde::{solve_game, Answers, Outcome, Rules};
 
 const MAX: u32 = 20;
 
@@ -67,9 +67,8 @@ fn main() {
     println!("{}", solution.summary());
 
     // 5. Read the answers. Best moves are computed on demand from the moves.
-    let graph = Pile.as_graph();
     for p in 0..=MAX {
-        let best = solution.best_move_in(&graph, &rules, p);
+        let best = solution.best_move(p);
         let plies = solution.remoteness(p).map_or("-".into(), |r| r.to_string());
         let best = best.map_or("-".into(), |q| q.to_string());
         println!(
@@ -77,6 +76,6 @@ fn main() {
             solution.outcome(p)
         );
     }
-    let line = solution.line_in(&graph, &rules, 9, 10);
+    let line = solution.line(9, 10);
     println!("best play from 9: {:?}", line.positions);
 }

@@ -45,18 +45,125 @@ pub enum Error {
         message: String,
     },
     /// The run would need more memory than allowed.
-    #[error("{what} would need about {} of memory, more than the {} allowed (see --max-memory)", human_bytes(*needed), human_bytes(*limit))]
+    #[error("a graph of {vertices} vertices and {edges} edges would need about {} of memory, more than the {} allowed", human_bytes(*needed), human_bytes(*limit))]
     TooLarge {
-        /// What was being built.
-        what: String,
+        /// The vertices (positions) the run would hold.
+        vertices: u64,
+        /// The edges (moves) the run would hold.
+        edges: u64,
         /// Bytes the run would need.
         needed: u64,
         /// Bytes allowed.
         limit: u64,
     },
-    /// The inputs are individually valid but do not fit together.
+    /// More vertices (positions) than `u32` ids can number.
+    #[error(
+        "{vertices} vertices is more than the {} that u32 ids allow",
+        crate::graph::MAX_VERTICES
+    )]
+    TooManyVertices {
+        /// How many there would be.
+        vertices: u64,
+    },
+    /// A vertex id at or past the vertex count (or, without one, the id
+    /// `u32::MAX`, which numbers no vertex).
+    #[error("{}", match vertices {
+        Some(n) => format!("{what} names vertex {vertex}, but the graph has {n} vertices"),
+        None => format!("{what} names vertex {vertex}, larger than the largest id {}", crate::graph::NONE - 1),
+    })]
+    VertexOutOfRange {
+        /// What named it.
+        what: Naming,
+        /// The id.
+        vertex: u64,
+        /// The vertex count, if fixed.
+        vertices: Option<u64>,
+    },
+    /// A position with more moves in or out than a `u32` counter holds.
+    #[error("vertex {vertex} has more than {} moves in or out", u32::MAX - 1)]
+    TooManyMoves {
+        /// The position.
+        vertex: u32,
+    },
+    /// An [`EdgeSource`](crate::EdgeSource) reported different edges on its two passes.
+    #[error("the edge source changed between its two passes")]
+    SourceChanged,
+    /// A solution does not have one entry per position of the game it is checked or written against.
+    #[error("the solution has {solution} positions, but the graph has {graph}")]
+    SizeMismatch {
+        /// Positions in the solution.
+        solution: u64,
+        /// Positions in the graph.
+        graph: u64,
+    },
+    /// Flat solution arrays that cannot be a solution.
     #[error("{0}")]
-    Invalid(String),
+    Arrays(#[from] ArraysError),
+    /// The binary format is little-endian and this machine is not.
+    #[error("the binary format needs a little-endian machine")]
+    BigEndian,
+    /// A position asked about is not a position of the game.
+    #[error("{0} is not a position of the game")]
+    NotAPosition(String),
+}
+
+/// What named an out-of-range vertex, for [`Error::VertexOutOfRange`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Naming {
+    /// An edge (a move).
+    Edge,
+    /// A terminal label.
+    Label,
+    /// A question about one vertex (a query, a line).
+    Query,
+}
+
+impl fmt::Display for Naming {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Naming::Edge => "edge",
+            Naming::Label => "terminal label",
+            Naming::Query => "the query",
+        })
+    }
+}
+
+/// Why flat arrays are not a solution ([`Solution::try_from_arrays`](crate::Solution::try_from_arrays)).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ArraysError {
+    /// The arrays differ in length.
+    #[error("solution arrays differ in length: {outcomes} outcomes, {remoteness} remoteness values, {best} best moves")]
+    Lengths {
+        /// Entries of the outcome array.
+        outcomes: usize,
+        /// Entries of the remoteness array.
+        remoteness: usize,
+        /// Entries of the best-move array.
+        best: usize,
+    },
+    /// An outcome code that names no outcome.
+    #[error("solution entry of vertex {vertex}: outcome code {code} is not 0, 1, 2 or 3")]
+    Code {
+        /// The vertex.
+        vertex: u32,
+        /// The code.
+        code: u8,
+    },
+    /// A draw with a remoteness, or a decided position without one.
+    #[error("solution entry of vertex {vertex}: a draw has no remoteness and every other position has one")]
+    Remoteness {
+        /// The vertex.
+        vertex: u32,
+    },
+    /// A best move that names no position.
+    #[error("solution entry of vertex {vertex}: best move {to} is not a position")]
+    Move {
+        /// The vertex.
+        vertex: u32,
+        /// The move's target.
+        to: u32,
+    },
 }
 
 impl Error {
@@ -96,7 +203,7 @@ impl Error {
 }
 
 /// A byte count for people: `1.5 GiB`.
-pub fn human_bytes(b: u64) -> String {
+pub(crate) fn human_bytes(b: u64) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
     let mut x = b as f64;
     let mut i = 0;

@@ -7,7 +7,7 @@
 //! **O(V + E)** time.
 //!
 //! ```
-//! use retrograde::{solve, Csr, Outcome, Rules};
+//! use retrograde::{solve, Answers, Csr, Outcome, Rules};
 //!
 //! // 0 -> 1 -> 2; 2 has no move. 3 <-> 4 and 3 -> 0.
 //! let g = Csr::from_edges(5, &[(0, 1), (1, 2), (3, 4), (4, 3), (3, 0)]);
@@ -42,14 +42,18 @@ pub mod game;
 pub mod games;
 pub mod graph;
 pub mod io;
+pub mod kernel;
 mod outcome;
 pub mod solve;
 mod store;
 pub mod verify;
 
-pub use error::{human_bytes, Error, Position, Result};
+pub use error::{ArraysError, Error, Naming, Position, Result};
 pub use game::{solve_game, Game};
-pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Successors};
-pub use outcome::{LabelWalk, Labels, NoMoveRule, Outcome, Rules};
-pub use solve::{solve, Line, NoProgress, Progress, Solution, Summary};
+pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Successors};
+pub use outcome::{LabelWalk, Labels, NoMoveRule, Outcome, Rules, UnknownName, Value};
+pub use solve::{
+    solve, Answers, Histogram, Line, MoveValue, NoProgress, Progress, Solution, Solved, Summary,
+    Values,
+};
 pub use verify::{verify, Condition, Report, Violation};

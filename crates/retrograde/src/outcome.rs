@@ -3,12 +3,20 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::error::{Error, Naming};
+
 /// The game-theoretic value of a position, for the player to move.
 ///
-/// `Win`: some move reaches a `Lose` position. `Lose`: every move reaches a `Win`
-/// position (vacuously true for a terminal position under the normal rule).
-/// `Draw`: everything else — best play never ends (or ends in a terminal draw).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// `Win`: some move reaches a `Lose` position. `Lose`: every move reaches a
+/// `Win` position (vacuously true for a terminal position under the normal
+/// rule). Everything else is level: a `Tie` where best play can still end
+/// the game level, a `Draw` where it goes on forever.
+///
+/// For the player to move the values are ordered `Lose < Draw < Tie < Win`
+/// (as in GamesmanOne): a player who cannot win prefers a game that ends.
+/// So a position that can neither win nor be forced to lose is a `Tie` when
+/// some move reaches a `Tie`, and a `Draw` otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Outcome {
     /// The player to move can force a win.
@@ -17,49 +25,64 @@ pub enum Outcome {
     Lose = 1,
     /// Neither side can force an end: best play goes on forever.
     Draw = 2,
+    /// Neither side can win, and best play ends the game level.
+    Tie = 3,
 }
 
+/// The outcome names the parsers accept, for error messages.
+pub(crate) const OUTCOME_NAMES: &str = "win, lose, tie or draw";
+
 impl Outcome {
-    /// The value seen from the other player's side: `Win` and `Lose` swap, `Draw` stays.
+    /// All four outcomes, in the order of their codes.
+    pub const ALL: [Outcome; 4] = [Outcome::Win, Outcome::Lose, Outcome::Draw, Outcome::Tie];
+
+    /// The value seen from the other player's side: `Win` and `Lose` swap,
+    /// `Tie` and `Draw` stay.
     ///
     /// ```
     /// use retrograde::Outcome;
     /// assert_eq!(Outcome::Win.flip(), Outcome::Lose);
     /// assert_eq!(Outcome::Draw.flip(), Outcome::Draw);
+    /// assert_eq!(Outcome::Tie.flip(), Outcome::Tie);
     /// ```
     pub fn flip(self) -> Outcome {
         match self {
             Outcome::Win => Outcome::Lose,
             Outcome::Lose => Outcome::Win,
-            Outcome::Draw => Outcome::Draw,
+            o => o,
         }
     }
 
-    /// The lowercase name used in every file format: `win`, `lose` or `draw`.
+    /// Whether best play ends the game (win, lose or tie): such a position
+    /// has a remoteness; a draw has none.
+    pub fn ends(self) -> bool {
+        self != Outcome::Draw
+    }
+
+    /// The lowercase name used in every file format: `win`, `lose`, `tie` or `draw`.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Win => "win",
             Outcome::Lose => "lose",
             Outcome::Draw => "draw",
+            Outcome::Tie => "tie",
         }
     }
 
-    /// Parses `win`, `lose` or `draw` from raw bytes (as read from a file).
+    /// Parses `win`, `lose`, `tie` or `draw` from raw bytes (as read from a file).
     pub fn from_bytes(s: &[u8]) -> Option<Outcome> {
         match s {
             b"win" => Some(Outcome::Win),
             b"lose" => Some(Outcome::Lose),
             b"draw" => Some(Outcome::Draw),
+            b"tie" => Some(Outcome::Tie),
             _ => None,
         }
     }
 
-    pub(crate) fn from_u8(b: u8) -> Outcome {
-        match b {
-            0 => Outcome::Win,
-            1 => Outcome::Lose,
-            _ => Outcome::Draw,
-        }
+    /// The outcome of a code `0..=3` (the discriminants above).
+    pub fn from_code(code: u8) -> Option<Outcome> {
+        Outcome::ALL.get(code as usize).copied()
     }
 }
 
@@ -69,11 +92,58 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// A word that names no value of the type it was parsed as.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected {expected}, found {found:?}")]
+pub struct UnknownName {
+    /// The words accepted.
+    pub expected: &'static str,
+    /// The word found.
+    pub found: String,
+}
+
 impl FromStr for Outcome {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Outcome, String> {
-        Outcome::from_bytes(s.as_bytes())
-            .ok_or_else(|| format!("expected win, lose or draw, found {s:?}"))
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Outcome, UnknownName> {
+        Outcome::from_bytes(s.as_bytes()).ok_or_else(|| UnknownName {
+            expected: OUTCOME_NAMES,
+            found: s.to_string(),
+        })
+    }
+}
+
+/// The value of a position: its [`Outcome`] for the player to move and, when
+/// best play ends the game, how many plies it lasts (its *remoteness*).
+///
+/// ```
+/// use retrograde::{Outcome, Value};
+/// assert_eq!(Value::new(Outcome::Win, Some(3)).to_string(), "win in 3");
+/// assert_eq!(Value::new(Outcome::Draw, None).to_string(), "draw");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Value {
+    /// Win, lose, tie or draw, for the player to move.
+    pub outcome: Outcome,
+    /// Plies to the end under best play; `None` for a draw.
+    pub remoteness: Option<u32>,
+}
+
+impl Value {
+    /// A value.
+    pub fn new(outcome: Outcome, remoteness: Option<u32>) -> Value {
+        Value {
+            outcome,
+            remoteness,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.remoteness {
+            Some(r) => write!(f, "{} in {r}", self.outcome),
+            None => write!(f, "{}", self.outcome),
+        }
     }
 }
 
@@ -98,12 +168,15 @@ impl NoMoveRule {
 }
 
 impl FromStr for NoMoveRule {
-    type Err = String;
-    fn from_str(s: &str) -> Result<NoMoveRule, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<NoMoveRule, UnknownName> {
         match s {
             "lose" => Ok(NoMoveRule::Lose),
             "win" => Ok(NoMoveRule::Win),
-            _ => Err(format!("expected lose or win, found {s:?}")),
+            _ => Err(UnknownName {
+                expected: "lose or win",
+                found: s.to_string(),
+            }),
         }
     }
 }
@@ -167,6 +240,14 @@ impl Labels {
         LabelWalk { rest: &self.sorted }
     }
 
+    /// [`Labels::walk`], starting at vertex `v` (labels below it are skipped). `O(log L)`.
+    pub fn walk_from(&self, v: u32) -> LabelWalk<'_> {
+        let at = self.sorted.partition_point(|&(u, _)| u < v);
+        LabelWalk {
+            rest: &self.sorted[at..],
+        }
+    }
+
     /// The largest labelled vertex, if any.
     pub fn max_vertex(&self) -> Option<u32> {
         self.sorted.last().map(|&(v, _)| v)
@@ -224,6 +305,21 @@ impl Rules {
         self.labels = labels;
         self
     }
+
+    /// Checks that every label names one of `vertices` positions.
+    ///
+    /// # Errors
+    /// [`Error::VertexOutOfRange`] naming the largest label.
+    pub fn check(&self, vertices: usize) -> Result<(), Error> {
+        match self.labels.max_vertex() {
+            Some(v) if v as usize >= vertices => Err(Error::VertexOutOfRange {
+                what: Naming::Label,
+                vertex: u64::from(v),
+                vertices: Some(vertices as u64),
+            }),
+            _ => Ok(()),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -248,10 +344,15 @@ mod tests {
 
     #[test]
     fn outcome_names_round_trip() {
-        for o in [Outcome::Win, Outcome::Lose, Outcome::Draw] {
+        for o in Outcome::ALL {
             assert_eq!(o.as_str().parse::<Outcome>().unwrap(), o);
-            assert_eq!(Outcome::from_u8(o as u8), o);
+            assert_eq!(Outcome::from_code(o as u8), Some(o));
         }
-        assert!("WIN".parse::<Outcome>().is_err());
+        assert_eq!(Outcome::from_code(4), None);
+        let e = "WIN".parse::<Outcome>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "expected win, lose, tie or draw, found \"WIN\""
+        );
     }
 }

@@ -11,12 +11,18 @@
 //!   least remoteness among its `Lose` successors (the winner hurries);
 //! - a **lose** has only `Win` successors, and its remoteness is one more than
 //!   the greatest of theirs (the loser holds out);
-//! - a **draw** has no `Lose` successor and at least one `Draw` successor;
+//! - a **tie** has no `Lose` successor, a `Tie` successor, and its remoteness
+//!   is one more than the least remoteness among its `Tie` successors;
+//! - a **draw** has no `Lose` and no `Tie` successor and at least one `Draw`
+//!   successor;
 //! - every non-terminal position lists a best move, which is one of its edges
 //!   and has the stated property: for a win, a `Lose` successor of remoteness one
-//!   less; for a lose, a successor of remoteness one less; for a draw, a `Draw`
-//!   successor. Ties may go to any such move (the solver's smallest-id rule is
-//!   not required).
+//!   less; for a lose, a successor of remoteness one less; for a tie, a `Tie`
+//!   successor of remoteness one less; for a draw, a `Draw` successor. Equal
+//!   moves may be chosen in any way (the solver's smallest-id rule is not
+//!   required);
+//! - the solution holds exactly the game's positions (an index the game says
+//!   is no position has no value, and the other way round).
 //!
 //! Why this suffices: remoteness strictly decreases along the moves that
 //! justify a win or a loss, so by induction on it every stated win is a real
@@ -25,7 +31,18 @@
 //! `Draw` successor to be a real win of smaller remoteness, itself a stated
 //! draw; a real win would need a real-loss successor of smaller remoteness,
 //! which is neither a stated draw (minimality) nor a stated loss (forbidden
-//! next to a draw). So outcomes agree, and then remoteness agrees by induction.
+//! next to a draw). Stated ties are level by the same argument (a tie, like a
+//! draw, has no `Lose` successor and a level one), and they reach a terminal
+//! tie along ties of decreasing remoteness, so they are real ties. If some
+//! stated draw were really a tie, take one of least true remoteness: its
+//! tie successor of smaller remoteness is level, so a stated tie or draw;
+//! not a draw (minimality), and a draw has no `Tie` successor. So outcomes
+//! agree, and remoteness, fixed by its equations with positive steps, agrees
+//! too.
+//!
+//! Like the slow reference solver, this module deliberately shares nothing
+//! with the engines' rule in [`kernel`](crate::kernel): it is written from
+//! the definitions, so that it can vouch for any engine.
 //!
 //! ```
 //! use retrograde::{solve, verify, Condition, Csr, Rules};
@@ -41,9 +58,7 @@
 use std::fmt;
 
 use crate::error::{Error, Result};
-use crate::graph::NONE;
-use crate::solve::check_labels;
-use crate::{Outcome, Rules, Solution, Successors};
+use crate::{Answers, Outcome, Rules, Successors, Value};
 
 /// A condition a position of a correct solution satisfies, and how it failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,9 +104,33 @@ pub enum Condition {
     },
     /// A non-terminal draw without any `Draw` successor: it cannot go on forever.
     DrawWithoutDrawSuccessor,
+    /// A draw with a `Tie` successor: the player to move ends level by moving there.
+    DrawWithTieSuccessor {
+        /// The first such successor (smallest id).
+        to: u32,
+    },
+    /// A tie with a `Lose` successor: the player to move wins by moving there.
+    TieWithLoseSuccessor {
+        /// The first such successor (smallest id).
+        to: u32,
+    },
+    /// A tie without any `Tie` successor: nothing ends it level.
+    TieWithoutTieSuccessor,
+    /// A tie whose remoteness is not 1 + the least remoteness of its `Tie` successors.
+    TieRemoteness {
+        /// What 1 + the least remoteness of the `Tie` successors gives.
+        expected: u64,
+    },
+    /// The solution gives a value to an index the game says is no position,
+    /// or none to a position of the game.
+    PositionMismatch {
+        /// Whether the game says it is a position.
+        in_game: bool,
+    },
     /// The listed best move is an edge, but not a best move: for a win it does
     /// not reach a `Lose` of remoteness one less, for a lose it does not reach
-    /// a position of remoteness one less, for a draw it does not reach a `Draw`.
+    /// a position of remoteness one less, for a tie it does not reach a `Tie`
+    /// of remoteness one less, for a draw it does not reach a `Draw`.
     NotBestMove {
         /// The position the listed move goes to.
         to: u32,
@@ -103,19 +142,17 @@ pub enum Condition {
 pub struct Violation {
     /// The position.
     pub vertex: u32,
-    /// Its outcome, as the solution states it.
-    pub outcome: Outcome,
-    /// Its remoteness, as the solution states it (`None` for a draw).
-    pub remoteness: Option<u32>,
+    /// Its value, as the solution states it (`None`: no position).
+    pub value: Option<Value>,
     /// The condition that fails.
     pub condition: Condition,
 }
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let stated = match self.remoteness {
-            Some(r) => format!("{} in {r}", self.outcome),
-            None => self.outcome.to_string(),
+        let stated = match self.value {
+            Some(v) => v.to_string(),
+            None => "no position".to_string(),
         };
         write!(f, "vertex {} ({stated}): ", self.vertex)?;
         match self.condition {
@@ -158,6 +195,27 @@ impl fmt::Display for Violation {
                 f,
                 "a draw with moves, but none of them reaches a draw position"
             ),
+            Condition::DrawWithTieSuccessor { to } => write!(
+                f,
+                "a draw, but the move to {to} reaches a tie position (the game can end level)"
+            ),
+            Condition::TieWithLoseSuccessor { to } => write!(
+                f,
+                "a tie, but the move to {to} reaches a lose position (a win for the player to move)"
+            ),
+            Condition::TieWithoutTieSuccessor => {
+                write!(f, "a tie, but no move reaches a tie position")
+            }
+            Condition::TieRemoteness { expected } => write!(
+                f,
+                "a tie must take 1 + the least remoteness of its tie successors = {expected} plies"
+            ),
+            Condition::PositionMismatch { in_game: true } => {
+                write!(f, "a position of the game, without a value in the solution")
+            }
+            Condition::PositionMismatch { in_game: false } => {
+                write!(f, "not a position of the game, but the solution gives it a value")
+            }
             Condition::NotBestMove { to } => {
                 write!(f, "the best move to {to} does not achieve the stated value")
             }
@@ -168,7 +226,7 @@ impl fmt::Display for Violation {
 /// What [`verify`] found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
-    /// The positions checked.
+    /// The positions checked (indices that are no position not counted).
     pub positions: u64,
     /// The first violations found, in vertex order (at most the number asked for).
     pub violations: Vec<Violation>,
@@ -202,47 +260,50 @@ impl Report {
 /// # Complexity
 /// Time **O(V + E)**: each position and each of its moves is looked at once.
 /// No memory beyond the report.
-pub fn verify<G: Successors + ?Sized>(
+pub fn verify<G: Successors + ?Sized, S: Answers + ?Sized>(
     g: &G,
     rules: &Rules,
-    s: &Solution,
+    s: &S,
     keep: usize,
 ) -> Result<Report> {
-    check_labels(g, rules)?;
+    rules.check(g.vertex_count())?;
     let n = g.vertex_count();
     if s.len() != n {
-        return Err(Error::Invalid(format!(
-            "the solution has {} positions, but the graph has {n}",
-            s.len()
-        )));
+        return Err(Error::SizeMismatch {
+            solution: s.len() as u64,
+            graph: n as u64,
+        });
     }
-    let mut report = Report {
-        positions: n as u64,
-        ..Report::default()
-    };
+    let mut report = Report::default();
     let mut labels = rules.labels.walk();
     for v in 0..n as u32 {
         let label = labels.at(v);
-        let outcome = s.outcome(v);
-        let rem = s.remoteness(v);
+        let value = s.value(v);
         let mut fail = |condition| {
             report.total += 1;
             if report.violations.len() < keep {
                 report.violations.push(Violation {
                     vertex: v,
-                    outcome,
-                    remoteness: rem,
+                    value,
                     condition,
                 });
             }
         };
+        let in_game = g.is_position(v);
+        let Some(value) = value.filter(|_| in_game) else {
+            if in_game || value.is_some() {
+                fail(Condition::PositionMismatch { in_game });
+            }
+            continue;
+        };
+        report.positions += 1;
         let terminal = label
             .or_else(|| g.terminal(v))
             .or_else(|| (g.out_degree(v) == 0).then(|| rules.no_move.outcome()));
         if let Some(expected) = terminal {
-            if outcome != expected {
+            if value.outcome != expected {
                 fail(Condition::TerminalValue { expected });
-            } else if rem.is_some_and(|r| r != 0) {
+            } else if value.remoteness.is_some_and(|r| r != 0) {
                 fail(Condition::TerminalRemoteness);
             }
             if s.best_move(v).is_some() {
@@ -250,87 +311,120 @@ pub fn verify<G: Successors + ?Sized>(
             }
             continue;
         }
-        check_position(g, s, v, &mut fail);
+        check_position(g, s, v, value, &mut fail);
     }
     Ok(report)
 }
 
+/// What the moves of one position show, gathered in one pass.
+#[derive(Default)]
+struct Successions {
+    /// Whether the listed best move is among them.
+    move_is_edge: bool,
+    least_lose: Option<u64>,
+    first_lose: Option<u32>,
+    least_tie: Option<u64>,
+    first_tie: Option<u32>,
+    greatest_win: Option<u64>,
+    first_not_win: Option<u32>,
+    any_draw: bool,
+}
+
 /// The conditions of a non-terminal position `v`: one pass over its moves.
-fn check_position<G: Successors + ?Sized>(
+fn check_position<G: Successors + ?Sized, S: Answers + ?Sized>(
     g: &G,
-    s: &Solution,
+    s: &S,
     v: u32,
+    stated: Value,
     fail: &mut dyn FnMut(Condition),
 ) {
     let best = s.best_move(v);
-    let mut move_is_edge = false;
-    let mut least_lose: Option<u64> = None;
-    let mut first_lose: u32 = NONE;
-    let mut greatest_win: Option<u64> = None;
-    let mut first_not_win: u32 = NONE;
-    let mut any_draw = false;
+    let mut m = Successions::default();
+    let min = |a: Option<u32>, w: u32| Some(a.map_or(w, |a| a.min(w)));
+    let least = |a: Option<u64>, r: Option<u64>| match (a, r) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
     g.for_each_successor(v, |w| {
-        move_is_edge |= best == Some(w);
-        let r = s.remoteness(w).map(u64::from);
-        match s.outcome(w) {
+        m.move_is_edge |= best == Some(w);
+        let Some(x) = s.value(w) else {
+            return;
+        };
+        let r = x.remoteness.map(u64::from);
+        match x.outcome {
             Outcome::Lose => {
-                least_lose = match (least_lose, r) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                };
-                first_lose = first_lose.min(w);
-                first_not_win = first_not_win.min(w);
+                m.least_lose = least(m.least_lose, r);
+                m.first_lose = min(m.first_lose, w);
+                m.first_not_win = min(m.first_not_win, w);
             }
-            Outcome::Win => greatest_win = greatest_win.max(r),
+            Outcome::Win => m.greatest_win = m.greatest_win.max(r),
+            Outcome::Tie => {
+                m.least_tie = least(m.least_tie, r);
+                m.first_tie = min(m.first_tie, w);
+                m.first_not_win = min(m.first_not_win, w);
+            }
             Outcome::Draw => {
-                any_draw = true;
-                first_not_win = first_not_win.min(w);
+                m.any_draw = true;
+                m.first_not_win = min(m.first_not_win, w);
             }
         }
     });
-    let stated = s.remoteness(v).map(u64::from);
-    match s.outcome(v) {
-        Outcome::Win => match least_lose {
+    let rem = stated.remoteness.map(u64::from);
+    match stated.outcome {
+        Outcome::Win => match m.least_lose {
             None => fail(Condition::WinWithoutLoseSuccessor),
-            Some(least) if stated != Some(least + 1) => fail(Condition::WinRemoteness {
+            Some(least) if rem != Some(least + 1) => fail(Condition::WinRemoteness {
                 expected: least + 1,
             }),
             Some(_) => {}
         },
         Outcome::Lose => {
-            if first_not_win != NONE {
-                fail(Condition::LoseEscapes { to: first_not_win });
-            } else if let Some(greatest) = greatest_win {
-                if stated != Some(greatest + 1) {
+            if let Some(to) = m.first_not_win {
+                fail(Condition::LoseEscapes { to });
+            } else if let Some(greatest) = m.greatest_win {
+                if rem != Some(greatest + 1) {
                     fail(Condition::LoseRemoteness {
                         expected: greatest + 1,
                     });
                 }
             }
         }
-        Outcome::Draw => {
-            if first_lose != NONE {
-                fail(Condition::DrawWithLoseSuccessor { to: first_lose });
+        Outcome::Tie => {
+            if let Some(to) = m.first_lose {
+                fail(Condition::TieWithLoseSuccessor { to });
             }
-            if !any_draw {
+            match m.least_tie {
+                None => fail(Condition::TieWithoutTieSuccessor),
+                Some(least) if rem != Some(least + 1) => fail(Condition::TieRemoteness {
+                    expected: least + 1,
+                }),
+                Some(_) => {}
+            }
+        }
+        Outcome::Draw => {
+            if let Some(to) = m.first_lose {
+                fail(Condition::DrawWithLoseSuccessor { to });
+            }
+            if let Some(to) = m.first_tie {
+                fail(Condition::DrawWithTieSuccessor { to });
+            }
+            if !m.any_draw {
                 fail(Condition::DrawWithoutDrawSuccessor);
             }
         }
     }
     match best {
         None => fail(Condition::MissingMove),
-        Some(to) if !move_is_edge => fail(Condition::NotAnEdge { to }),
+        Some(to) if !m.move_is_edge => fail(Condition::NotAnEdge { to }),
         Some(to) => {
-            let good = match s.outcome(v) {
-                Outcome::Win => {
-                    s.outcome(to) == Outcome::Lose
-                        && s.remoteness(to).map(|r| u64::from(r) + 1) == stated
-                }
-                Outcome::Lose => {
-                    s.outcome(to) == Outcome::Win
-                        && s.remoteness(to).map(|r| u64::from(r) + 1) == stated
-                }
-                Outcome::Draw => s.outcome(to) == Outcome::Draw,
+            let next = s.value(to);
+            let one_less = next.and_then(|x| x.remoteness).map(|r| u64::from(r) + 1) == rem;
+            let reaches = |o: Outcome| next.is_some_and(|x| x.outcome == o);
+            let good = match stated.outcome {
+                Outcome::Win => reaches(Outcome::Lose) && one_less,
+                Outcome::Lose => reaches(Outcome::Win) && one_less,
+                Outcome::Tie => reaches(Outcome::Tie) && one_less,
+                Outcome::Draw => reaches(Outcome::Draw),
             };
             if !good {
                 fail(Condition::NotBestMove { to });
@@ -342,11 +436,12 @@ fn check_position<G: Successors + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{solve, Csr, Labels, NoMoveRule};
+    use crate::graph::NONE;
+    use crate::{solve, Csr, Graph, Labels, NoMoveRule, Solution};
 
     /// 0 -> 1 -> 2 (2 stuck: lose in 2, win in 1, lose in 0); 3 <-> 4 (draws);
     /// 5 -> 0, 5 -> 2 (win in 1 via 2); 6 -> 1, 6 -> 5 (both win in 1: lose in 2).
-    fn game() -> Csr {
+    fn game() -> Graph {
         Csr::from_edges(
             7,
             &[
@@ -363,7 +458,7 @@ mod tests {
         .with_successors()
     }
 
-    fn conditions(g: &Csr, rules: &Rules, s: &Solution) -> Vec<(u32, Condition)> {
+    fn conditions(g: &Graph, rules: &Rules, s: &Solution) -> Vec<(u32, Condition)> {
         let r = verify(g, rules, s, usize::MAX).unwrap();
         assert_eq!(r.total as usize, r.violations.len());
         r.violations
@@ -375,7 +470,7 @@ mod tests {
     /// A copy of `s` with vertex `v` changed.
     fn tamper(s: &Solution, v: u32, o: Outcome, r: Option<u32>, m: Option<u32>) -> Solution {
         let n = s.len() as u32;
-        let mut state = s.outcome_codes().to_vec();
+        let mut state = s.values().outcome_codes().to_vec();
         let mut rem: Vec<u32> = (0..n).map(|w| s.remoteness(w).unwrap_or(NONE)).collect();
         let mut best: Vec<u32> = (0..n).map(|w| s.best_move(w).unwrap_or(NONE)).collect();
         state[v as usize] = o as u8;

@@ -8,7 +8,7 @@ use std::path::Path;
 use proptest::prelude::*;
 use retrograde::game::{check_game, materialise};
 use retrograde::games::cop_thief::{Board, CopThief};
-use retrograde::{solve, solve_game, CsrBuilder, Game, GameGraph};
+use retrograde::{solve, solve_game, Answers, CsrBuilder, Game, GameGraph};
 
 /// A random board of up to 10 x 10: free cells, walls, several exits, and the
 /// two start cells at distinct random places.
@@ -45,7 +45,7 @@ proptest! {
 
     #[test]
     fn lean_solve_equals_solving_the_materialised_graph(text in board()) {
-        let game = CopThief::new(Board::parse(text.as_bytes(), "random.txt").unwrap(), None).unwrap();
+        let game = CopThief::new(Board::parse(text.as_bytes(), "random.txt").unwrap()).unwrap();
         let n = game.position_count() as u32;
         let report = check_game(&game, 0..n, 5);
         prop_assert!(report.is_ok(), "{}\n{}", text, report);
@@ -59,14 +59,14 @@ proptest! {
             prop_assert_eq!(lean.outcome(p), full.outcome(p), "position {}", p);
             prop_assert_eq!(lean.remoteness(p), full.remoteness(p), "position {}", p);
             prop_assert_eq!(
-                lean.best_move_in(&game.as_graph(), &rules, p),
+                lean.best_move(p),
                 full.best_move(p),
                 "position {}", p
             );
         }
         // The materialised graph without the game's terminal values is not the
         // game: but with them as labels, the whole solutions are equal.
-        prop_assert_eq!(lean.with_best_moves(&game.as_graph(), &rules), full);
+        prop_assert_eq!(lean.clone().into_solution(), full);
     }
 }
 
@@ -87,13 +87,13 @@ fn hand_worked_boards_get_their_verdicts() {
             Some((v, p)) => (v, Some(p.parse::<u32>().unwrap())),
             None => (expect, None),
         };
-        let game = CopThief::new(Board::parse(text.as_bytes(), &path).unwrap(), None).unwrap();
+        let game = CopThief::new(Board::parse(text.as_bytes(), &path).unwrap()).unwrap();
         let s = solve_game(&game, &game.rules()).unwrap();
         assert_eq!(game.verdict(&s).to_string(), verdict, "{}", path.display());
         assert_eq!(s.remoteness(game.start()), plies, "{}", path.display());
         // The line of best play has as many moves as the remoteness.
         if let Some(r) = plies {
-            let line = s.line_in(&game.as_graph(), &game.rules(), game.start(), 100);
+            let line = s.line(game.start(), 100);
             assert_eq!(line.positions.len() as u32, r + 1, "{}", path.display());
         }
         checked += 1;

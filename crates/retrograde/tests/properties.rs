@@ -1,16 +1,53 @@
-//! The backbone of correctness: the fast solver agrees with the slow one
-//! written from the definitions, on thousands of random multigraphs.
+//! The backbone of correctness: every engine agrees with the slow solver
+//! written from the definitions, on thousands of random multigraphs with
+//! self-loops, parallel edges, terminal labels of every value (ties
+//! included), both no-move rules and indices that are no position.
 
 use proptest::prelude::*;
 use retrograde::io::{solution, Input};
 use retrograde::solve::reference::solve_reference;
 use retrograde::solve::{solve_lean, solve_parallel};
-use retrograde::{solve, verify, Csr, GameGraph, Labels, NoMoveRule, Outcome, Rules, Solution};
+use retrograde::{
+    solve, verify, Answers, Csr, GameGraph, Graph, Labels, NoMoveRule, Outcome, Rules, Solution,
+    Solved, Successors,
+};
+
+/// A graph in which some indices are no position: moves into them are
+/// dropped (moves must lead to positions), moves out of them are kept (a
+/// reverse move may name a non-position; the solvers must ignore it).
+#[derive(Debug, Clone)]
+struct Holey {
+    g: Graph,
+    absent: Vec<bool>,
+}
+
+impl GameGraph for Holey {
+    fn vertex_count(&self) -> usize {
+        self.g.vertex_count()
+    }
+    fn out_degree(&self, v: u32) -> u32 {
+        self.g.out_degree(v)
+    }
+    fn for_each_predecessor<F: FnMut(u32)>(&self, v: u32, f: F) {
+        self.g.for_each_predecessor(v, f)
+    }
+    fn is_position(&self, v: u32) -> bool {
+        !self.absent[v as usize]
+    }
+}
+
+impl Successors for Holey {
+    fn for_each_successor<F: FnMut(u32)>(&self, v: u32, f: F) {
+        self.g.for_each_successor(v, f)
+    }
+}
+
+const OUTCOMES: [Outcome; 4] = [Outcome::Win, Outcome::Lose, Outcome::Draw, Outcome::Tie];
 
 /// A random game: up to 24 vertices, edges with self-loops and parallel edges
 /// (drawn from a small range so that both are common), a no-move rule and
-/// random terminal labels.
-fn game() -> impl Strategy<Value = (Csr, Rules)> {
+/// random terminal labels of all four values.
+fn game() -> impl Strategy<Value = (Graph, Rules)> {
     (1usize..24)
         .prop_flat_map(|n| {
             let v = 0..n as u32;
@@ -18,14 +55,14 @@ fn game() -> impl Strategy<Value = (Csr, Rules)> {
                 Just(n),
                 prop::collection::vec((v.clone(), v.clone()), 0..n * 3),
                 any::<bool>(),
-                prop::collection::vec((v, 0u8..3), 0..4),
+                prop::collection::vec((v, 0u8..4), 0..5),
             )
         })
         .prop_map(|(n, edges, misere, labels)| {
             let g = Csr::from_edges(n, &edges).with_successors();
             let labels = labels
                 .into_iter()
-                .map(|(v, o)| (v, [Outcome::Win, Outcome::Lose, Outcome::Draw][o as usize]))
+                .map(|(v, o)| (v, OUTCOMES[o as usize]))
                 .collect();
             let rules = Rules {
                 no_move: if misere {
@@ -39,12 +76,42 @@ fn game() -> impl Strategy<Value = (Csr, Rules)> {
         })
 }
 
+/// [`game`], with up to a third of the indices no position (and no label on them).
+fn holey_game() -> impl Strategy<Value = (Holey, Rules)> {
+    game().prop_flat_map(|(g, rules)| {
+        let n = g.vertex_count();
+        (Just(g), Just(rules), prop::collection::vec(0u8..6, n)).prop_map(|(g, rules, holes)| {
+            let absent: Vec<bool> = holes.iter().map(|&h| h < 2).collect();
+            let kept: Vec<(u32, u32)> = g
+                .edges()
+                .filter(|&(u, v)| absent[u as usize] || !absent[v as usize])
+                .collect();
+            let g = Csr::from_edges(g.vertex_count(), &kept).with_successors();
+            let labels = rules
+                .labels
+                .iter()
+                .filter(|&(v, _)| !absent[v as usize])
+                .collect();
+            let rules = Rules {
+                no_move: rules.no_move,
+                labels: Labels::from_pairs(labels),
+            };
+            (Holey { g, absent }, rules)
+        })
+    })
+}
+
 /// Checks the local conditions a solution must satisfy, independently of how
 /// best moves were chosen.
-fn check_local(g: &Csr, rules: &Rules, s: &Solution) {
+fn check_local<G: Successors>(g: &G, rules: &Rules, s: &Solution) {
     for v in 0..g.vertex_count() as u32 {
+        if !g.is_position(v) {
+            assert_eq!(s.value(v), None, "{v} is no position");
+            continue;
+        }
         let terminal = rules.labels.get(v).is_some() || g.out_degree(v) == 0;
-        let succ = g.successors(v);
+        let mut succ = Vec::new();
+        g.for_each_successor(v, |w| succ.push(w));
         match (s.outcome(v), s.best_move(v)) {
             (_, None) => assert!(terminal, "non-terminal {v} has no best move"),
             (o, Some(m)) => {
@@ -57,6 +124,10 @@ fn check_local(g: &Csr, rules: &Rules, s: &Solution) {
                     }
                     Outcome::Lose => {
                         assert_eq!(s.remoteness(m).unwrap() + 1, s.remoteness(v).unwrap())
+                    }
+                    Outcome::Tie => {
+                        assert_eq!(s.outcome(m), Outcome::Tie);
+                        assert_eq!(s.remoteness(m).unwrap() + 1, s.remoteness(v).unwrap());
                     }
                     Outcome::Draw => assert_eq!(s.outcome(m), Outcome::Draw),
                 }
@@ -93,7 +164,7 @@ fn tampered(s: &Solution, v: u32, o: Outcome, r: Option<u32>, m: Option<u32>) ->
 }
 
 /// Whether `m` is an acceptable best move of `v` in the correct solution `s`.
-fn is_best_move(g: &Csr, rules: &Rules, s: &Solution, v: u32, m: Option<u32>) -> bool {
+fn is_best_move(g: &Graph, rules: &Rules, s: &Solution, v: u32, m: Option<u32>) -> bool {
     let terminal = rules.labels.get(v).is_some() || g.out_degree(v) == 0;
     match m {
         None => terminal,
@@ -115,7 +186,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
 
     #[test]
-    fn verify_accepts_the_solvers_answer((g, rules) in game()) {
+    fn verify_accepts_the_solvers_answer((g, rules) in holey_game()) {
         let s = solve(&g, &rules).unwrap();
         let report = verify(&g, &rules, &s, 10).unwrap();
         prop_assert!(report.is_ok(), "{:?}", report.violations);
@@ -127,13 +198,13 @@ proptest! {
     fn verify_rejects_exactly_the_wrong_tamperings(
         (g, rules) in game(),
         pick in any::<prop::sample::Index>(),
-        o in 0u8..3,
+        o in 0u8..4,
         r in prop::option::of(0u32..8),
         m in prop::option::of(0u32..26),
     ) {
         let s = solve(&g, &rules).unwrap();
         let v = pick.index(g.vertex_count()) as u32;
-        let o = [Outcome::Win, Outcome::Lose, Outcome::Draw][o as usize];
+        let o = OUTCOMES[o as usize];
         let t = tampered(&s, v, o, r, m);
         let harmless = t.outcome(v) == s.outcome(v)
             && t.remoteness(v) == s.remoteness(v)
@@ -143,14 +214,14 @@ proptest! {
     }
 
     #[test]
-    fn solver_matches_reference_on_random_multigraphs((g, rules) in game()) {
+    fn solver_matches_reference_on_random_multigraphs((g, rules) in holey_game()) {
         let fast = solve(&g, &rules).unwrap();
         let slow = solve_reference(&g, &rules);
         check_local(&g, &rules, &slow);
         for v in 0..g.vertex_count() as u32 {
             prop_assert_eq!(
-                (fast.outcome(v), fast.remoteness(v), fast.best_move(v)),
-                (slow.outcome(v), slow.remoteness(v), slow.best_move(v)),
+                (fast.value(v), fast.best_move(v)),
+                (slow.value(v), slow.best_move(v)),
                 "vertex {}", v
             );
         }
@@ -158,7 +229,7 @@ proptest! {
     }
 
     #[test]
-    fn parallel_engine_matches_sequential_on_random_multigraphs((g, rules) in game()) {
+    fn parallel_engine_matches_sequential_on_random_multigraphs((g, rules) in holey_game()) {
         let seq = solve(&g, &rules).unwrap();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
         let par = pool.install(|| solve_parallel(&g, &rules).unwrap());
@@ -166,17 +237,37 @@ proptest! {
     }
 
     #[test]
-    fn lean_solver_matches_reference_with_best_moves_on_demand((g, rules) in game()) {
-        let lean = solve_lean(&g, &rules).unwrap();
+    fn lean_solver_matches_reference_with_best_moves_on_demand((g, rules) in holey_game()) {
+        let lean = Solved::new(&g, rules.clone(), solve_lean(&g, &rules).unwrap()).unwrap();
         let slow = solve_reference(&g, &rules);
         for v in 0..g.vertex_count() as u32 {
             prop_assert_eq!(
-                (lean.outcome(v), lean.remoteness(v), lean.best_move_in(&g, &rules, v)),
-                (slow.outcome(v), slow.remoteness(v), slow.best_move(v)),
+                (lean.value(v), lean.best_move(v)),
+                (slow.value(v), slow.best_move(v)),
                 "vertex {}", v
             );
         }
-        prop_assert_eq!(lean.with_best_moves(&g, &rules), slow);
+        prop_assert_eq!(lean.into_solution(), slow);
+    }
+
+    /// The moves of a position, best first, start with its best move and
+    /// each gives the value the mover gets.
+    #[test]
+    fn moves_are_sorted_best_first((g, rules) in game()) {
+        let s = Solved::new(&g, rules.clone(), solve(&g, &rules).unwrap()).unwrap();
+        for v in 0..g.vertex_count() as u32 {
+            let moves = s.moves(v);
+            prop_assert_eq!(moves.first().map(|m| m.to), s.best_move(v), "vertex {}", v);
+            if let Some(best) = moves.first() {
+                prop_assert_eq!(Some(best.value), s.value(v));
+                prop_assert_eq!(best.delta(best.value), best.value.remoteness.map(|_| 0));
+            }
+            for m in &moves {
+                let child = s.value(m.to).unwrap();
+                prop_assert_eq!(m.value.outcome, child.outcome.flip());
+                prop_assert_eq!(m.value.remoteness, child.remoteness.map(|r| r + 1));
+            }
+        }
     }
 
     #[test]
@@ -227,12 +318,21 @@ fn parallel_engine_matches_sequential_on_a_large_random_graph() {
         x ^= x << 17;
         (x % u64::from(n)) as u32
     };
-    // Sparse enough that many positions have no move, so all outcomes occur.
+    // Sparse enough that many positions have no move, so all outcomes occur;
+    // one vertex in 50 is a terminal tie.
     let edges: Vec<(u32, u32)> = (0..n as usize * 3 / 2).map(|_| (next(), next())).collect();
     let g = Csr::from_edges(n as usize, &edges);
+    let ties = Labels::from_pairs((0..n).step_by(50).map(|v| (v, Outcome::Tie)).collect());
     let seq = solve(&g, &Rules::normal()).unwrap();
     let s = seq.summary();
     assert!(s.wins > 0 && s.losses > 0 && s.draws > 0, "{s}");
+    let tied = Rules::normal().with_labels(ties);
+    let seq_tied = solve(&g, &tied).unwrap();
+    assert!(
+        seq_tied.summary().ties > n as u64 / 50,
+        "{}",
+        seq_tied.summary()
+    );
     for threads in [2, 4] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -242,5 +342,7 @@ fn parallel_engine_matches_sequential_on_a_large_random_graph() {
         assert_eq!(par, solve(&g, &Rules::misere()).unwrap());
         let par = pool.install(|| solve_parallel(&g, &Rules::normal()).unwrap());
         assert_eq!(par, seq, "{threads} threads");
+        let par = pool.install(|| solve_parallel(&g, &tied).unwrap());
+        assert_eq!(par, seq_tied, "{threads} threads, ties");
     }
 }

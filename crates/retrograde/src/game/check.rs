@@ -31,7 +31,8 @@ pub enum Mismatch {
         /// How many moves were generated.
         generated: u32,
     },
-    /// A move or reverse move names a position `>= position_count()`.
+    /// A move names an index that is no position, or a reverse move one
+    /// `>= position_count()`.
     OutOfRange {
         /// The position whose moves (or reverse moves) were generated.
         position: u32,
@@ -42,37 +43,56 @@ pub enum Mismatch {
     },
 }
 
-impl fmt::Display for Mismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Mismatch {
+    /// This mismatch, with positions shown by `show` (a game's
+    /// [`Game::show`], or plain ids).
+    pub fn describe(&self, show: &dyn Fn(u32) -> String) -> String {
         match *self {
             Mismatch::Multiplicity {
                 from,
                 to,
                 moves,
                 unmoves,
-            } => write!(
-                f,
-                "move {from} -> {to}: generated {moves} time(s) by the moves of {from}, \
-                 but {from} is listed {unmoves} time(s) among the reverse moves of {to}"
-            ),
+            } => {
+                let side = if moves > unmoves {
+                    format!("the reverse moves miss {}", moves - unmoves)
+                } else {
+                    format!("the moves miss {}", unmoves - moves)
+                };
+                format!(
+                    "move {} -> {}: generated {moves} time(s) by the moves of {}, \
+                     but {} is listed {unmoves} time(s) among the reverse moves of {}: {side}",
+                    show(from),
+                    show(to),
+                    show(from),
+                    show(from),
+                    show(to)
+                )
+            }
             Mismatch::Degree {
                 position,
                 declared,
                 generated,
-            } => write!(
-                f,
-                "position {position}: out_degree says {declared}, but {generated} moves were generated"
+            } => format!(
+                "position {}: out_degree says {declared}, but {generated} moves were generated",
+                show(position)
             ),
             Mismatch::OutOfRange {
                 position,
                 named,
                 reverse,
-            } => write!(
-                f,
-                "position {position}: a {} names {named}, which is not a position",
+            } => format!(
+                "position {}: a {} names {named}, which is not a position",
+                show(position),
                 if reverse { "reverse move" } else { "move" }
             ),
         }
+    }
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe(&|p| p.to_string()))
     }
 }
 
@@ -94,8 +114,19 @@ impl CheckReport {
     }
 }
 
-impl fmt::Display for CheckReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl CheckReport {
+    /// The report with positions shown as `game` shows them ([`Game::show`]).
+    pub fn show<'a, G: Game + ?Sized>(&'a self, game: &'a G) -> impl fmt::Display + 'a {
+        struct Shown<'a, G: ?Sized>(&'a CheckReport, &'a G);
+        impl<G: Game + ?Sized> fmt::Display for Shown<'_, G> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.write(f, &|p| self.1.show(p))
+            }
+        }
+        Shown(self, game)
+    }
+
+    fn write(&self, f: &mut fmt::Formatter<'_>, show: &dyn Fn(u32) -> String) -> fmt::Result {
         if self.is_ok() {
             return write!(
                 f,
@@ -112,9 +143,15 @@ impl fmt::Display for CheckReport {
             write!(f, " (the first {} shown)", self.mismatches.len())?;
         }
         for m in &self.mismatches {
-            write!(f, "\n  {m}")?;
+            write!(f, "\n  {}", m.describe(show))?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for CheckReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, &|p| p.to_string())
     }
 }
 
@@ -125,10 +162,12 @@ impl fmt::Display for CheckReport {
 ///   reverse moves of `q`;
 /// - each reverse move `r -> p` is generated as often as `p` among the moves of `r`;
 /// - [`Game::out_degree`] counts the moves;
-/// - every position named is `< position_count()`.
+/// - every move leads to a position (`< position_count()` and
+///   [`Game::is_position`]); a reverse move may name an index that is no
+///   position (the solvers ignore it), but none `>= position_count()`.
 ///
 /// Keeps the first `max_reported` mismatches (each once) and counts them all.
-/// Positions of `positions` outside the game are skipped. Pass `0..n` to
+/// Indices of `positions` outside the game or not positions are skipped. Pass `0..n` to
 /// check a small game whole, [`sample_positions`] for a large one.
 ///
 /// # Complexity
@@ -159,7 +198,7 @@ pub fn check_game<G: Game + ?Sized>(
     let mut near: Vec<u32> = Vec::new();
     let mut scratch: Vec<u32> = Vec::new();
     for p in positions {
-        if u64::from(p) >= n {
+        if u64::from(p) >= n || !game.is_position(p) {
             continue;
         }
         report.checked += 1;
@@ -188,7 +227,10 @@ pub fn check_game<G: Game + ?Sized>(
                 let q = near[i];
                 let k = near[i..].iter().take_while(|&&x| x == q).count();
                 i += k;
-                if u64::from(q) >= n {
+                if u64::from(q) < n && reverse && !game.is_position(q) {
+                    continue;
+                }
+                if u64::from(q) >= n || !game.is_position(q) {
                     let m = Mismatch::OutOfRange {
                         position: p,
                         named: q,

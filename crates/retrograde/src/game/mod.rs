@@ -7,15 +7,15 @@
 //!
 //! - [`Game`]: the trait; [`AsGraph`] lets every solver and tool that reads a
 //!   [`GameGraph`] run on a game.
-//! - [`solve_game`]: the lean solve (see [`solve_lean`]); best moves on demand
-//!   with [`Solution::best_move_in`].
+//! - [`solve_game`]: the lean solve (see [`solve_lean`](crate::solve::solve_lean)),
+//!   returning a [`Solved`] that computes best moves on demand.
 //! - [`materialise`]: the explicit graph of a small game, to compare or export.
 //! - [`check_game`]: does every move have its reverse move, with multiplicity?
 //!   Game authors get this wrong; run it in your tests.
 //!
 //! ```
 //! use retrograde::game::{check_game, solve_game, Game};
-//! use retrograde::{Outcome, Rules};
+//! use retrograde::{Answers, Outcome, Rules};
 //!
 //! /// A token on squares 0..5; a move goes one or two squares left.
 //! /// On square 0 the player to move cannot move and loses.
@@ -36,7 +36,7 @@
 //! assert!(check_game(&Slide, 0..5, 10).is_ok());
 //! let s = solve_game(&Slide, &Rules::normal()).unwrap();
 //! assert_eq!(s.outcome(3), Outcome::Lose); // multiples of 3 lose
-//! assert_eq!(s.best_move_in(&Slide.as_graph(), &Rules::normal(), 4), Some(3));
+//! assert_eq!(s.best_move(4), Some(3));
 //! ```
 
 mod check;
@@ -44,9 +44,9 @@ mod check;
 pub use check::{check_game, sample_positions, CheckReport, Mismatch};
 
 use crate::error::Result;
-use crate::graph::{CsrBuilder, EdgeSource, MAX_VERTICES};
-use crate::solve::{solve_lean, solve_lean_with_progress, Progress};
-use crate::{Csr, Error, GameGraph, Labels, Outcome, Rules, Solution, Successors};
+use crate::graph::{CsrBuilder, MAX_VERTICES};
+use crate::solve::{solve_lean_with_progress, Progress};
+use crate::{Csr, Error, GameGraph, Labels, Outcome, Rules, Solved, Successors};
 
 /// A two-player game whose positions are the dense indices `0..position_count()`.
 ///
@@ -64,6 +64,10 @@ use crate::{Csr, Error, GameGraph, Labels, Outcome, Rules, Solution, Successors}
 ///
 /// A position without moves and not terminal gets the value of
 /// [`Rules::no_move`] (the player to move loses under the normal rule).
+///
+/// A game that needs no numbering of its own (most do not) is easier to
+/// write as a [`StateGame`](crate::StateGame): forward moves only, over
+/// positions of its own type.
 pub trait Game {
     /// The number of positions; they are `0..position_count()`, at most
     /// `u32::MAX - 1` of them.
@@ -75,10 +79,27 @@ pub trait Game {
     /// Calls `f(p)` for every move `p -> q` (the reverse moves of `q`).
     fn for_each_unmove<F: FnMut(u32)>(&self, q: u32, f: F);
 
-    /// The value of `p` for the player to move if the game is over there;
-    /// `None` (the default) if play goes on.
+    /// The value of `p` for the player to move if the game is over there
+    /// (`Win`, `Lose`, `Tie`, or `Draw` for a position declared drawn
+    /// forever); `None` (the default) if play goes on.
     fn terminal(&self, _p: u32) -> Option<Outcome> {
         None
+    }
+
+    /// Whether the index `p` is a position at all. A numbering that is dense
+    /// but not exact (all boards of `3^9`, of which only some are reachable
+    /// or legal) leaves indices unused: they are never decided, never counted,
+    /// never written. Moves must lead to positions; reverse moves may list
+    /// indices that are not (they are ignored). The default: every index is a
+    /// position.
+    fn is_position(&self, _p: u32) -> bool {
+        true
+    }
+
+    /// How to show position `p` to a person (in diagnostics and lines). The
+    /// default: its index.
+    fn show(&self, p: u32) -> String {
+        p.to_string()
     }
 
     /// The number of moves of `p`. The default counts [`Game::for_each_move`];
@@ -117,6 +138,13 @@ impl<G: Game + ?Sized> Game for &G {
     fn out_degree(&self, p: u32) -> u32 {
         (**self).out_degree(p)
     }
+    #[inline]
+    fn is_position(&self, p: u32) -> bool {
+        (**self).is_position(p)
+    }
+    fn show(&self, p: u32) -> String {
+        (**self).show(p)
+    }
 }
 
 /// A [`Game`] as a [`GameGraph`] and [`Successors`]: moves are edges, reverse
@@ -144,6 +172,10 @@ impl<G: Game> GameGraph for AsGraph<G> {
     fn terminal(&self, v: u32) -> Option<Outcome> {
         self.0.terminal(v)
     }
+    #[inline]
+    fn is_position(&self, v: u32) -> bool {
+        self.0.is_position(v)
+    }
 }
 
 impl<G: Game> Successors for AsGraph<G> {
@@ -156,41 +188,42 @@ impl<G: Game> Successors for AsGraph<G> {
 /// Strongly solves `game` without storing any edge.
 ///
 /// The lean engine ([`solve_lean`]) on [`AsGraph`]: the same outcomes and
-/// remoteness as [`solve`](crate::solve()) on the [`materialise`]d graph;
-/// best moves are not stored, [`Solution::best_move_in`] (with
-/// `game.as_graph()`) computes them with the same rules.
+/// remoteness as [`solve`](crate::solve()) on the [`materialise`]d graph.
+/// The result holds the game and the rules, so it answers best moves, moves
+/// and lines too, computed on demand from the game's moves by the same rule.
 ///
 /// # Complexity
 /// Time **O(V + E)**: the out-degree of every position once, the reverse
 /// moves of every decided position once. Memory: 3 bytes per position (5 if
 /// best play lasts 65535 plies or more) plus 4 per position of the two largest
 /// consecutive remoteness levels (plus 4 per position if some position has
-/// more than 252 moves).
+/// more than 250 moves).
 ///
 /// # Errors
 /// If a terminal label of `rules` names a position outside the game, or the
 /// game has more positions than `u32` ids allow.
-pub fn solve_game<G: Game + ?Sized>(game: &G, rules: &Rules) -> Result<Solution> {
-    check_count(game)?;
-    solve_lean(&game.as_graph(), rules)
+pub fn solve_game<'g, G: Game + ?Sized>(
+    game: &'g G,
+    rules: &Rules,
+) -> Result<Solved<AsGraph<&'g G>>> {
+    solve_game_with_progress(game, rules, &crate::NoProgress)
 }
 
 /// [`solve_game`], reporting progress (phase `"solve"`).
-pub fn solve_game_with_progress<G: Game + ?Sized>(
-    game: &G,
+pub fn solve_game_with_progress<'g, G: Game + ?Sized>(
+    game: &'g G,
     rules: &Rules,
     progress: &dyn Progress,
-) -> Result<Solution> {
+) -> Result<Solved<AsGraph<&'g G>>> {
     check_count(game)?;
-    solve_lean_with_progress(&game.as_graph(), rules, progress)
+    let values = solve_lean_with_progress(&game.as_graph(), rules, progress)?;
+    Solved::new(game.as_graph(), rules.clone(), values)
 }
 
 fn check_count<G: Game + ?Sized>(game: &G) -> Result<()> {
     let n = game.position_count();
     if n > MAX_VERTICES {
-        return Err(Error::Invalid(format!(
-            "{n} positions is more than the {MAX_VERTICES} that u32 ids allow"
-        )));
+        return Err(Error::TooManyVertices { vertices: n as u64 });
     }
     Ok(())
 }
@@ -221,7 +254,8 @@ impl Materialised {
 
 /// Writes `game` out as an explicit graph: every move an edge (the moves of
 /// terminal positions too, as the game generates them), and its terminal
-/// positions as labels. For small games: to compare engines, or to export.
+/// positions as labels. Indices that are not positions become vertices
+/// without moves or labels. For small games: to compare engines, or to export.
 ///
 /// `builder` sets the memory limit; its vertex count is the game's.
 ///
@@ -250,41 +284,23 @@ impl Materialised {
 pub fn materialise<G: Game + Sync + ?Sized>(game: &G, builder: CsrBuilder) -> Result<Materialised> {
     check_count(game)?;
     let n = game.position_count();
-    let graph = builder.vertices(n).build(&Moves(game))?;
+    let graph = builder
+        .vertices(n)
+        .build(&crate::graph::Forward(&game.as_graph()))?;
     let labels = Labels::from_pairs(
         (0..n as u32)
+            .filter(|&p| game.is_position(p))
             .filter_map(|p| game.terminal(p).map(|o| (p, o)))
             .collect(),
     );
     Ok(Materialised { graph, labels })
 }
 
-/// The moves of a game as an [`EdgeSource`].
-struct Moves<'a, G: ?Sized>(&'a G);
-
-/// Positions per chunk when a game is materialised in parallel.
-const MOVES_CHUNK: usize = 1 << 16;
-
-impl<G: Game + Sync + ?Sized> EdgeSource for Moves<'_, G> {
-    fn chunk_count(&self) -> usize {
-        self.0.position_count().div_ceil(MOVES_CHUNK).max(1)
-    }
-    fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, mut f: F) -> Result<()> {
-        let n = self.0.position_count();
-        for p in (chunk * MOVES_CHUNK).min(n)..((chunk + 1) * MOVES_CHUNK).min(n) {
-            self.0.for_each_move(p as u32, |q| f(p as u32, q));
-        }
-        Ok(())
-    }
-    fn declared_vertices(&self) -> Option<usize> {
-        Some(self.0.position_count())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::solve::solve;
+    use crate::Answers;
 
     /// Piles of 0..=N counters: take 1 or 2, or put one back below N.
     struct Pile(u32);
@@ -320,12 +336,9 @@ mod tests {
             let full = solve(&m.graph, &m.rules(&rules)).unwrap();
             let lean = solve_game(&game, &rules).unwrap();
             for p in 0..10 {
-                assert_eq!(
-                    lean.best_move_in(&game.as_graph(), &rules, p),
-                    full.best_move(p)
-                );
+                assert_eq!(lean.best_move(p), full.best_move(p));
             }
-            assert_eq!(lean.with_best_moves(&game.as_graph(), &rules), full);
+            assert_eq!(lean.clone().into_solution(), full);
         }
     }
 

@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use super::{csr::Adjacency, Csr, MAX_VERTICES, NONE};
-use crate::error::{Error, Result};
+use crate::error::{Error, Naming, Result};
 use crate::store::Store;
 
 /// Anything that can list its edges, as often as asked, in the same order,
@@ -254,7 +254,8 @@ impl CsrBuilder {
                 .saturating_add(edges.saturating_mul(per_edge));
             if needed > limit {
                 return Err(Error::TooLarge {
-                    what: format!("a graph of {vertices} vertices and {edges} edges"),
+                    vertices,
+                    edges,
                     needed,
                     limit,
                 });
@@ -287,8 +288,7 @@ impl CsrBuilder {
                     c.too_big.get_or_insert(hi as u32);
                     return;
                 }
-                let want = (hi + 1).max(c.out.len().saturating_mul(3) / 2);
-                if self.check_memory(want as u64, c.edges, chunks).is_err() {
+                if self.check_memory(hi as u64 + 1, c.edges, chunks).is_err() {
                     c.too_big.get_or_insert(hi as u32);
                     return;
                 }
@@ -317,9 +317,7 @@ impl CsrBuilder {
         let group = |g: usize| (g * total_chunks / chunks)..((g + 1) * total_chunks / chunks);
         if let Some(n) = fixed {
             if n > MAX_VERTICES {
-                return Err(Error::Invalid(format!(
-                    "{n} vertices is more than the {MAX_VERTICES} that u32 ids allow"
-                )));
+                return Err(Error::TooManyVertices { vertices: n as u64 });
             }
             self.check_memory(n as u64, 0, chunks as u64)?;
         }
@@ -340,12 +338,18 @@ impl CsrBuilder {
         let edges: u64 = counts.iter().map(|c| c.edges).sum();
         if let Some(hi) = counts.iter().filter_map(|c| c.too_big).max() {
             return Err(match fixed {
-                Some(n) => Error::Invalid(format!(
-                    "edge names vertex {hi}, but the graph has {n} vertices"
-                )),
+                Some(n) => Error::VertexOutOfRange {
+                    what: Naming::Edge,
+                    vertex: u64::from(hi),
+                    vertices: Some(n as u64),
+                },
                 None => {
                     self.check_memory(hi as u64 + 1, edges, chunks as u64)?;
-                    Error::Invalid(format!("vertex id {hi} is too large"))
+                    Error::VertexOutOfRange {
+                        what: Naming::Edge,
+                        vertex: u64::from(hi),
+                        vertices: None,
+                    }
                 }
             });
         }
@@ -400,10 +404,7 @@ impl CsrBuilder {
             }
         }
         if let Some(v) = overflow {
-            return Err(Error::Invalid(format!(
-                "vertex {v} has more than {} moves in or out",
-                u32::MAX - 1
-            )));
+            return Err(Error::TooManyMoves { vertex: v });
         }
         // Exclusive prefix sums: offsets[v] = start of row v, offsets[n] = E.
         let mut sum = 0u64;
@@ -468,9 +469,7 @@ impl CsrBuilder {
         if mismatch.load(std::sync::atomic::Ordering::Relaxed)
             || targets.par_iter().with_min_len(1 << 16).any(|&t| t == NONE)
         {
-            return Err(Error::Invalid(
-                "the edge source changed between its two passes".into(),
-            ));
+            return Err(Error::SourceChanged);
         }
         Ok(Csr {
             out_degree: Store::Owned(out_degree),
@@ -478,7 +477,6 @@ impl CsrBuilder {
                 offsets: Store::Owned(offsets),
                 targets: Store::Owned(targets),
             },
-            forward: None,
         })
     }
 }

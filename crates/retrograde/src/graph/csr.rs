@@ -30,11 +30,12 @@ impl Adjacency {
     }
 }
 
-/// An explicit game graph: out-degrees and the reverse adjacency (predecessors)
-/// in CSR form, optionally the forward adjacency (successors) too.
+/// An explicit game graph as the solvers read it: out-degrees and the reverse
+/// adjacency (predecessors) in CSR form. [`Csr::with_successors`] adds the
+/// forward adjacency, for what walks forwards ([`Graph`]).
 ///
-/// Memory: `4V` bytes of out-degrees, `8(V + 1) + 4E` of reverse adjacency, the
-/// same again if successors are built. Parallel edges and self-loops are kept.
+/// Memory: `4V` bytes of out-degrees, `8(V + 1) + 4E` of reverse adjacency.
+/// Parallel edges and self-loops are kept.
 ///
 /// ```
 /// use retrograde::{Csr, GameGraph};
@@ -49,7 +50,6 @@ impl Adjacency {
 pub struct Csr {
     pub(crate) out_degree: Store<u32>,
     pub(crate) reverse: Adjacency,
-    pub(crate) forward: Option<Adjacency>,
 }
 
 impl Csr {
@@ -83,29 +83,11 @@ impl Csr {
         &self.out_degree
     }
 
-    /// Whether the forward adjacency has been built (see [`Csr::with_successors`]).
-    pub fn has_successors(&self) -> bool {
-        self.forward.is_some()
-    }
-
-    /// The vertices `v` moves to, in increasing order, repeated for parallel edges.
-    ///
-    /// # Panics
-    /// If the forward adjacency was not built with [`Csr::with_successors`].
-    #[inline]
-    pub fn successors(&self, v: u32) -> &[u32] {
-        self.forward
-            .as_ref()
-            .expect("successors not built: call Csr::with_successors first")
-            .row(v)
-    }
-
-    /// Adds the forward adjacency, built from the reverse one in `O(V + E)`.
-    pub fn with_successors(mut self) -> Csr {
-        if self.forward.is_none() {
-            self.forward = Some(transpose(&self.reverse, &self.out_degree));
-        }
-        self
+    /// This graph with its forward adjacency, built from the reverse one in
+    /// `O(V + E)` (`8(V + 1) + 4E` bytes more).
+    pub fn with_successors(self) -> Graph {
+        let forward = transpose(&self.reverse, &self.out_degree);
+        Graph { csr: self, forward }
     }
 
     /// Every edge `(u, v)`, grouped by target `v` in increasing order.
@@ -142,16 +124,13 @@ fn transpose(rows: &Adjacency, counts: &[u32]) -> Adjacency {
 /// can be rebuilt or written out in parallel.
 impl super::EdgeSource for Csr {
     fn chunk_count(&self) -> usize {
-        self.vertex_count().div_ceil(1 << 16).max(1)
+        super::chunk_count(self.vertex_count())
     }
 
     fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, mut f: F) -> crate::Result<()> {
-        let n = self.vertex_count();
-        let start = (chunk << 16).min(n);
-        let end = ((chunk + 1) << 16).min(n);
-        for v in start..end {
-            for &u in self.predecessors(v as u32) {
-                f(u, v as u32);
+        for v in super::chunk_range(chunk, self.vertex_count()) {
+            for &u in self.predecessors(v) {
+                f(u, v);
             }
         }
         Ok(())
@@ -177,10 +156,91 @@ impl GameGraph for Csr {
     }
 }
 
-impl Successors for Csr {
+/// An explicit game graph in both directions: a [`Csr`] and its forward
+/// adjacency, for what walks forwards (verifying, exporting, listing moves).
+///
+/// ```
+/// use retrograde::Csr;
+/// let g = Csr::from_edges(3, &[(2, 0), (0, 1), (0, 1)]).with_successors();
+/// assert_eq!(g.successors(0), &[1, 1]);
+/// assert_eq!(g.predecessors(0), &[2]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Graph {
+    csr: Csr,
+    forward: Adjacency,
+}
+
+impl Graph {
+    /// The vertices `v` moves to, in increasing order, repeated for parallel edges.
+    #[inline]
+    pub fn successors(&self, v: u32) -> &[u32] {
+        self.forward.row(v)
+    }
+
+    /// The vertices with an edge into `v` (see [`Csr::predecessors`]).
+    #[inline]
+    pub fn predecessors(&self, v: u32) -> &[u32] {
+        self.csr.predecessors(v)
+    }
+
+    /// The number of edges (moves), parallel edges counted.
+    pub fn edge_count(&self) -> u64 {
+        self.csr.edge_count()
+    }
+
+    /// Every edge `(u, v)`, grouped by target (see [`Csr::edges`]).
+    pub fn edges(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.csr.edges()
+    }
+
+    /// The forward adjacency.
+    pub fn forward(&self) -> &Adjacency {
+        &self.forward
+    }
+
+    /// The solvers' view: out-degrees and predecessors.
+    pub fn csr(&self) -> &Csr {
+        &self.csr
+    }
+
+    /// The solvers' view alone, without the forward adjacency.
+    pub fn into_csr(self) -> Csr {
+        self.csr
+    }
+}
+
+impl GameGraph for Graph {
+    #[inline]
+    fn vertex_count(&self) -> usize {
+        self.csr.vertex_count()
+    }
+    #[inline]
+    fn out_degree(&self, v: u32) -> u32 {
+        self.csr.out_degree(v)
+    }
+    #[inline]
+    fn for_each_predecessor<F: FnMut(u32)>(&self, v: u32, f: F) {
+        self.csr.for_each_predecessor(v, f)
+    }
+}
+
+impl Successors for Graph {
     #[inline]
     fn for_each_successor<F: FnMut(u32)>(&self, v: u32, f: F) {
         self.successors(v).iter().copied().for_each(f)
+    }
+}
+
+impl super::EdgeSource for Graph {
+    fn chunk_count(&self) -> usize {
+        self.csr.chunk_count()
+    }
+    fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, f: F) -> crate::Result<()> {
+        self.csr.for_each_edge_in(chunk, f)
+    }
+    fn declared_vertices(&self) -> Option<usize> {
+        Some(self.vertex_count())
     }
 }
 

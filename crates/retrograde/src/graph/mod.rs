@@ -2,18 +2,57 @@
 //!
 //! The solver only needs, for every position, how many moves it has and which
 //! positions move into it ([`GameGraph`]). Features that walk forwards (checking a
-//! game, exporting it, verifying a solution) also ask for [`Successors`].
-//! Both an explicit graph ([`Csr`]) and a game generated on the fly implement them.
+//! game, exporting it, verifying a solution, listing moves) also ask for
+//! [`Successors`]. An explicit graph is a [`Csr`] (what the solvers read) or
+//! a [`Graph`] (both directions); a game generated on the fly implements both traits.
 
 mod build;
 pub(crate) mod csr;
 mod random;
 
 pub use build::{CsrBuilder, EdgeSource};
-pub use csr::{Adjacency, Csr};
+pub use csr::{Adjacency, Csr, Graph};
 pub use random::RandomEdges;
 
 use crate::Outcome;
+
+/// Vertices per chunk when a graph's edges are read in parallel.
+pub(crate) const CHUNK: usize = 1 << 16;
+
+/// The vertices of chunk `chunk` of a graph of `n` (see [`CHUNK`]).
+pub(crate) fn chunk_range(chunk: usize, n: usize) -> std::ops::Range<u32> {
+    (chunk * CHUNK).min(n) as u32..((chunk + 1) * CHUNK).min(n) as u32
+}
+
+/// How many chunks a graph of `n` vertices has (at least one).
+pub(crate) fn chunk_count(n: usize) -> usize {
+    n.div_ceil(CHUNK).max(1)
+}
+
+/// The moves of a graph read forwards, as an [`EdgeSource`]: grouped by
+/// source in increasing order, in chunks of sources that can be read in
+/// parallel. Indices that are not positions contribute no edge.
+#[derive(Clone, Copy, Debug)]
+pub struct Forward<'a, G: ?Sized>(pub &'a G);
+
+impl<G: Successors + Sync + ?Sized> EdgeSource for Forward<'_, G> {
+    fn chunk_count(&self) -> usize {
+        chunk_count(self.0.vertex_count())
+    }
+
+    fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, mut f: F) -> crate::Result<()> {
+        for u in chunk_range(chunk, self.0.vertex_count()) {
+            if self.0.is_position(u) {
+                self.0.for_each_successor(u, |v| f(u, v));
+            }
+        }
+        Ok(())
+    }
+
+    fn declared_vertices(&self) -> Option<usize> {
+        Some(self.0.vertex_count())
+    }
+}
 
 /// A vertex id that never names a vertex; used as "none" in flat arrays.
 pub const NONE: u32 = u32::MAX;
@@ -41,6 +80,13 @@ pub trait GameGraph {
     fn terminal(&self, _v: u32) -> Option<Outcome> {
         None
     }
+
+    /// Whether `v` is a position at all. A dense numbering may leave indices
+    /// unused; they are never decided, counted or written. The default: every
+    /// index is a position.
+    fn is_position(&self, _v: u32) -> bool {
+        true
+    }
 }
 
 /// Forward access: the moves out of a position.
@@ -61,6 +107,9 @@ impl<G: GameGraph + ?Sized> GameGraph for &G {
     }
     fn terminal(&self, v: u32) -> Option<Outcome> {
         (**self).terminal(v)
+    }
+    fn is_position(&self, v: u32) -> bool {
+        (**self).is_position(v)
     }
 }
 

@@ -9,7 +9,7 @@ use std::sync::{Mutex, MutexGuard};
 use crate::error::{Error, Result};
 
 /// The temporary files being written right now, so that a signal handler can
-/// remove them ([`exit_removing_temporary_files`]).
+/// remove them ([`remove_temporary_files`]).
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 fn pending() -> MutexGuard<'static, Vec<PathBuf>> {
@@ -20,7 +20,7 @@ fn pending() -> MutexGuard<'static, Vec<PathBuf>> {
 /// that is renamed into place only once everything is written and flushed.
 /// On any error (or a panic) the temporary file is removed and `path` is
 /// untouched; if the process is interrupted, a signal handler calling
-/// [`exit_removing_temporary_files`] removes it.
+/// [`remove_temporary_files`] removes it.
 ///
 /// Special cases:
 /// - if `path` is a symbolic link, the file it points to is replaced (the link stays);
@@ -106,18 +106,30 @@ where
     out.flush().map_err(|e| Error::io(path, e))
 }
 
-/// Removes the temporary files of every [`write_atomically`] in progress and
-/// ends the process with `code`, for a SIGINT or SIGTERM handler: an
-/// interrupted run leaves no partial output. Writes that have not started yet
-/// wait for the exit and never start; a file already renamed into place is
-/// complete and stays.
-pub fn exit_removing_temporary_files(code: i32) -> ! {
+/// Removes the temporary files of every [`write_atomically`] in progress, for
+/// a SIGINT or SIGTERM handler that then ends the process: an interrupted run
+/// leaves no partial output. While the returned guard lives, no write can
+/// start a new temporary file (they wait), so end the process while holding
+/// it; a file already renamed into place is complete and stays.
+#[must_use = "end the process while the guard is held, or new temporary files may appear"]
+pub fn remove_temporary_files() -> WritesHeld {
     let pending = pending();
     for p in pending.iter() {
         let _ = fs::remove_file(p);
     }
-    // The lock is held until the process is gone.
-    std::process::exit(code)
+    WritesHeld { _pending: pending }
+}
+
+/// Held by [`remove_temporary_files`]: until it is dropped, atomic writes
+/// cannot start.
+pub struct WritesHeld {
+    _pending: MutexGuard<'static, Vec<PathBuf>>,
+}
+
+impl std::fmt::Debug for WritesHeld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WritesHeld")
+    }
 }
 
 #[cfg(test)]

@@ -138,9 +138,7 @@ pub fn read(input: &Input) -> Result<Csr> {
     let b = input.bytes();
     let err = |at: u64, msg: String| Error::at_byte(path, at, msg);
     if cfg!(target_endian = "big") {
-        return Err(Error::Invalid(
-            "the binary format needs a little-endian machine".into(),
-        ));
+        return Err(Error::BigEndian);
     }
     if b.len() < HEADER {
         return Err(err(
@@ -334,7 +332,6 @@ pub fn read(input: &Input) -> Result<Csr> {
     Ok(Csr {
         out_degree: out,
         reverse: Adjacency { offsets, targets },
-        forward: None,
     })
 }
 

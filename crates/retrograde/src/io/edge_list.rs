@@ -41,7 +41,10 @@ impl<'a> EdgeList<'a> {
         }
     }
 
-    /// Splits the input into `parts` chunks at line boundaries, to be parsed in parallel.
+    /// Splits the input into exactly `parts` chunks at line boundaries (some
+    /// may be empty), to be parsed in parallel or by different processes:
+    /// chunk `k` is always the same for the same data and `parts`. Errors
+    /// name lines of the whole input.
     pub fn split(mut self, parts: usize) -> EdgeList<'a> {
         self.chunks = split_lines(self.data, parts);
         self
@@ -287,27 +290,7 @@ pub fn write_forward<G: Successors + Sync + ?Sized>(
     g: &G,
     header: &str,
 ) -> io::Result<()> {
-    write(w, &Forward(g), header)
-}
-
-/// The edges of a graph read forwards, grouped by source, in chunks of sources.
-struct Forward<'a, G: ?Sized>(&'a G);
-
-/// Sources per chunk of [`Forward`].
-const FORWARD_CHUNK: usize = 1 << 16;
-
-impl<G: Successors + Sync + ?Sized> EdgeSource for Forward<'_, G> {
-    fn chunk_count(&self) -> usize {
-        self.0.vertex_count().div_ceil(FORWARD_CHUNK).max(1)
-    }
-
-    fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, mut f: F) -> Result<()> {
-        let n = self.0.vertex_count();
-        for u in (chunk * FORWARD_CHUNK).min(n)..((chunk + 1) * FORWARD_CHUNK).min(n) {
-            self.0.for_each_successor(u as u32, |v| f(u as u32, v));
-        }
-        Ok(())
-    }
+    write(w, &crate::graph::Forward(g), header)
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! Terminal labels: one `vertex win|lose|draw` per line.
+//! Terminal labels: one `vertex win|lose|tie|draw` per line (a `tie` ends the
+//! game level; a `draw` declares endless play).
 //!
 //! Same comment rules as the edge list. A vertex may be listed twice only with
 //! the same value.
@@ -14,6 +15,7 @@ use std::io::Write;
 use super::text::Scanner;
 use super::Input;
 use crate::error::{Error, Result};
+use crate::outcome::OUTCOME_NAMES;
 use crate::{GameGraph, Labels, Outcome};
 
 /// Reads terminal labels. With `vertices`, every id must be below it.
@@ -24,12 +26,12 @@ pub fn read(input: &Input, vertices: Option<usize>) -> Result<Labels> {
     while s.next_record() {
         let at = s.pos;
         let v = s.number("a vertex id (a decimal number)", limit, &too_big)?;
-        s.separator("a space or tab, then win, lose or draw")?;
+        s.separator("a space or tab, then win, lose, tie or draw")?;
         let word_at = s.pos;
         let word = s.word();
         let Some(o) = Outcome::from_bytes(word) else {
             s.pos = word_at;
-            return Err(s.error(format!("expected win, lose or draw, found {}", s.found())));
+            return Err(s.error(format!("expected {OUTCOME_NAMES}, found {}", s.found())));
         };
         s.end_record("the outcome")?;
         pairs.push((v as u32, o, at as u64));
@@ -84,7 +86,7 @@ pub fn write_terminals<G: GameGraph + ?Sized>(
     let mut chunk = Vec::with_capacity(1 << 16);
     let mut buf = itoa::Buffer::new();
     for v in 0..g.vertex_count() as u32 {
-        if let Some(o) = g.terminal(v) {
+        if let Some(o) = g.terminal(v).filter(|_| g.is_position(v)) {
             chunk.extend_from_slice(buf.format(v).as_bytes());
             chunk.push(b' ');
             chunk.extend_from_slice(o.as_str().as_bytes());
@@ -122,7 +124,7 @@ mod tests {
     fn bad_labels_are_refused_with_their_line() {
         assert_eq!(
             labels("1 win\n2 wins\n").unwrap_err().to_string(),
-            "t.txt:line 2: expected win, lose or draw, found \"wins\""
+            "t.txt:line 2: expected win, lose, tie or draw, found \"wins\""
         );
         assert_eq!(
             labels("1 win\n\n1 lose\n").unwrap_err().to_string(),

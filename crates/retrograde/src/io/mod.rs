@@ -9,5 +9,5 @@ pub mod labels;
 pub mod solution;
 mod text;
 
-pub use atomic::{exit_removing_temporary_files, write_atomically};
+pub use atomic::{remove_temporary_files, write_atomically, WritesHeld};
 pub use input::Input;

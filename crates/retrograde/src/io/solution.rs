@@ -1,8 +1,9 @@
 //! The solution file: one line per vertex, in vertex order.
 //!
 //! `vertex<TAB>outcome<TAB>remoteness<TAB>move`, where outcome is `win`,
-//! `lose` or `draw`, remoteness is `-` for a draw and move is `-` where there
-//! is none (terminal positions).
+//! `lose`, `tie` or `draw`, remoteness is `-` for a draw and move is `-` where
+//! there is none (terminal positions). Indices that are no position (a dense
+//! numbering's unused ones) have no line.
 //!
 //! ```text
 //! 0<TAB>lose<TAB>2<TAB>1
@@ -23,20 +24,22 @@ use super::text::Scanner;
 use super::Input;
 use crate::error::{Error, Result};
 use crate::graph::NONE;
-use crate::{Outcome, Solution};
+use crate::outcome::OUTCOME_NAMES;
+use crate::{Answers, Outcome, Solution};
 
-/// Writes the line of vertex `v` (with its newline).
-///
-/// # Panics
-/// If `s` stores no best moves (see [`Solution::with_best_moves`]).
-pub fn write_line(w: &mut dyn Write, s: &Solution, v: u32) -> io::Result<()> {
+/// Writes the line of vertex `v` (with its newline); nothing if `v` is not a position.
+pub fn write_line<S: Answers + ?Sized>(w: &mut dyn Write, s: &S, v: u32) -> io::Result<()> {
     let mut buf = [0u8; 48];
     let n = format_line(&mut buf, s, v);
     w.write_all(&buf[..n])
 }
 
-/// Formats the line of `v` into `buf`, returns its length. 48 bytes always suffice.
-fn format_line(buf: &mut [u8; 48], s: &Solution, v: u32) -> usize {
+/// Formats the line of `v` into `buf`, returns its length (0 if `v` is not
+/// a position). 48 bytes always suffice.
+fn format_line<S: Answers + ?Sized>(buf: &mut [u8; 48], s: &S, v: u32) -> usize {
+    let Some(value) = s.value(v) else {
+        return 0;
+    };
     let mut itoa = itoa::Buffer::new();
     let mut n = 0;
     let mut put = |bytes: &[u8], n: &mut usize| {
@@ -45,9 +48,9 @@ fn format_line(buf: &mut [u8; 48], s: &Solution, v: u32) -> usize {
     };
     put(itoa.format(v).as_bytes(), &mut n);
     put(b"\t", &mut n);
-    put(s.outcome(v).as_str().as_bytes(), &mut n);
+    put(value.outcome.as_str().as_bytes(), &mut n);
     put(b"\t", &mut n);
-    match s.remoteness(v) {
+    match value.remoteness {
         Some(r) => put(itoa.format(r).as_bytes(), &mut n),
         None => put(b"-", &mut n),
     }
@@ -60,11 +63,9 @@ fn format_line(buf: &mut [u8; 48], s: &Solution, v: u32) -> usize {
     n
 }
 
-/// Writes every vertex's line, in vertex order.
-///
-/// # Panics
-/// If `s` stores no best moves (see [`Solution::with_best_moves`]).
-pub fn write(w: &mut dyn Write, s: &Solution) -> io::Result<()> {
+/// Writes every position's line, in vertex order. Takes every kind of
+/// solution ([`Answers`]): best moves stored or computed.
+pub fn write<S: Answers + ?Sized>(w: &mut dyn Write, s: &S) -> io::Result<()> {
     let mut chunk = Vec::with_capacity(1 << 16);
     let mut buf = [0u8; 48];
     for v in 0..s.len() as u32 {
@@ -86,7 +87,7 @@ pub fn write(w: &mut dyn Write, s: &Solution) -> io::Result<()> {
 ///
 /// ```
 /// use retrograde::io::{solution, Input};
-/// use retrograde::Outcome;
+/// use retrograde::{Answers, Outcome};
 /// let input = Input::from_bytes("s.tsv", b"0\twin\t1\t1\n1\tlose\t0\t-\n".to_vec());
 /// let s = solution::read(&input, Some(2)).unwrap();
 /// assert_eq!((s.outcome(0), s.remoteness(0), s.best_move(0)), (Outcome::Win, Some(1), Some(1)));
@@ -129,11 +130,11 @@ pub fn read(input: &Input, vertices: Option<usize>) -> Result<Solution> {
                 "expected vertex {expected} (one line per vertex, in vertex order), found vertex {v}"
             )));
         }
-        s.separator("a space or tab, then win, lose or draw")?;
+        s.separator("a space or tab, then win, lose, tie or draw")?;
         let word_at = s.pos;
         let Some(outcome) = Outcome::from_bytes(s.word()) else {
             s.pos = word_at;
-            return Err(s.error(format!("expected win, lose or draw, found {}", s.found())));
+            return Err(s.error(format!("expected {OUTCOME_NAMES}, found {}", s.found())));
         };
         s.separator("a space or tab, then the remoteness (a number, or - for a draw)")?;
         let rem_at = s.pos;
@@ -151,7 +152,7 @@ pub fn read(input: &Input, vertices: Option<usize>) -> Result<Solution> {
                 s.pos = rem_at;
                 return Err(s.error(format!("a draw has no remoteness: expected -, found {r}")));
             }
-            (o @ (Outcome::Win | Outcome::Lose), None) => {
+            (o @ (Outcome::Win | Outcome::Lose | Outcome::Tie), None) => {
                 s.pos = rem_at;
                 return Err(s.error(format!(
                     "a {o} needs a remoteness (a decimal number), found -"
@@ -260,7 +261,7 @@ mod tests {
     fn bad_fields_are_refused_with_their_line() {
         assert_eq!(
             error("0 lose 0 -\n1 won 1 0\n", None),
-            "s.tsv:line 2: expected win, lose or draw, found \"won\""
+            "s.tsv:line 2: expected win, lose, tie or draw, found \"won\""
         );
         assert_eq!(
             error("0 win - 1\n", None),

@@ -219,23 +219,22 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// Splits `data` into about `parts` ranges that end just after a newline (the
-/// last one at the end of the data), so each can be parsed on its own.
+/// Splits `data` into exactly `parts` ranges (some may be empty) that end
+/// just after a newline (the last one at the end of the data), so each can be
+/// parsed on its own. The same data and count always give the same ranges,
+/// so processes that each read one part agree on them.
 pub(crate) fn split_lines(data: &[u8], parts: usize) -> Vec<std::ops::Range<usize>> {
     let parts = parts.max(1);
     let mut ranges = Vec::with_capacity(parts);
     let mut start = 0;
     for i in 1..parts {
-        let mut cut = (data.len() as u128 * i as u128 / parts as u128) as usize;
-        if cut <= start {
-            continue;
-        }
-        match data[cut..].iter().position(|&b| b == b'\n') {
-            Some(j) => cut += j + 1,
-            None => break,
-        }
-        ranges.push(start..cut);
-        start = cut;
+        let cut = ((data.len() as u128 * i as u128 / parts as u128) as usize).max(start);
+        let end = match data[cut..].iter().position(|&b| b == b'\n') {
+            Some(j) => cut + j + 1,
+            None => data.len(),
+        };
+        ranges.push(start..end);
+        start = end;
     }
     ranges.push(start..data.len());
     ranges
@@ -250,14 +249,15 @@ mod tests {
         let data = b"0 1\n22 33\n4 5\n\n6 7";
         for parts in 1..12 {
             let r = split_lines(data, parts);
+            assert_eq!(r.len(), parts);
             assert_eq!(r.first().unwrap().start, 0);
             assert_eq!(r.last().unwrap().end, data.len());
             for w in r.windows(2) {
                 assert_eq!(w[0].end, w[1].start);
-                assert_eq!(data[w[0].end - 1], b'\n');
+                assert!(w[0].is_empty() || data[w[0].end - 1] == b'\n' || w[0].end == data.len());
             }
         }
-        assert_eq!(split_lines(b"", 4), vec![0..0]);
+        assert_eq!(split_lines(b"", 4), vec![0..0; 4]);
     }
 
     #[test]

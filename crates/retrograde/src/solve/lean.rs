@@ -1,27 +1,29 @@
 //! The lean engine: retrograde analysis in a few bytes per position, for games
 //! generated on the fly whose edges are never stored.
 
-use super::solution::Remoteness;
-use super::{check_labels, NoProgress, Progress, Solution, DRAW, LOSE, UNDECIDED, WIN};
+use super::solution::{Remoteness, Values};
+use super::{NoProgress, Progress};
 use crate::error::Result;
 use crate::graph::NONE;
-use crate::{GameGraph, Outcome, Rules};
+use crate::kernel::{self, Effect, Phase, Start, DRAW, LOSE, UNDECIDED};
+use crate::{GameGraph, Rules};
 
 /// The largest out-degree whose move counter fits in the state byte: codes
-/// `UNDECIDED + 1 ..= 255` hold the counters `1..=252`.
+/// `UNDECIDED + 1 ..= 255` hold the counters `1..=250`.
 const PACKED_MAX_DEGREE: u32 = (u8::MAX - UNDECIDED) as u32;
 
 /// Strongly solves `g` under `rules` like [`solve`](super::solve), in less
 /// memory and without best moves.
 ///
-/// Gives exactly the same outcomes and remoteness as [`solve`](super::solve);
-/// best moves are not stored, [`Solution::best_move_in`] computes them on
-/// demand from the moves with the same tie rules (and
-/// [`Solution::with_best_moves`] fills them all in).
+/// Gives exactly the same outcomes and remoteness as [`solve`](super::solve),
+/// by the same rule ([`kernel`](crate::kernel)); best moves are not stored:
+/// [`Solved`](crate::Solved) computes them on demand from the moves with the
+/// same order of moves ([`Solved::into_solution`](crate::Solved::into_solution)
+/// fills them all in).
 ///
 /// How it saves memory:
 /// - while a position is undecided, its move counter lives in its state byte
-///   (when every out-degree is at most 252; otherwise a `u32` counter per
+///   (when every out-degree is at most 250; otherwise a `u32` counter per
 ///   position is allocated);
 /// - remoteness is stored in a `u16` per position, widened to `u32` only if
 ///   best play ever lasts 65535 plies or more;
@@ -38,7 +40,7 @@ const PACKED_MAX_DEGREE: u32 = (u8::MAX - UNDECIDED) as u32;
 /// Time **O(V + E)**. Memory: 3 bytes per position (state byte and `u16`
 /// remoteness, which are the result; 5 if remoteness reaches 65535), plus 4
 /// bytes per position of the two largest consecutive levels, plus 4 bytes per
-/// position if some out-degree exceeds 252.
+/// position if some out-degree exceeds 250.
 ///
 /// # Errors
 /// If a terminal label names a vertex outside the graph.
@@ -46,14 +48,15 @@ const PACKED_MAX_DEGREE: u32 = (u8::MAX - UNDECIDED) as u32;
 /// # Example
 /// ```
 /// use retrograde::solve::{solve, solve_lean};
-/// use retrograde::{Csr, Rules};
+/// use retrograde::{Answers, Csr, Rules, Solved};
 /// let g = Csr::from_edges(5, &[(0, 1), (1, 2), (3, 4), (4, 3), (3, 0)]).with_successors();
 /// let lean = solve_lean(&g, &Rules::normal()).unwrap();
 /// let full = solve(&g, &Rules::normal()).unwrap();
-/// assert_eq!(lean.best_move_in(&g, &Rules::normal(), 3), full.best_move(3));
-/// assert_eq!(lean.with_best_moves(&g, &Rules::normal()), full);
+/// let lean = Solved::new(&g, Rules::normal(), lean).unwrap();
+/// assert_eq!(lean.best_move(3), full.best_move(3));
+/// assert_eq!(lean.into_solution(), full);
 /// ```
-pub fn solve_lean<G: GameGraph + ?Sized>(g: &G, rules: &Rules) -> Result<Solution> {
+pub fn solve_lean<G: GameGraph + ?Sized>(g: &G, rules: &Rules) -> Result<Values> {
     solve_lean_with_progress(g, rules, &NoProgress)
 }
 
@@ -62,57 +65,69 @@ pub fn solve_lean_with_progress<G: GameGraph + ?Sized>(
     g: &G,
     rules: &Rules,
     progress: &dyn Progress,
-) -> Result<Solution> {
-    check_labels(g, rules)?;
+) -> Result<Values> {
+    rules.check(g.vertex_count())?;
     let n = g.vertex_count();
     progress.begin("solve", n as u64);
     let mut state = vec![UNDECIDED; n];
     let mut rem = Remoteness::Narrow(vec![u16::MAX; n]);
-    let mut level: Vec<u32> = Vec::new();
+    let mut levels: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
 
-    // Terminal positions (labels first, then the game's own, then no move) form
-    // level 0; every other position gets its counter in its state byte.
+    // Terminal positions form level 0 of their phase; every other position
+    // gets its counter in its state byte.
     let mut wide: Option<Vec<u32>> = None;
     let mut labels = rules.labels.walk();
     for v in 0..n as u32 {
-        let label = labels.at(v);
-        let terminal = label.or_else(|| g.terminal(v)).or_else(|| {
-            let d = g.out_degree(v);
-            if d == 0 {
-                return Some(rules.no_move.outcome());
-            }
-            match &mut wide {
-                Some(c) => c[v as usize] = d,
-                None if d <= PACKED_MAX_DEGREE => state[v as usize] = UNDECIDED + d as u8,
+        let start = kernel::start(
+            g.is_position(v),
+            labels.at(v),
+            g.terminal(v),
+            || g.out_degree(v),
+            rules.no_move,
+        );
+        let vi = v as usize;
+        state[vi] = start.code();
+        match start {
+            Start::Open(d) => match &mut wide {
+                Some(c) => c[vi] = d,
+                None if d <= PACKED_MAX_DEGREE => state[vi] = UNDECIDED + d as u8,
                 None => {
                     // A large degree: move every counter seen so far to u32s.
                     let mut c = vec![0u32; n];
-                    for (u, s) in state[..v as usize].iter_mut().enumerate() {
+                    for (u, s) in state[..vi].iter_mut().enumerate() {
                         if *s > UNDECIDED {
                             c[u] = u32::from(*s - UNDECIDED);
                             *s = UNDECIDED;
                         }
                     }
-                    c[v as usize] = d;
+                    c[vi] = d;
                     wide = Some(c);
                 }
-            }
-            None
-        });
-        if let Some(o) = terminal {
-            state[v as usize] = o as u8;
-            if o != Outcome::Draw {
-                level.push(v);
-            }
+            },
+            Start::Terminal(o) => match kernel::phase(o as u8) {
+                Some(Phase::WinLose) => levels[0].push(v),
+                Some(Phase::Tie) => levels[1].push(v),
+                None => {}
+            },
+            Start::Absent => {}
         }
     }
-    for &v in &level {
+    for &v in levels.iter().flatten() {
         rem.set(v as usize, 0);
     }
 
+    let [win_lose, ties] = levels;
     match wide {
-        None => walk(g, &mut state, &mut rem, level, Packed, progress),
-        Some(c) => walk(g, &mut state, &mut rem, level, Wide(c), progress),
+        None => {
+            let mut c = Packed;
+            walk(g, &mut state, &mut rem, win_lose, &mut c, progress);
+            walk(g, &mut state, &mut rem, ties, &mut c, progress);
+        }
+        Some(c) => {
+            let mut c = Wide(c);
+            walk(g, &mut state, &mut rem, win_lose, &mut c, progress);
+            walk(g, &mut state, &mut rem, ties, &mut c, progress);
+        }
     }
     for s in state.iter_mut() {
         if *s >= UNDECIDED {
@@ -120,7 +135,7 @@ pub fn solve_lean_with_progress<G: GameGraph + ?Sized>(
         }
     }
     progress.end();
-    Ok(Solution::from_values(state, rem))
+    Ok(Values::new(state, rem))
 }
 
 /// Where the move counters of undecided positions live.
@@ -208,7 +223,7 @@ fn walk<G: GameGraph + ?Sized, C: Counters>(
     state: &mut [u8],
     rem: &mut Remoteness,
     mut level: Vec<u32>,
-    mut counters: C,
+    counters: &mut C,
     progress: &dyn Progress,
 ) {
     let mut next: Vec<u32> = Vec::new();
@@ -216,8 +231,8 @@ fn walk<G: GameGraph + ?Sized, C: Counters>(
     while !level.is_empty() {
         rem.fit(r + 1);
         match rem {
-            Remoteness::Narrow(a) => step(g, state, a, &level, &mut next, &mut counters, r),
-            Remoteness::Wide(a) => step(g, state, a, &level, &mut next, &mut counters, r),
+            Remoteness::Narrow(a) => step(g, state, a, &level, &mut next, counters, r),
+            Remoteness::Wide(a) => step(g, state, a, &level, &mut next, counters, r),
         }
         progress.advance(level.len() as u64);
         level.clear();
@@ -239,18 +254,16 @@ fn step<G: GameGraph + ?Sized, C: Counters, R: Plies>(
 ) {
     let plies = R::from_level(r + 1);
     for &u in level {
-        let u_lost = state[u as usize] == LOSE;
+        let effect = kernel::effect(state[u as usize]);
         g.for_each_predecessor(u, |p| {
             let pi = p as usize;
             if !counters.undecided(state[pi]) {
                 return;
             }
-            if u_lost {
-                state[pi] = WIN;
-            } else if counters.decrement(state, pi) {
-                state[pi] = LOSE;
-            } else {
-                return;
+            match effect {
+                Effect::Decide(to) => state[pi] = to,
+                Effect::CountDown if counters.decrement(state, pi) => state[pi] = LOSE,
+                _ => return,
             }
             rem[pi] = plies;
             next.push(p);
@@ -262,18 +275,18 @@ fn step<G: GameGraph + ?Sized, C: Counters, R: Plies>(
 mod tests {
     use super::*;
     use crate::solve::solve;
-    use crate::{Csr, Labels};
+    use crate::{Answers, Csr, Graph, Labels, Outcome, Solved};
 
-    fn agree(g: &Csr, rules: &Rules) {
+    fn agree(g: &Graph, rules: &Rules) {
         let full = solve(g, rules).unwrap();
         let lean = solve_lean(g, rules).unwrap();
-        assert!(!lean.has_best_moves());
-        assert_eq!(lean.outcome_codes(), full.outcome_codes());
+        assert_eq!(lean.outcome_codes(), full.values().outcome_codes());
+        let lean = Solved::new(g, rules.clone(), lean).unwrap();
         for v in 0..g.vertex_count() as u32 {
             assert_eq!(lean.remoteness(v), full.remoteness(v), "vertex {v}");
-            assert_eq!(lean.best_move_in(g, rules, v), full.best_move(v), "{v}");
+            assert_eq!(lean.best_move(v), full.best_move(v), "{v}");
         }
-        assert_eq!(lean.with_best_moves(g, rules), full);
+        assert_eq!(lean.into_solution(), full);
     }
 
     #[test]
@@ -328,7 +341,7 @@ mod tests {
         assert!(matches!(s.remoteness, Remoteness::Wide(_)));
         assert_eq!(s.remoteness(0), Some(n - 1));
         assert_eq!(s.remoteness(n), None);
-        assert_eq!(s, solve(&g, &Rules::normal()).unwrap().without_best_moves());
+        assert_eq!(s, solve(&g, &Rules::normal()).unwrap().into_values());
         let short = Csr::from_edges(3, &[(0, 1), (1, 2)]);
         let s = solve_lean(&short, &Rules::normal()).unwrap();
         assert!(matches!(s.remoteness, Remoteness::Narrow(_)));

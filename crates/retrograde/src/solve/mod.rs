@@ -3,7 +3,10 @@
 //! - [`solve`]: the sequential retrograde analysis, `O(V + E)`.
 //! - [`solve_parallel`]: the same on all cores, level by level, same answers.
 //! - [`solve_lean`]: the same analysis in 3 bytes per position, without stored
-//!   best moves (computed on demand), for games generated on the fly.
+//!   best moves ([`Values`]; [`Solved`] computes them on demand), for games
+//!   generated on the fly.
+//!
+//! All of them decide positions by the one rule of [`kernel`](crate::kernel).
 //! - [`reference::solve_reference`]: a slow fixed-point iteration straight from
 //!   the definitions, the yardstick every engine is tested against.
 
@@ -14,12 +17,11 @@ mod sequential;
 mod solution;
 
 pub use lean::{solve_lean, solve_lean_with_progress};
-pub use parallel::{solve_parallel, solve_parallel_with_progress};
+pub use parallel::{fits_parallel, solve_parallel, solve_parallel_with_progress};
 pub use sequential::{solve, solve_with_progress};
-pub use solution::{Line, Solution, Summary};
-
-use crate::error::{Error, Result};
-use crate::{GameGraph, Rules};
+pub use solution::{
+    Answers, Histogram, IntoParts, Line, MoveValue, Solution, Solved, Summary, Values,
+};
 
 /// Receives progress reports from long-running work. All methods default to no-ops.
 pub trait Progress: Sync {
@@ -36,20 +38,3 @@ pub trait Progress: Sync {
 pub struct NoProgress;
 
 impl Progress for NoProgress {}
-
-/// Checks that every label names a vertex of `g`.
-pub(crate) fn check_labels<G: GameGraph + ?Sized>(g: &G, rules: &Rules) -> Result<()> {
-    match rules.labels.max_vertex() {
-        Some(v) if v as usize >= g.vertex_count() => Err(Error::Invalid(format!(
-            "terminal label names vertex {v}, but the graph has {} vertices",
-            g.vertex_count()
-        ))),
-        _ => Ok(()),
-    }
-}
-
-/// Internal per-vertex state codes: the three outcomes, then "not decided yet".
-pub(crate) const WIN: u8 = crate::Outcome::Win as u8;
-pub(crate) const LOSE: u8 = crate::Outcome::Lose as u8;
-pub(crate) const DRAW: u8 = crate::Outcome::Draw as u8;
-pub(crate) const UNDECIDED: u8 = 3;

@@ -4,13 +4,12 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::{check_labels, NoProgress, Progress, Solution, DRAW, LOSE, UNDECIDED, WIN};
+use super::{NoProgress, Progress, Solution};
 use crate::error::Result;
 use crate::graph::NONE;
+use crate::kernel::{self, Effect, Phase, Start, LEVEL_DECIDES, LOSE, TIE, UNDECIDED, WIN};
 use crate::{GameGraph, Rules};
 
-/// Set in a position's key once a `Lose` successor has been found: it is a `Win`.
-const WIN_BIT: u64 = 1 << 63;
 /// Frontier positions handled per task.
 const CHUNK: usize = 1024;
 
@@ -20,13 +19,17 @@ const CHUNK: usize = 1024;
 /// Processes one ply of remoteness at a time. Level `r` holds the positions
 /// decided with remoteness `r`; walking their moves backwards in parallel, a
 /// `Lose` position marks each undecided predecessor as a `Win`, a `Win`
-/// position decrements the predecessor's counter (zero: a `Lose`). Each
-/// position is decided once, by whichever thread's atomic update claims it.
-/// Best moves do not depend on which thread wins: each undecided position
-/// keeps one 64-bit key, raised with `fetch_max`, that orders its candidate
-/// moves exactly as the tie rules of [`Solution`] do: any `Lose` successor
-/// beats every `Win` one, then greater remoteness, then smaller id. Draws
-/// get their moves from one sequential scan of their reverse edges at the end.
+/// position decrements the predecessor's counter (zero: a `Lose`); then the
+/// same from the terminal ties, a `Tie` marking its undecided predecessors
+/// as ties. The rule is [`kernel`](crate::kernel)'s. Each position is decided
+/// once, by whichever thread's atomic update claims it. Best moves do not
+/// depend on which thread wins: each undecided position keeps one 64-bit
+/// key, raised with `fetch_max`, that orders its candidate moves as
+/// [`kernel::rank`] does ([`kernel::level_rank`]). Draws get their moves from
+/// one sequential scan of their reverse edges at the end.
+///
+/// Graphs of more than [`kernel::MAX_LEVEL`] positions (see [`fits_parallel`])
+/// are solved by the sequential engine instead.
 ///
 /// # Complexity
 /// Time **O(V + E)** work, in `R + 1` parallel rounds for a longest
@@ -60,10 +63,9 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
     rules: &Rules,
     progress: &dyn Progress,
 ) -> Result<Solution> {
-    check_labels(g, rules)?;
+    rules.check(g.vertex_count())?;
     let n = g.vertex_count();
-    if n >= 1 << 31 {
-        // Keys hold the remoteness in 31 bits; so many positions go sequential.
+    if !fits_parallel(n) {
         return super::solve_with_progress(g, rules, progress);
     }
     progress.begin("solve", n as u64);
@@ -76,73 +78,98 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
     let counter = as_atomic_u32(&mut counter_v);
     let key = as_atomic_u64(&mut key_v);
 
-    // Terminal positions: the game's own and those without moves, then labels.
-    let no_move = rules.no_move.outcome();
-    (0..n).into_par_iter().with_min_len(4096).for_each(|v| {
-        let d = g.out_degree(v as u32);
-        counter[v].store(d, Relaxed);
-        if let Some(o) = g.terminal(v as u32).or((d == 0).then_some(no_move)) {
-            state[v].store(o as u8, Relaxed);
-        }
-    });
-    for (v, o) in rules.labels.iter() {
-        state[v as usize].store(o as u8, Relaxed);
-    }
-    let mut frontier: Vec<u32> = (0..n as u32)
-        .into_par_iter()
-        .with_min_len(4096)
-        .filter(|&v| matches!(state[v as usize].load(Relaxed), WIN | LOSE))
-        .collect();
-    frontier
-        .par_iter()
-        .for_each(|&v| rem[v as usize].store(0, Relaxed));
-
-    let mut level: u64 = 0;
-    while !frontier.is_empty() {
-        progress.advance(frontier.len() as u64);
-        // Phase A: walk the level's moves backwards; state is only read here.
-        let next: Vec<u32> = frontier
-            .par_chunks(CHUNK)
-            .flat_map_iter(|chunk| {
-                let mut claimed = Vec::new();
-                for &u in chunk {
-                    let u_lost = state[u as usize].load(Relaxed) == LOSE;
-                    g.for_each_predecessor(u, |p| {
-                        let pi = p as usize;
-                        if state[pi].load(Relaxed) != UNDECIDED {
-                            return;
-                        }
-                        if u_lost {
-                            let k = WIN_BIT | u64::from(NONE - u);
-                            if key[pi].load(Relaxed) < k {
-                                let before = key[pi].fetch_max(k, Relaxed);
-                                if before & WIN_BIT == 0 {
-                                    claimed.push(p);
-                                }
-                            }
-                        } else {
-                            let k = (level << 32) | u64::from(NONE - u);
-                            if key[pi].load(Relaxed) < k {
-                                key[pi].fetch_max(k, Relaxed);
-                            }
-                            if counter[pi].fetch_sub(1, Relaxed) == 1 {
-                                claimed.push(p);
-                            }
-                        }
-                    });
-                }
-                claimed
-            })
+    // Terminal positions, by the kernel's precedence. Labels are sparse and
+    // sorted: each task looks up its range's first label once, then walks.
+    (0..n).into_par_iter().with_min_len(4096).for_each_init(
+        || (usize::MAX, rules.labels.walk()),
+        |(last, walk), v| {
+            if *last == usize::MAX || v < *last {
+                *walk = rules.labels.walk_from(v as u32);
+            }
+            *last = v;
+            let start = kernel::start(
+                g.is_position(v as u32),
+                walk.at(v as u32),
+                g.terminal(v as u32),
+                || g.out_degree(v as u32),
+                rules.no_move,
+            );
+            state[v].store(start.code(), Relaxed);
+            if let Start::Open(d) = start {
+                counter[v].store(d, Relaxed);
+            }
+        },
+    );
+    let terminals = |phase: Phase| -> Vec<u32> {
+        let f: Vec<u32> = (0..n as u32)
+            .into_par_iter()
+            .with_min_len(4096)
+            .filter(|&v| kernel::phase(state[v as usize].load(Relaxed)) == Some(phase))
             .collect();
-        // Phase B: decide the claimed positions.
-        next.par_iter().for_each(|&p| {
-            let pi = p as usize;
-            let won = key[pi].load(Relaxed) & WIN_BIT != 0;
-            state[pi].store(if won { WIN } else { LOSE }, Relaxed);
-            rem[pi].store(level as u32 + 1, Relaxed);
-        });
-        frontier = next;
-        level += 1;
+        f.par_iter()
+            .for_each(|&v| rem[v as usize].store(0, Relaxed));
+        f
+    };
+
+    for phase in [Phase::WinLose, Phase::Tie] {
+        let mut frontier = terminals(phase);
+        let mut level: u32 = 0;
+        while !frontier.is_empty() {
+            progress.advance(frontier.len() as u64);
+            // Step A: walk the level's moves backwards; state is only read here.
+            let next: Vec<u32> = frontier
+                .par_chunks(CHUNK)
+                .flat_map_iter(|chunk| {
+                    let mut claimed = Vec::new();
+                    for &u in chunk {
+                        let us = state[u as usize].load(Relaxed);
+                        g.for_each_predecessor(u, |p| {
+                            let pi = p as usize;
+                            if state[pi].load(Relaxed) != UNDECIDED {
+                                return;
+                            }
+                            match kernel::effect(us) {
+                                Effect::Decide(_) => {
+                                    let k = kernel::level_rank(true, level, u);
+                                    if key[pi].load(Relaxed) < k {
+                                        let before = key[pi].fetch_max(k, Relaxed);
+                                        if before & LEVEL_DECIDES == 0 {
+                                            claimed.push(p);
+                                        }
+                                    }
+                                }
+                                Effect::CountDown => {
+                                    let k = kernel::level_rank(false, level, u);
+                                    if key[pi].load(Relaxed) < k {
+                                        key[pi].fetch_max(k, Relaxed);
+                                    }
+                                    if counter[pi].fetch_sub(1, Relaxed) == 1 {
+                                        claimed.push(p);
+                                    }
+                                }
+                                Effect::Nothing => {}
+                            }
+                        });
+                    }
+                    claimed
+                })
+                .collect();
+            // Step B: decide the claimed positions.
+            let decided = match phase {
+                Phase::WinLose => WIN,
+                Phase::Tie => TIE,
+            };
+            next.par_iter().for_each(|&p| {
+                let pi = p as usize;
+                let decides = key[pi].load(Relaxed) & LEVEL_DECIDES != 0;
+                state[pi].store(if decides { decided } else { LOSE }, Relaxed);
+                rem[pi].store(level + 1, Relaxed);
+            });
+            frontier = next;
+            level += 1;
+        }
+        // In the tie phase every key left is a Win candidate's, below any
+        // deciding key: the first Tie successor claims the position.
     }
 
     // Best moves of decided positions: decoded from their keys, into the
@@ -150,9 +177,10 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
     (0..n).into_par_iter().with_min_len(4096).for_each(|v| {
         let s = state[v].load(Relaxed);
         let best = match s {
-            UNDECIDED | DRAW => NONE,
-            _ if rem[v].load(Relaxed) == 0 => NONE,
-            _ => NONE - key[v].load(Relaxed) as u32,
+            WIN | LOSE | TIE if rem[v].load(Relaxed) != 0 => {
+                kernel::level_rank_id(key[v].load(Relaxed))
+            }
+            _ => NONE,
         };
         counter[v].store(best, Relaxed);
     });
@@ -164,4 +192,11 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
     super::sequential::finish_draws(g, &mut state_v, &mut rem_v, &mut counter_v);
     progress.end();
     Ok(Solution::from_parts(state_v, rem_v, counter_v))
+}
+
+/// Whether the parallel engine takes a graph of `n` positions: its keys hold
+/// a level in 31 bits ([`kernel::MAX_LEVEL`]), and no remoteness reaches `n`.
+/// Larger graphs are solved by the sequential engine, with the same answers.
+pub fn fits_parallel(n: usize) -> bool {
+    n <= kernel::MAX_LEVEL as usize
 }

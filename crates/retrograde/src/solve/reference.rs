@@ -2,31 +2,51 @@
 //!
 //! No queue and no counters: round after round, every undecided position is
 //! checked against the values its successors had at the end of the previous
-//! round, until nothing changes. Time `O(R · (V + E))` for `R` rounds
-//! (at most `V + 1`), so use it on small graphs only.
+//! round, until nothing changes; first for wins and losses, then for ties.
+//! Time `O(R · (V + E))` for `R` rounds (at most `V + 1` per phase), so use
+//! it on small graphs only.
+//!
+//! It deliberately shares nothing with the engines' rule in
+//! [`kernel`](crate::kernel): not the terminal precedence, not the update,
+//! not the order of moves. It is what that rule is checked against.
 
 use super::Solution;
-use crate::graph::NONE;
 use crate::{Outcome, Rules, Successors};
 
 /// Solves `g` by fixed-point iteration over the definitions:
 ///
-/// - a terminal position (labelled, or with no move) has its rule's value and remoteness 0;
+/// - an index that is not a position ([`GameGraph::is_position`](crate::GameGraph::is_position))
+///   stays out of everything;
+/// - a terminal position (labelled, terminal by the game, or with no move) has
+///   its label's, the game's or the no-move rule's value, in that order, and
+///   remoteness 0 (none for a draw);
 /// - a position with a `Lose` successor is a `Win`, remoteness 1 + the least
 ///   remoteness among its `Lose` successors, best move the `Lose` successor of
 ///   least remoteness (smallest id on ties);
 /// - a position whose successors are all `Win` is a `Lose`, remoteness 1 + the
 ///   greatest of theirs, best move the one of greatest remoteness (smallest id);
+/// - once no more wins or losses follow, a position still undecided with a
+///   `Tie` successor is a `Tie` (for the player to move a tie beats a draw,
+///   and the other successors are wins for the opponent or undecided),
+///   remoteness 1 + the least remoteness among its `Tie` successors, best move
+///   the `Tie` successor of least remoteness (smallest id);
 /// - everything never decided is a `Draw`, best move its smallest `Draw` successor.
 ///
 /// # Panics
 /// If a label names a vertex outside the graph.
 pub fn solve_reference<G: Successors + ?Sized>(g: &G, rules: &Rules) -> Solution {
     let n = g.vertex_count();
+    for (v, _) in rules.labels.iter() {
+        assert!((v as usize) < n, "label names vertex {v} outside the graph");
+    }
+    let exists: Vec<bool> = (0..n as u32).map(|v| g.is_position(v)).collect();
     // value[v]: None while undecided, Some((outcome, remoteness)) once decided.
-    let mut value: Vec<Option<(Outcome, u32)>> = vec![None; n];
+    let mut value: Vec<Option<(Outcome, Option<u32>)>> = vec![None; n];
     let mut terminal = vec![false; n];
     for v in 0..n as u32 {
+        if !exists[v as usize] {
+            continue;
+        }
         let t = rules
             .labels
             .get(v)
@@ -34,34 +54,94 @@ pub fn solve_reference<G: Successors + ?Sized>(g: &G, rules: &Rules) -> Solution
             .or_else(|| (g.out_degree(v) == 0).then(|| rules.no_move.outcome()));
         if let Some(o) = t {
             terminal[v as usize] = true;
-            value[v as usize] = Some((o, 0));
+            value[v as usize] = Some((o, (o != Outcome::Draw).then_some(0)));
         }
     }
-    for (v, _) in rules.labels.iter() {
-        assert!((v as usize) < n, "label names vertex {v} outside the graph");
+    let successors = |v: u32| {
+        let mut succ = Vec::new();
+        g.for_each_successor(v, |w| succ.push(w));
+        succ
+    };
+
+    // Wins and losses.
+    fixed_point(n, &exists, &mut value, |v, before| {
+        let succ: Vec<_> = successors(v).iter().map(|&w| before[w as usize]).collect();
+        let lose_min = succ
+            .iter()
+            .filter_map(|s| match s {
+                Some((Outcome::Lose, r)) => *r,
+                _ => None,
+            })
+            .min();
+        if let Some(r) = lose_min {
+            Some((Outcome::Win, Some(r + 1)))
+        } else if succ.iter().all(|s| matches!(s, Some((Outcome::Win, _)))) {
+            let r = succ.iter().filter_map(|s| s.and_then(|s| s.1)).max()?;
+            Some((Outcome::Lose, Some(r + 1)))
+        } else {
+            None
+        }
+    });
+    // Ties, among the positions left.
+    fixed_point(n, &exists, &mut value, |v, before| {
+        successors(v)
+            .iter()
+            .filter_map(|&w| match before[w as usize] {
+                Some((Outcome::Tie, r)) => r,
+                _ => None,
+            })
+            .min()
+            .map(|r| (Outcome::Tie, Some(r + 1)))
+    });
+
+    let outcome_of = |w: u32| value[w as usize].map_or(Outcome::Draw, |x| x.0);
+    let rem_of = |w: u32| value[w as usize].and_then(|x| x.1);
+    let mut values = Vec::with_capacity(n);
+    let mut best = Vec::with_capacity(n);
+    for v in 0..n as u32 {
+        if !exists[v as usize] {
+            values.push(None);
+            best.push(None);
+            continue;
+        }
+        values.push(Some((outcome_of(v), rem_of(v))));
+        if terminal[v as usize] {
+            best.push(None);
+            continue;
+        }
+        let succ = successors(v);
+        let with = |o: Outcome| succ.iter().copied().filter(move |&w| outcome_of(w) == o);
+        let pick = match outcome_of(v) {
+            Outcome::Win => with(Outcome::Lose).min_by_key(|&w| (rem_of(w), w)),
+            Outcome::Lose => succ
+                .iter()
+                .copied()
+                .min_by_key(|&w| (std::cmp::Reverse(rem_of(w)), w)),
+            Outcome::Tie => with(Outcome::Tie).min_by_key(|&w| (rem_of(w), w)),
+            Outcome::Draw => with(Outcome::Draw).min(),
+        };
+        best.push(pick);
     }
+    Solution::from_options(values, best)
+}
+
+/// Decides undecided positions with `decide(v, values of the last round)`
+/// until a round decides nothing.
+fn fixed_point(
+    n: usize,
+    exists: &[bool],
+    value: &mut [Option<(Outcome, Option<u32>)>],
+    decide: impl Fn(u32, &[Option<(Outcome, Option<u32>)>]) -> Option<(Outcome, Option<u32>)>,
+) {
     loop {
-        let before = value.clone();
+        let before = value.to_vec();
         let mut changed = false;
         for v in 0..n as u32 {
-            if before[v as usize].is_some() {
+            if !exists[v as usize] || before[v as usize].is_some() {
                 continue;
             }
-            let mut succ = Vec::new();
-            g.for_each_successor(v, |w| succ.push(before[w as usize]));
-            let lose_min = succ
-                .iter()
-                .filter_map(|s| match s {
-                    Some((Outcome::Lose, r)) => Some(*r),
-                    _ => None,
-                })
-                .min();
-            if let Some(r) = lose_min {
-                value[v as usize] = Some((Outcome::Win, r + 1));
-                changed = true;
-            } else if succ.iter().all(|s| matches!(s, Some((Outcome::Win, _)))) {
-                let r = succ.iter().map(|s| s.unwrap().1).max().unwrap();
-                value[v as usize] = Some((Outcome::Lose, r + 1));
+            if let Some(x) = decide(v, &before) {
+                value[v as usize] = Some(x);
                 changed = true;
             }
         }
@@ -69,43 +149,4 @@ pub fn solve_reference<G: Successors + ?Sized>(g: &G, rules: &Rules) -> Solution
             break;
         }
     }
-
-    let mut state = vec![0u8; n];
-    let mut rem = vec![NONE; n];
-    let mut best = vec![NONE; n];
-    for v in 0..n {
-        match value[v] {
-            Some((o, r)) if o != Outcome::Draw => {
-                state[v] = o as u8;
-                rem[v] = r;
-            }
-            _ => state[v] = Outcome::Draw as u8,
-        }
-    }
-    for v in 0..n {
-        if terminal[v] {
-            continue;
-        }
-        let mut succ = Vec::new();
-        g.for_each_successor(v as u32, |w| succ.push(w));
-        let outcome_of = |w: u32| Outcome::from_u8(state[w as usize]);
-        let pick = match outcome_of(v as u32) {
-            Outcome::Win => succ
-                .iter()
-                .copied()
-                .filter(|&w| outcome_of(w) == Outcome::Lose)
-                .min_by_key(|&w| (rem[w as usize], w)),
-            Outcome::Lose => succ
-                .iter()
-                .copied()
-                .min_by_key(|&w| (std::cmp::Reverse(rem[w as usize]), w)),
-            Outcome::Draw => succ
-                .iter()
-                .copied()
-                .filter(|&w| outcome_of(w) == Outcome::Draw)
-                .min(),
-        };
-        best[v] = pick.unwrap_or(NONE);
-    }
-    Solution::from_parts(state, rem, best)
 }

@@ -1,19 +1,23 @@
 //! The sequential engine: retrograde analysis with a FIFO queue.
 
-use super::{check_labels, NoProgress, Progress, Solution, DRAW, LOSE, UNDECIDED, WIN};
+use super::{NoProgress, Progress, Solution};
 use crate::error::Result;
 use crate::graph::NONE;
-use crate::{GameGraph, Outcome, Rules};
+use crate::kernel::{self, Entry, Phase, Start, DRAW, UNDECIDED};
+use crate::{GameGraph, Rules};
 
 /// Strongly solves the game `g` under `rules`.
 ///
 /// Starts from the terminal positions and walks moves backwards, keeping for
 /// each undecided position the number of its moves not yet known to reach a
 /// `Win`. A position reached from a `Lose` is a `Win`; one whose counter drops
-/// to zero is a `Lose`; one never decided is a `Draw`. The queue is FIFO, so
-/// positions are decided in order of remoteness and the first decision is
-/// final: `Win` gets 1 + the least remoteness of its `Lose` successors, `Lose`
-/// 1 + the greatest of its `Win` successors. No recursion: any depth is fine.
+/// to zero is a `Lose`. When no more wins or losses follow, the terminal ties
+/// spread the same way: an undecided position reached from a `Tie` is a
+/// `Tie`. One never decided is a `Draw`. The queue is FIFO, so positions are
+/// decided in order of remoteness and the first decision is final: `Win` gets
+/// 1 + the least remoteness of its `Lose` successors, `Lose` 1 + the greatest
+/// of its `Win` successors, `Tie` 1 + the least of its `Tie` successors. The
+/// rule is [`kernel`](crate::kernel)'s. No recursion: any depth is fine.
 ///
 /// # Complexity
 /// Time **O(V + E)**: each position is queued at most once and each reverse
@@ -26,7 +30,7 @@ use crate::{GameGraph, Outcome, Rules};
 ///
 /// # Example
 /// ```
-/// use retrograde::{solve, Csr, Outcome, Rules};
+/// use retrograde::{solve, Answers, Csr, Outcome, Rules};
 /// // 0 -> 1 -> 2, and 3 <-> 4 forever.
 /// let g = Csr::from_edges(5, &[(0, 1), (1, 2), (3, 4), (4, 3)]);
 /// let s = solve(&g, &Rules::normal()).unwrap();
@@ -47,72 +51,71 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
     rules: &Rules,
     progress: &dyn Progress,
 ) -> Result<Solution> {
-    check_labels(g, rules)?;
+    rules.check(g.vertex_count())?;
     let n = g.vertex_count();
     let mut state = vec![UNDECIDED; n];
     let mut rem = vec![NONE; n];
     let mut best = vec![NONE; n];
     let mut counter = vec![0u32; n];
     let mut queue: Vec<u32> = Vec::new();
+    let mut ties: Vec<u32> = Vec::new();
     progress.begin("solve", n as u64);
 
-    // Terminal positions: labels first, then the game's own, then no move.
     let mut labels = rules.labels.walk();
     for v in 0..n as u32 {
-        let label = labels.at(v);
-        let terminal = label.or_else(|| g.terminal(v)).or_else(|| {
-            let d = g.out_degree(v);
-            counter[v as usize] = d;
-            (d == 0).then(|| rules.no_move.outcome())
-        });
-        if let Some(o) = terminal {
-            state[v as usize] = o as u8;
-            if o != Outcome::Draw {
-                rem[v as usize] = 0;
-                queue.push(v);
-            }
+        let start = kernel::start(
+            g.is_position(v),
+            labels.at(v),
+            g.terminal(v),
+            || g.out_degree(v),
+            rules.no_move,
+        );
+        let vi = v as usize;
+        state[vi] = start.code();
+        match start {
+            Start::Open(d) => counter[vi] = d,
+            Start::Terminal(o) => match kernel::phase(o as u8) {
+                Some(Phase::WinLose) => {
+                    rem[vi] = 0;
+                    queue.push(v);
+                }
+                Some(Phase::Tie) => {
+                    rem[vi] = 0;
+                    ties.push(v);
+                }
+                None => {}
+            },
+            Start::Absent => {}
         }
     }
 
-    // Walk backwards in FIFO order: remoteness never decreases along the queue.
+    // Walk backwards in FIFO order: remoteness never decreases along the
+    // queue. Wins and losses first, then ties from the terminal ties.
     let mut head = 0;
-    while head < queue.len() {
-        let u = queue[head];
-        head += 1;
-        if head % (1 << 16) == 0 {
-            progress.advance(1 << 16);
+    for phase in [Phase::WinLose, Phase::Tie] {
+        if phase == Phase::Tie {
+            queue.append(&mut ties);
         }
-        let ru = rem[u as usize];
-        let u_lost = state[u as usize] == LOSE;
-        g.for_each_predecessor(u, |p| {
-            let pi = p as usize;
-            match state[pi] {
-                UNDECIDED if u_lost => {
-                    state[pi] = WIN;
-                    rem[pi] = ru + 1;
-                    best[pi] = u;
+        while head < queue.len() {
+            let u = queue[head];
+            head += 1;
+            if head % (1 << 16) == 0 {
+                progress.advance(1 << 16);
+            }
+            let (us, ru) = (state[u as usize], rem[u as usize]);
+            g.for_each_predecessor(u, |p| {
+                let pi = p as usize;
+                let entry = Entry {
+                    state: &mut state[pi],
+                    counter: &mut counter[pi],
+                    remoteness: &mut rem[pi],
+                    best: &mut best[pi],
+                };
+                if entry.successor_decided(u, us, ru) {
                     queue.push(p);
                 }
-                UNDECIDED => {
-                    // While p is undecided, rem[p] and best[p] track its Win
-                    // successors of greatest remoteness so far (smallest id).
-                    if best[pi] == NONE || rem[pi] != ru {
-                        rem[pi] = ru;
-                        best[pi] = u;
-                    } else if u < best[pi] {
-                        best[pi] = u;
-                    }
-                    counter[pi] -= 1;
-                    if counter[pi] == 0 {
-                        state[pi] = LOSE;
-                        rem[pi] = ru + 1;
-                        queue.push(p);
-                    }
-                }
-                WIN if u_lost && rem[pi] == ru + 1 && u < best[pi] => best[pi] = u,
-                _ => {}
-            }
-        });
+            });
+        }
     }
     drop(counter);
     drop(queue);
@@ -122,7 +125,8 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
 }
 
 /// Marks undecided positions as draws and gives each non-terminal draw its
-/// smallest-id `Draw` successor as best move. `O(V + E)`, reverse edges only.
+/// best move: the draw successor of greatest [`rank`](kernel::rank), i.e.
+/// the smallest id. `O(V + E)`, reverse edges only.
 pub(crate) fn finish_draws<G: GameGraph + ?Sized>(
     g: &G,
     state: &mut [u8],
@@ -136,10 +140,12 @@ pub(crate) fn finish_draws<G: GameGraph + ?Sized>(
         }
     }
     // A draw that has its move is marked MOVED, so the scan reads only the
-    // small state array, not the best moves, for every edge.
+    // small state array, not the best moves, for every edge. Draws are
+    // scanned in increasing id, so the first one to reach a position is its
+    // best move.
     const MOVED: u8 = UNDECIDED + 1;
     for d in 0..state.len() {
-        if state[d] >= DRAW {
+        if state[d] == DRAW || state[d] >= UNDECIDED {
             g.for_each_predecessor(d as u32, |p| {
                 let pi = p as usize;
                 if state[pi] == UNDECIDED {
@@ -159,7 +165,7 @@ pub(crate) fn finish_draws<G: GameGraph + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Csr, Labels, NoMoveRule};
+    use crate::{Answers, Csr, Labels, NoMoveRule, Outcome};
 
     #[test]
     fn single_self_loop_is_a_draw() {
@@ -226,6 +232,46 @@ mod tests {
         assert_eq!((s.outcome(0), s.remoteness(0)), (Outcome::Lose, Some(1)));
         let bad = Rules::normal().with_labels(Labels::from_pairs(vec![(2, Outcome::Win)]));
         assert!(solve(&g, &bad).is_err());
+    }
+
+    #[test]
+    fn ties_beat_draws_and_spread_through_undecided_positions() {
+        // 0 -> 1 (tie, terminal), 0 -> 2 <-> 3 (a draw loop): 0 ties in 1.
+        // 4 -> 0 and 4 -> 5 (a win in 1 for the opponent): 4 ties in 2.
+        // 6 -> 1 and 6 -> 7 (a loss, terminal): a win beats a tie.
+        // 8 -> 2 only: a draw. 9 -> 1 and 9 -> 9: ties in 1, the loop ignored.
+        let g = Csr::from_edges(
+            11,
+            &[
+                (0, 1),
+                (0, 2),
+                (2, 3),
+                (3, 2),
+                (4, 0),
+                (4, 5),
+                (5, 10),
+                (6, 1),
+                (6, 7),
+                (8, 2),
+                (9, 1),
+                (9, 9),
+            ],
+        );
+        let rules = Rules::normal().with_labels(Labels::from_pairs(vec![(1, Outcome::Tie)]));
+        let s = solve(&g, &rules).unwrap();
+        let at = |v| (s.outcome(v), s.remoteness(v), s.best_move(v));
+        assert_eq!(at(1), (Outcome::Tie, Some(0), None));
+        assert_eq!(at(0), (Outcome::Tie, Some(1), Some(1)));
+        assert_eq!(at(4), (Outcome::Tie, Some(2), Some(0)));
+        assert_eq!(at(6), (Outcome::Win, Some(1), Some(7)));
+        assert_eq!(at(8), (Outcome::Draw, None, Some(2)));
+        assert_eq!(at(9), (Outcome::Tie, Some(1), Some(1)));
+        let sum = s.summary();
+        assert_eq!((sum.ties, sum.draws), (4, 3));
+        // A line that ends on a tie is not endless.
+        let line = s.line(4, 10);
+        assert_eq!(line.positions, vec![4, 0, 1]);
+        assert!(!line.endless);
     }
 
     #[test]

@@ -1,259 +1,205 @@
-//! The result of a solve: outcome, remoteness and best move of every position.
+//! The results of a solve: the values of every position ([`Values`]), with
+//! best moves stored ([`Solution`]) or computed from the game it holds
+//! ([`Solved`]), and what every kind answers ([`Answers`]).
 
+use std::collections::HashMap;
 use std::fmt;
 
-use super::{DRAW, LOSE, UNDECIDED, WIN};
-use crate::error::{Error, Result};
+use crate::error::{ArraysError, Error, Result};
 use crate::graph::NONE;
-use crate::{Outcome, Rules, Successors};
+use crate::kernel::{self, Start, ABSENT, DRAW, TIE};
+use crate::{Outcome, Rules, Successors, Value};
 
-/// The strong solution of a game: for every position, its [`Outcome`] for the
-/// player to move, its remoteness and a best move.
+/// The value of every position: its [`Outcome`] for the player to move and
+/// its remoteness.
 ///
 /// **Remoteness** is the number of plies to the end under best play: 0 for a
 /// terminal position; for a `Win`, 1 + the least remoteness of its `Lose`
-/// successors (the winner hurries); for a `Lose`, 1 + the greatest remoteness
-/// of its successors, all `Win` (the loser holds out). Draws have none.
+/// successors (the winner hurries); for a `Lose`, 1 + the greatest
+/// remoteness of its successors, all `Win` (the loser holds out); for a
+/// `Tie`, 1 + the least remoteness of its `Tie` successors (both sides would
+/// rather end level than play forever). Draws have none.
 ///
-/// **Best move** (a successor position), chosen deterministically so that every
-/// engine gives the same answer: for a `Win`, the `Lose` successor of least
-/// remoteness; for a `Lose`, the successor of greatest remoteness; for a
-/// non-terminal `Draw`, a `Draw` successor; ties go to the smallest id.
-/// Terminal positions have no best move.
+/// Indices are `0..len()`. A dense numbering may leave some unused (see
+/// [`Game::is_position`](crate::Game::is_position)): they are no positions,
+/// [`Values::value`] answers `None` for them and no count includes them.
 ///
-/// Memory: 9 bytes per position, or 3 for a solution that stores no best moves
-/// and whose remoteness stays below 65535 (see
-/// [`solve_lean`](crate::solve::solve_lean); 5 beyond). Best moves are then
-/// computed on demand from the game's moves by [`Solution::best_move_in`],
-/// with exactly the same rules, or filled in by [`Solution::with_best_moves`].
+/// Memory: 1 byte per index for the outcome and 2 for the remoteness while
+/// it stays below 65535 (4 beyond).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution {
+pub struct Values {
     pub(crate) state: Vec<u8>,
     pub(crate) remoteness: Remoteness,
-    /// One entry per position (`NONE` for none), or `None` if not stored.
-    pub(crate) best: Option<Vec<u32>>,
 }
 
-impl Solution {
-    /// Assembles a solution from flat arrays (state codes, remoteness with
-    /// `u32::MAX` for draws, best moves with `u32::MAX` for none).
-    pub(crate) fn from_parts(state: Vec<u8>, remoteness: Vec<u32>, best: Vec<u32>) -> Solution {
-        debug_assert!(state.iter().all(|&s| s <= DRAW));
-        Solution {
-            state,
-            remoteness: Remoteness::Wide(remoteness),
-            best: Some(best),
-        }
+impl Values {
+    /// Assembles values from final state codes and remoteness.
+    pub(crate) fn new(state: Vec<u8>, remoteness: Remoteness) -> Values {
+        debug_assert!(state.iter().all(|&s| s <= ABSENT));
+        Values { state, remoteness }
     }
 
-    /// Assembles a solution without best moves.
-    pub(crate) fn from_values(state: Vec<u8>, remoteness: Remoteness) -> Solution {
-        debug_assert!(state.iter().all(|&s| s <= DRAW));
-        Solution {
-            state,
-            remoteness,
-            best: None,
-        }
-    }
-
-    /// Assembles a solution computed elsewhere (another engine, another
-    /// process) from flat arrays, one entry per position: `outcomes` the codes
-    /// of [`Outcome`] (0 win, 1 lose, 2 draw), `remoteness` with `u32::MAX` for
-    /// a draw, `best` the best move with `u32::MAX` for none.
-    ///
-    /// # Errors
-    /// [`Error::Invalid`] if the arrays differ in length, a code is not an
-    /// outcome, a draw has a remoteness or a decided position has none, or a
-    /// best move names no position.
-    ///
-    /// ```
-    /// use retrograde::{Outcome, Solution};
-    /// // 0 -> 1, 1 has no move: 0 wins in 1 by moving to 1.
-    /// let s = Solution::try_from_arrays(vec![0, 1], vec![1, 0], vec![1, u32::MAX]).unwrap();
-    /// assert_eq!((s.outcome(0), s.best_move(0)), (Outcome::Win, Some(1)));
-    /// assert!(Solution::try_from_arrays(vec![3], vec![0], vec![u32::MAX]).is_err());
-    /// ```
-    pub fn try_from_arrays(
-        outcomes: Vec<u8>,
-        remoteness: Vec<u32>,
-        best: Vec<u32>,
-    ) -> Result<Solution> {
-        let n = outcomes.len();
-        if remoteness.len() != n || best.len() != n {
-            return Err(Error::Invalid(format!(
-                "solution arrays differ in length: {n} outcomes, {} remoteness values, {} best moves",
-                remoteness.len(),
-                best.len()
-            )));
-        }
-        for v in 0..n {
-            let (s, r, b) = (outcomes[v], remoteness[v], best[v]);
-            let problem = if s > DRAW {
-                Some(format!("outcome code {s} is not 0, 1 or 2"))
-            } else if (s == DRAW) != (r == NONE) {
-                Some("a draw has no remoteness and a decided position has one".to_string())
-            } else if b != NONE && b as usize >= n {
-                Some(format!("best move {b} is not a position"))
-            } else {
-                None
-            };
-            if let Some(p) = problem {
-                return Err(Error::Invalid(format!("solution entry of vertex {v}: {p}")));
-            }
-        }
-        Ok(Solution::from_parts(outcomes, remoteness, best))
-    }
-
-    /// The number of positions.
+    /// The number of indices (positions and unused indices alike).
     pub fn len(&self) -> usize {
         self.state.len()
     }
 
-    /// Whether there are no positions.
+    /// Whether there are no indices.
     pub fn is_empty(&self) -> bool {
         self.state.is_empty()
     }
 
-    /// The value of `v` for the player to move.
+    /// Whether `v` is a position (in range and not an unused index).
     #[inline]
-    pub fn outcome(&self, v: u32) -> Outcome {
-        Outcome::from_u8(self.state[v as usize])
+    pub fn is_position(&self, v: u32) -> bool {
+        self.state.get(v as usize).is_some_and(|&s| s != ABSENT)
     }
 
-    /// Plies to the end under best play; `None` for a draw.
+    /// The value of `v`; `None` if `v` is not a position.
+    #[inline]
+    pub fn value(&self, v: u32) -> Option<Value> {
+        let outcome = kernel::outcome(*self.state.get(v as usize)?)?;
+        Some(Value::new(outcome, self.remoteness.get(v as usize)))
+    }
+
+    /// The outcome of `v` for the player to move.
+    ///
+    /// # Panics
+    /// If `v` is not a position (use [`Values::value`] to ask safely).
+    #[inline]
+    pub fn outcome(&self, v: u32) -> Outcome {
+        match kernel::outcome(self.state[v as usize]) {
+            Some(o) => o,
+            None => panic!("{v} is not a position"),
+        }
+    }
+
+    /// Plies to the end under best play; `None` for a draw (and for an index
+    /// that is not a position).
+    ///
+    /// # Panics
+    /// If `v` is out of range.
     #[inline]
     pub fn remoteness(&self, v: u32) -> Option<u32> {
         self.remoteness.get(v as usize)
     }
 
-    /// The best move from `v` (the position it leads to), `None` for a terminal position.
-    ///
-    /// # Panics
-    /// If this solution stores no best moves ([`Solution::has_best_moves`] is
-    /// false, as after [`solve_lean`](crate::solve::solve_lean)): use
-    /// [`Solution::best_move_in`] or [`Solution::with_best_moves`] then.
-    #[inline]
-    pub fn best_move(&self, v: u32) -> Option<u32> {
-        let best = self
-            .best
-            .as_ref()
-            .expect("this solution stores no best moves: use best_move_in or with_best_moves");
-        match best[v as usize] {
-            NONE => None,
-            w => Some(w),
-        }
-    }
-
-    /// This solution without its stored best moves (4 bytes per position less).
-    pub fn without_best_moves(mut self) -> Solution {
-        self.best = None;
-        self
-    }
-
-    /// Whether best moves are stored (so [`Solution::best_move`] may be called).
-    pub fn has_best_moves(&self) -> bool {
-        self.best.is_some()
-    }
-
-    /// The best move from `v`, computed from the moves of `g`, the game this
-    /// solution was solved from under `rules`. Follows exactly the rules of the
-    /// type's documentation, so it equals what [`solve`](crate::solve()) stores:
-    /// for a `Win`, the `Lose` successor of least remoteness; for a `Lose`, the
-    /// successor of greatest remoteness; for a non-terminal `Draw`, a `Draw`
-    /// successor; ties to the smallest id; `None` for a terminal position
-    /// (labelled by `rules` or by `g`, or without moves).
-    ///
-    /// Works whether or not best moves are stored (the stored ones are not read).
-    ///
-    /// # Complexity
-    /// Time **O(out-degree of `v`)**, no memory.
-    pub fn best_move_in<G: Successors + ?Sized>(
-        &self,
-        g: &G,
-        rules: &Rules,
-        v: u32,
-    ) -> Option<u32> {
-        if rules.labels.get(v).is_some() || g.terminal(v).is_some() {
-            return None;
-        }
-        let outcome = self.state[v as usize];
-        let rem = |w: u32| self.remoteness(w).unwrap_or(NONE);
-        // Best so far as (key, id); smaller keys win, ties to the smaller id.
-        let mut best: Option<(u32, u32)> = None;
-        g.for_each_successor(v, |w| {
-            let key = match outcome {
-                WIN if self.state[w as usize] == LOSE => rem(w),
-                LOSE => u32::MAX - rem(w),
-                DRAW if self.state[w as usize] == DRAW => 0,
-                _ => return,
-            };
-            if best.is_none_or(|b| (key, w) < b) {
-                best = Some((key, w));
-            }
-        });
-        best.map(|(_, w)| w)
-    }
-
-    /// This solution with every best move stored, computed from the moves of
-    /// `g` under `rules` as in [`Solution::best_move_in`]. Time **O(V + E)**,
-    /// 4 bytes more per position.
-    pub fn with_best_moves<G: Successors + ?Sized>(mut self, g: &G, rules: &Rules) -> Solution {
-        if self.best.is_none() {
-            let best = (0..self.len() as u32)
-                .map(|v| self.best_move_in(g, rules, v).unwrap_or(NONE))
-                .collect();
-            self.best = Some(best);
-        }
-        self
+    /// The positions, in increasing order (every index but the unused ones).
+    pub fn positions(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.len() as u32).filter(|&v| self.state[v as usize] != ABSENT)
     }
 
     /// Counts of each outcome and the longest remoteness.
     pub fn summary(&self) -> Summary {
-        let mut counts = [0u64; 3];
+        let mut counts = [0u64; 5];
         for &s in &self.state {
             counts[s as usize] += 1;
         }
         let max_remoteness = (0..self.len()).filter_map(|v| self.remoteness.get(v)).max();
         Summary {
-            positions: self.state.len() as u64,
-            wins: counts[0],
-            losses: counts[1],
-            draws: counts[2],
+            positions: self.state.len() as u64 - counts[ABSENT as usize],
+            wins: counts[Outcome::Win as usize],
+            losses: counts[Outcome::Lose as usize],
+            ties: counts[Outcome::Tie as usize],
+            draws: counts[Outcome::Draw as usize],
             max_remoteness,
         }
     }
 
+    /// How many positions have each outcome at each remoteness.
+    pub fn histogram(&self) -> Histogram {
+        let mut h = Histogram::default();
+        for v in 0..self.len() {
+            let Some(o) = kernel::outcome(self.state[v]) else {
+                continue;
+            };
+            match self.remoteness.get(v) {
+                Some(r) => {
+                    let r = r as usize;
+                    if h.by_remoteness.len() <= r {
+                        h.by_remoteness.resize(r + 1, [0; 3]);
+                    }
+                    if let Some(c) = Histogram::column(o) {
+                        h.by_remoteness[r][c] += 1;
+                    }
+                }
+                None => h.draws += 1,
+            }
+        }
+        h
+    }
+
+    /// The raw state codes (see [`kernel`]: 0 win, 1 lose, 2 draw, 3 tie, 4
+    /// not a position), one byte per index.
+    pub fn outcome_codes(&self) -> &[u8] {
+        &self.state
+    }
+}
+
+/// What every kind of solution answers about the positions `0..len()`.
+///
+/// Implemented by [`Solution`] (best moves stored), [`Solved`] (best moves
+/// computed from the game it holds) and the solutions of state games; the
+/// solution writer, [`verify`](crate::verify()) and the line of best play
+/// take any of them.
+pub trait Answers {
+    /// The value of every position.
+    fn values(&self) -> &Values;
+
+    /// The best move from `v` (the position it leads to); `None` for a
+    /// terminal position or an index that is not a position. For a `Win`, the
+    /// `Lose` successor of least remoteness; for a `Lose`, the successor of
+    /// greatest remoteness; for a `Tie`, the `Tie` successor of least
+    /// remoteness; for a non-terminal `Draw`, a `Draw` successor; ties go to
+    /// the smallest id (see [`kernel::rank`]), so every engine answers alike.
+    fn best_move(&self, v: u32) -> Option<u32>;
+
+    /// The number of indices.
+    fn len(&self) -> usize {
+        self.values().len()
+    }
+
+    /// Whether there are no indices.
+    fn is_empty(&self) -> bool {
+        self.values().is_empty()
+    }
+
+    /// See [`Values::outcome`].
+    fn outcome(&self, v: u32) -> Outcome {
+        self.values().outcome(v)
+    }
+
+    /// See [`Values::remoteness`].
+    fn remoteness(&self, v: u32) -> Option<u32> {
+        self.values().remoteness(v)
+    }
+
+    /// See [`Values::value`].
+    fn value(&self, v: u32) -> Option<Value> {
+        self.values().value(v)
+    }
+
+    /// See [`Values::summary`].
+    fn summary(&self) -> Summary {
+        self.values().summary()
+    }
+
     /// The line of best play from `v`, following best moves until a terminal
-    /// position. A draw never ends: its line stops when a position repeats (best
-    /// moves are fixed, so play then cycles forever, see [`Line::repeats_from`])
-    /// or after `max_plies` moves, and is marked [`Line::endless`]. Decided lines
-    /// are never cut: their length is the remoteness.
-    ///
-    /// # Panics
-    /// If this solution stores no best moves: use [`Solution::line_in`] then.
-    pub fn line(&self, v: u32, max_plies: usize) -> Line {
-        self.line_by(v, max_plies, |p| self.best_move(p))
-    }
-
-    /// [`Solution::line`], with best moves computed on demand from the moves of
-    /// `g` under `rules` (see [`Solution::best_move_in`]).
-    pub fn line_in<G: Successors + ?Sized>(
-        &self,
-        g: &G,
-        rules: &Rules,
-        v: u32,
-        max_plies: usize,
-    ) -> Line {
-        self.line_by(v, max_plies, |p| self.best_move_in(g, rules, p))
-    }
-
-    fn line_by(&self, v: u32, max_plies: usize, best_move: impl Fn(u32) -> Option<u32>) -> Line {
-        let endless = self.outcome(v) == Outcome::Draw && best_move(v).is_some();
+    /// position. A draw never ends: its line stops when a position repeats
+    /// (best moves are fixed, so play then cycles forever, see
+    /// [`Line::repeats_from`]) or after `max_plies` moves, and is marked
+    /// [`Line::endless`]. Lines that end (wins, losses and ties) are never cut:
+    /// their length is the remoteness. Empty if `v` is not a position.
+    fn line(&self, v: u32, max_plies: usize) -> Line {
+        let Some(value) = self.value(v) else {
+            return Line::default();
+        };
+        let endless = value.outcome == Outcome::Draw && self.best_move(v).is_some();
         let mut positions = vec![v];
-        let mut seen = std::collections::HashMap::new();
+        let mut seen = HashMap::new();
         let mut repeats_from = None;
         let mut cur = v;
-        while let Some(next) = best_move(cur) {
+        while let Some(next) = self.best_move(cur) {
             if endless {
                 seen.insert(cur, positions.len() - 1);
                 if positions.len() > max_plies {
@@ -274,10 +220,296 @@ impl Solution {
             repeats_from,
         }
     }
+}
 
-    /// The raw state codes (0 win, 1 lose, 2 draw), one byte per position.
-    pub fn outcome_codes(&self) -> &[u8] {
-        &self.state
+/// A strong solution with every best move stored: what the sequential,
+/// parallel and distributed engines return, and what a solution file holds.
+/// It answers everything on its own, without the game.
+///
+/// Memory: 9 bytes per position ([`Values`] and a `u32` best move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    values: Values,
+    /// One entry per index, `NONE` for none.
+    best: Vec<u32>,
+}
+
+impl Solution {
+    /// Assembles a solution from flat arrays of final state codes,
+    /// remoteness (`u32::MAX` for draws) and best moves (`u32::MAX` for none).
+    pub(crate) fn from_parts(state: Vec<u8>, remoteness: Vec<u32>, best: Vec<u32>) -> Solution {
+        Solution {
+            values: Values::new(state, Remoteness::Wide(remoteness)),
+            best,
+        }
+    }
+
+    /// Assembles a solution from one value per index (`None`: not a
+    /// position) and one best move per index.
+    pub(crate) fn from_options(
+        values: Vec<Option<(Outcome, Option<u32>)>>,
+        best: Vec<Option<u32>>,
+    ) -> Solution {
+        let state = values
+            .iter()
+            .map(|x| x.map_or(ABSENT, |(o, _)| o as u8))
+            .collect();
+        let rem = values
+            .iter()
+            .map(|x| x.and_then(|(_, r)| r).unwrap_or(NONE))
+            .collect();
+        let best = best.iter().map(|b| b.unwrap_or(NONE)).collect();
+        Solution::from_parts(state, rem, best)
+    }
+
+    /// Assembles a solution computed elsewhere (another engine, another
+    /// process) from flat arrays, one entry per position: `outcomes` the codes
+    /// of [`Outcome`] (0 win, 1 lose, 2 draw, 3 tie), `remoteness` with
+    /// `u32::MAX` for a draw, `best` the best move with `u32::MAX` for none.
+    ///
+    /// # Errors
+    /// [`Error::Arrays`] if the arrays differ in length, a code is not an
+    /// outcome, a draw has a remoteness or another position has none, or a
+    /// best move names no position.
+    ///
+    /// ```
+    /// use retrograde::{Answers, Outcome, Solution};
+    /// // 0 -> 1, 1 has no move: 0 wins in 1 by moving to 1.
+    /// let s = Solution::try_from_arrays(vec![0, 1], vec![1, 0], vec![1, u32::MAX]).unwrap();
+    /// assert_eq!((s.outcome(0), s.best_move(0)), (Outcome::Win, Some(1)));
+    /// assert!(Solution::try_from_arrays(vec![4], vec![0], vec![u32::MAX]).is_err());
+    /// ```
+    pub fn try_from_arrays(
+        outcomes: Vec<u8>,
+        remoteness: Vec<u32>,
+        best: Vec<u32>,
+    ) -> Result<Solution> {
+        let n = outcomes.len();
+        if remoteness.len() != n || best.len() != n {
+            return Err(Error::Arrays(ArraysError::Lengths {
+                outcomes: n,
+                remoteness: remoteness.len(),
+                best: best.len(),
+            }));
+        }
+        for v in 0..n {
+            let (code, r, b) = (outcomes[v], remoteness[v], best[v]);
+            let vertex = v as u32;
+            let problem = if code > TIE {
+                Some(ArraysError::Code { vertex, code })
+            } else if (code == DRAW) != (r == NONE) {
+                Some(ArraysError::Remoteness { vertex })
+            } else if b != NONE && b as usize >= n {
+                Some(ArraysError::Move { vertex, to: b })
+            } else {
+                None
+            };
+            if let Some(p) = problem {
+                return Err(Error::Arrays(p));
+            }
+        }
+        Ok(Solution::from_parts(outcomes, remoteness, best))
+    }
+
+    /// The values alone (4 bytes per position less).
+    pub fn into_values(self) -> Values {
+        self.values
+    }
+}
+
+impl Answers for Solution {
+    fn values(&self) -> &Values {
+        &self.values
+    }
+
+    #[inline]
+    fn best_move(&self, v: u32) -> Option<u32> {
+        match self.best.get(v as usize) {
+            Some(&NONE) | None => None,
+            Some(&w) => Some(w),
+        }
+    }
+}
+
+/// A move and what it is worth for the player who makes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The position the move leads to.
+    pub to: u32,
+    /// Its value for the player who makes the move: the outcome of `to`
+    /// flipped, and the plies to the end counting this move.
+    pub value: Value,
+}
+
+impl MoveValue {
+    /// How many plies longer than best play from `from` (whose value is
+    /// `from`) the game lasts after this move: 0 for a best move. `None` when
+    /// either side is a draw.
+    pub fn delta(&self, from: Value) -> Option<i64> {
+        Some(i64::from(self.value.remoteness?) - i64::from(from.remoteness?))
+    }
+}
+
+/// A solved game that holds its game and rules, so that it answers
+/// everything: values, best moves (stored, or computed from the moves with
+/// the rule of [`kernel::rank`]), every move with its value, lines.
+///
+/// Made by [`solve_game`](crate::solve_game) (best moves on demand) or
+/// [`Solved::new`] from any solver's result.
+///
+/// ```
+/// use retrograde::{solve, Answers, Csr, Outcome, Rules, Solved};
+/// let g = Csr::from_edges(3, &[(0, 1), (0, 2), (1, 2)]).with_successors();
+/// let rules = Rules::normal();
+/// let s = Solved::new(&g, rules.clone(), solve(&g, &rules).unwrap()).unwrap();
+/// let moves = s.moves(0);
+/// // 0 -> 2 wins at once, 0 -> 1 loses in 2.
+/// assert_eq!((moves[0].to, moves[0].value.outcome), (2, Outcome::Win));
+/// assert_eq!((moves[1].to, moves[1].value.outcome), (1, Outcome::Lose));
+/// assert_eq!(s.best_move(0), Some(2));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Solved<G> {
+    graph: G,
+    rules: Rules,
+    values: Values,
+    best: Option<Vec<u32>>,
+}
+
+/// What a solver returns that [`Solved::new`] accepts: values, or values
+/// with best moves.
+pub trait IntoParts {
+    /// The values and the best moves, if stored.
+    fn into_parts(self) -> (Values, Option<Vec<u32>>);
+}
+
+impl IntoParts for Values {
+    fn into_parts(self) -> (Values, Option<Vec<u32>>) {
+        (self, None)
+    }
+}
+
+impl IntoParts for Solution {
+    fn into_parts(self) -> (Values, Option<Vec<u32>>) {
+        (self.values, Some(self.best))
+    }
+}
+
+impl<G: Successors> Solved<G> {
+    /// `solution` (values, or a [`Solution`]) as the solution of `graph`
+    /// under `rules`.
+    ///
+    /// # Errors
+    /// [`Error::SizeMismatch`] if `solution` does not have one entry per
+    /// position of `graph`; [`Error::VertexOutOfRange`] if a label names no
+    /// vertex of it.
+    pub fn new(graph: G, rules: Rules, solution: impl IntoParts) -> Result<Solved<G>> {
+        let (values, best) = solution.into_parts();
+        if values.len() != graph.vertex_count() {
+            return Err(Error::SizeMismatch {
+                solution: values.len() as u64,
+                graph: graph.vertex_count() as u64,
+            });
+        }
+        rules.check(graph.vertex_count())?;
+        Ok(Solved {
+            graph,
+            rules,
+            values,
+            best,
+        })
+    }
+
+    /// The game.
+    pub fn graph(&self) -> &G {
+        &self.graph
+    }
+
+    /// The rules it was solved under.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Whether `v` is terminal (or no position): it has no move to play.
+    fn is_terminal(&self, v: u32) -> bool {
+        let start = kernel::start(
+            self.values.is_position(v),
+            self.rules.labels.get(v),
+            self.graph.terminal(v),
+            || self.graph.out_degree(v),
+            self.rules.no_move,
+        );
+        !matches!(start, Start::Open(_))
+    }
+
+    /// Every move of `v` with its value for the player who makes it, best
+    /// first (a win soonest, a tie soonest, a draw, a loss latest; equal
+    /// moves by id), parallel moves once each time they occur. Empty for a
+    /// terminal position or an index that is not a position.
+    ///
+    /// # Complexity
+    /// Time **O(d log d)** for the `d` moves of `v`.
+    pub fn moves(&self, v: u32) -> Vec<MoveValue> {
+        if self.is_terminal(v) {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        self.graph.for_each_successor(v, |w| {
+            if let Some(child) = self.values.value(w) {
+                let rem = child.remoteness.unwrap_or(NONE);
+                let rank = kernel::rank(child.outcome as u8, rem, w);
+                let value = Value::new(child.outcome.flip(), child.remoteness.map(|r| r + 1));
+                moves.push((std::cmp::Reverse(rank), MoveValue { to: w, value }));
+            }
+        });
+        moves.sort_by_key(|&(rank, _)| rank);
+        moves.into_iter().map(|(_, m)| m).collect()
+    }
+
+    /// This solution with every best move stored, as a [`Solution`] (which no
+    /// longer needs the game). Time **O(V + E)**.
+    pub fn into_solution(self) -> Solution {
+        let best = match self.best {
+            Some(b) => b,
+            None => (0..self.values.len() as u32)
+                .map(|v| self.best_move(v).unwrap_or(NONE))
+                .collect(),
+        };
+        Solution {
+            values: self.values,
+            best,
+        }
+    }
+
+    /// The values alone.
+    pub fn into_values(self) -> Values {
+        self.values
+    }
+}
+
+impl<G: Successors> Answers for Solved<G> {
+    fn values(&self) -> &Values {
+        &self.values
+    }
+
+    /// Stored, or computed from the moves of `v`: time **O(out-degree)**.
+    fn best_move(&self, v: u32) -> Option<u32> {
+        if let Some(best) = &self.best {
+            return match best.get(v as usize) {
+                Some(&NONE) | None => None,
+                Some(&w) => Some(w),
+            };
+        }
+        if self.is_terminal(v) {
+            return None;
+        }
+        let state = &self.values.state;
+        kernel::best_of(|report| {
+            self.graph.for_each_successor(v, |w| {
+                let code = state[w as usize];
+                report(w, code, self.values.remoteness(w).unwrap_or(NONE))
+            })
+        })
     }
 }
 
@@ -318,7 +550,7 @@ impl PartialEq for Remoteness {
 impl Eq for Remoteness {}
 
 /// A line of best play.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Line {
     /// The positions, starting with the one asked for.
     pub positions: Vec<u32>,
@@ -330,7 +562,7 @@ pub struct Line {
     pub repeats_from: Option<usize>,
 }
 
-/// Counts of each outcome in a [`Solution`].
+/// Counts of each outcome.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     /// All positions.
@@ -339,9 +571,11 @@ pub struct Summary {
     pub wins: u64,
     /// Positions lost by the player to move.
     pub losses: u64,
-    /// Drawn positions.
+    /// Positions where best play ends level.
+    pub ties: u64,
+    /// Positions where best play goes on forever.
     pub draws: u64,
-    /// The longest remoteness of a decided position, if any is decided.
+    /// The longest remoteness of a position that ends, if any.
     pub max_remoteness: Option<u32>,
 }
 
@@ -349,9 +583,10 @@ impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} win, {} lose, {} draw, longest remoteness {}",
+            "{} win, {} lose, {} tie, {} draw, longest remoteness {}",
             self.wins,
             self.losses,
+            self.ties,
             self.draws,
             self.max_remoteness
                 .map_or_else(|| "-".to_string(), |r| r.to_string())
@@ -359,4 +594,24 @@ impl fmt::Display for Summary {
     }
 }
 
-const _: () = assert!(UNDECIDED > DRAW);
+/// Positions counted by outcome and remoteness (see [`Values::histogram`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Histogram {
+    /// Row `r`: the wins, losses and ties of remoteness `r`.
+    pub by_remoteness: Vec<[u64; 3]>,
+    /// The draws (which have no remoteness).
+    pub draws: u64,
+}
+
+impl Histogram {
+    /// The column of `outcome` in [`Histogram::by_remoteness`] (0 win, 1
+    /// lose, 2 tie); `None` for a draw.
+    pub fn column(outcome: Outcome) -> Option<usize> {
+        match outcome {
+            Outcome::Win => Some(0),
+            Outcome::Lose => Some(1),
+            Outcome::Tie => Some(2),
+            Outcome::Draw => None,
+        }
+    }
+}

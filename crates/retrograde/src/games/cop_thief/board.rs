@@ -308,7 +308,7 @@ pub enum BoardErrorKind {
         positions: u64,
     },
     /// Solving the board would need more memory than allowed.
-    #[error("{free_cells} free cells make {positions} positions, which would need about {} of memory to solve, more than the {} allowed (see --max-memory)", human_bytes(*needed), human_bytes(*limit))]
+    #[error("{free_cells} free cells make {positions} positions, which would need about {} of memory to solve, more than the {} allowed", human_bytes(*needed), human_bytes(*limit))]
     TooLarge {
         /// Cells that are not walls.
         free_cells: u64,

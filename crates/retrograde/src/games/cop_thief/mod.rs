@@ -13,13 +13,17 @@
 //! free cells has `2F²` positions — 2·10⁸ for an open 100 × 100 board — and
 //! [`solve_game`](crate::solve_game) solves it in about 3 bytes per position.
 //!
+//! The pieces: the rules here, the numbering of positions in `index.rs`, how
+//! the game shows itself (verdict, map, board) in `display.rs` and `svg.rs`,
+//! the board file in `board.rs`.
+//!
 //! ```
 //! use retrograde::games::cop_thief::{Board, CopThief, Verdict};
-//! use retrograde::{solve_game, Rules};
+//! use retrograde::{solve_game, Answers, Rules};
 //!
 //! // The thief stands next to an exit, the cop is too far to stop it.
 //! let board = Board::parse(b"1 5\nP..TE\n", "corridor.txt").unwrap();
-//! let game = CopThief::new(board, None).unwrap();
+//! let game = CopThief::new(board).unwrap();
 //! let solution = solve_game(&game, &Rules::normal()).unwrap();
 //! assert_eq!(game.verdict(&solution), Verdict::ThiefEscapes);
 //! assert_eq!(game.verdict(&solution).to_string(), "The thief escapes");
@@ -28,14 +32,17 @@
 //! ```
 
 mod board;
+mod display;
+mod index;
 mod svg;
 
 pub use board::{Board, BoardError, BoardErrorKind, Cell, Piece};
+pub use display::{State, Verdict};
 
-use std::fmt;
+use index::{Adjacency, Divisor};
 
 use crate::graph::{MAX_VERTICES, NONE};
-use crate::{Game, Outcome, Rules, Solution};
+use crate::{Game, Outcome, Rules};
 
 /// Bytes per position a solve needs, used to refuse boards too large for memory:
 /// the 3 bytes of [`solve_game`](crate::solve_game) and 1 for its two frontier
@@ -50,96 +57,6 @@ pub enum Side {
     Cop = 0,
     /// The thief moves.
     Thief = 1,
-}
-
-/// The result of the game for the start position, as printed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Verdict {
-    /// `Police catches the thief`.
-    PoliceCatches,
-    /// `The thief escapes`.
-    ThiefEscapes,
-    /// `Draw`.
-    Draw,
-}
-
-impl Verdict {
-    /// The verdict of a position where `to_move` moves and has `outcome`.
-    pub fn of(outcome: Outcome, to_move: Side) -> Verdict {
-        match (outcome, to_move) {
-            (Outcome::Draw, _) => Verdict::Draw,
-            (Outcome::Win, Side::Cop) | (Outcome::Lose, Side::Thief) => Verdict::PoliceCatches,
-            _ => Verdict::ThiefEscapes,
-        }
-    }
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Verdict::PoliceCatches => "Police catches the thief",
-            Verdict::ThiefEscapes => "The thief escapes",
-            Verdict::Draw => "Draw",
-        })
-    }
-}
-
-/// A position spelled out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct State {
-    /// The cop's cell, `(row, column)`.
-    pub cop: (usize, usize),
-    /// The thief's cell, `(row, column)`.
-    pub thief: (usize, usize),
-    /// Whose turn it is.
-    pub to_move: Side,
-}
-
-/// Exact division of `u32`s by a fixed divisor with one 128-bit multiply
-/// (D. Lemire, O. Kaser, N. Kurz, "Faster remainder by direct computation",
-/// 2019): decoding a position is the hot path of the solve.
-#[derive(Clone, Copy, Debug)]
-struct Divisor {
-    d: u32,
-    m: u64,
-}
-
-impl Divisor {
-    fn new(d: u32) -> Divisor {
-        assert!(d > 0);
-        // For d = 1 the reciprocal 2^64 does not fit; m = 0 is special-cased.
-        let m = if d == 1 {
-            0
-        } else {
-            u64::MAX / u64::from(d) + 1
-        };
-        Divisor { d, m }
-    }
-
-    /// `(a / d, a % d)`.
-    #[inline]
-    fn div_rem(self, a: u32) -> (u32, u32) {
-        if self.m == 0 {
-            return (a, 0);
-        }
-        let q = ((u128::from(self.m) * u128::from(a)) >> 64) as u32;
-        (q, a - q * self.d)
-    }
-}
-
-/// Neighbour lists of the free cells, in CSR form (each list includes the
-/// cell itself: passing).
-#[derive(Clone, Debug)]
-struct Adjacency {
-    offsets: Vec<u32>,
-    cells: Vec<u32>,
-}
-
-impl Adjacency {
-    #[inline]
-    fn of(&self, cell: u32) -> &[u32] {
-        &self.cells[self.offsets[cell as usize] as usize..self.offsets[cell as usize + 1] as usize]
-    }
 }
 
 /// The cop and the thief on one board, as a [`Game`].
@@ -166,38 +83,49 @@ pub struct CopThief {
 }
 
 impl CopThief {
-    /// The game on `board`, refusing boards whose solve would need more than
-    /// `memory_limit` bytes ([`BYTES_PER_POSITION`] each) or that have more
-    /// positions than `u32` ids allow.
+    /// Refuses a board whose solve would need more than `limit` bytes
+    /// ([`BYTES_PER_POSITION`] a position), before anything is allocated.
     ///
     /// # Errors
-    /// [`BoardErrorKind::TooLarge`] or [`BoardErrorKind::TooManyPositions`].
+    /// [`BoardErrorKind::TooLarge`].
+    pub fn check_memory(board: &Board, limit: u64) -> Result<(), BoardError> {
+        let f = board.free_cells() as u64;
+        let positions = 2 * f * f;
+        let needed = positions.saturating_mul(BYTES_PER_POSITION);
+        if needed > limit {
+            return Err(BoardError {
+                path: board.path().to_path_buf(),
+                line: None,
+                kind: BoardErrorKind::TooLarge {
+                    free_cells: f,
+                    positions,
+                    needed,
+                    limit,
+                },
+            });
+        }
+        Ok(())
+    }
+
+    /// The game on `board`.
+    ///
+    /// # Errors
+    /// [`BoardErrorKind::TooManyPositions`] if the board has more positions
+    /// than `u32` ids allow.
     ///
     /// # Complexity
     /// Time and memory **O(rows × columns)**.
-    pub fn new(board: Board, memory_limit: Option<u64>) -> Result<CopThief, BoardError> {
+    pub fn new(board: Board) -> Result<CopThief, BoardError> {
         let f = board.free_cells() as u64;
         let positions = 2 * f * f;
-        let fail = |kind| {
-            Err(BoardError {
+        if positions > MAX_VERTICES as u64 {
+            return Err(BoardError {
                 path: board.path().to_path_buf(),
                 line: None,
-                kind,
-            })
-        };
-        if positions > MAX_VERTICES as u64 {
-            return fail(BoardErrorKind::TooManyPositions {
-                free_cells: f,
-                positions,
-            });
-        }
-        let needed = positions * BYTES_PER_POSITION;
-        if let Some(limit) = memory_limit.filter(|&l| needed > l) {
-            return fail(BoardErrorKind::TooLarge {
-                free_cells: f,
-                positions,
-                needed,
-                limit,
+                kind: BoardErrorKind::TooManyPositions {
+                    free_cells: f,
+                    positions,
+                },
             });
         }
         let (rows, cols) = (board.rows(), board.cols());
@@ -271,121 +199,10 @@ impl CopThief {
         self.start
     }
 
-    /// The position with the cop and the thief on these cells (`(row, column)`)
-    /// and `to_move` to move; `None` if a cell is a wall or off the board.
-    pub fn position(
-        &self,
-        cop: (usize, usize),
-        thief: (usize, usize),
-        to_move: Side,
-    ) -> Option<u32> {
-        let at = |(r, c): (usize, usize)| {
-            (r < self.board.rows() && c < self.board.cols())
-                .then(|| self.index[r * self.board.cols() + c])
-                .filter(|&i| i != NONE)
-        };
-        Some(self.encode(at(cop)?, at(thief)?, to_move))
-    }
-
-    /// Position `p` spelled out. Panics if `p` is not a position.
-    pub fn state(&self, p: u32) -> State {
-        let (c, t, side) = self.decode(p);
-        let cell = |i: u32| {
-            let (r, c) = self.coords[i as usize];
-            (r as usize, c as usize)
-        };
-        State {
-            cop: cell(c),
-            thief: cell(t),
-            to_move: side,
-        }
-    }
-
-    /// The verdict for the start position.
-    pub fn verdict(&self, solution: &Solution) -> Verdict {
-        Verdict::of(solution.outcome(self.start), Side::Cop)
-    }
-
     /// The rules to solve with: the normal ones (no position lacks a move but
     /// the terminal ones, so the no-move rule never applies).
     pub fn rules(&self) -> Rules {
         Rules::normal()
-    }
-
-    /// For the cop on its start cell and to move, the verdict for every thief
-    /// cell as a character grid, one line per row: `c` the police catches the
-    /// thief, `e` the thief escapes, `d` draw, `*` a wall, `P` the cop's cell.
-    pub fn map(&self, solution: &Solution) -> String {
-        let mut out = String::new();
-        for r in 0..self.board.rows() {
-            for c in 0..self.board.cols() {
-                out.push(match self.map_cell(solution, (r, c)) {
-                    None => '*',
-                    Some(_) if (r, c) == self.board.cop() => 'P',
-                    Some(Verdict::PoliceCatches) => 'c',
-                    Some(Verdict::ThiefEscapes) => 'e',
-                    Some(Verdict::Draw) => 'd',
-                });
-            }
-            out.push('\n');
-        }
-        out
-    }
-
-    /// The verdict with the cop on its start cell, to move, and the thief on
-    /// `cell`; `None` for a wall.
-    pub fn map_cell(&self, solution: &Solution, cell: (usize, usize)) -> Option<Verdict> {
-        let p = self.position(self.board.cop(), cell, Side::Cop)?;
-        Some(Verdict::of(solution.outcome(p), Side::Cop))
-    }
-
-    /// Position `p` drawn as the board: `P` the cop, `T` the thief, `X` both on
-    /// one cell, `*` walls, `E` exits, `.` free cells; one line per row.
-    pub fn render(&self, p: u32) -> String {
-        let s = self.state(p);
-        let mut out = String::new();
-        for r in 0..self.board.rows() {
-            for c in 0..self.board.cols() {
-                out.push(match ((r, c) == s.cop, (r, c) == s.thief) {
-                    (true, true) => 'X',
-                    (true, false) => 'P',
-                    (false, true) => 'T',
-                    _ => match self.board.cell(r, c) {
-                        Cell::Wall => '*',
-                        Cell::Exit => 'E',
-                        Cell::Free => '.',
-                    },
-                });
-            }
-            out.push('\n');
-        }
-        out
-    }
-
-    /// The board as an SVG picture: each free cell coloured by [`CopThief::map`]
-    /// (red: the police catches the thief, green: the thief escapes, amber:
-    /// draw), walls dark, exits outlined, the start cells marked `P` and `T`.
-    pub fn svg(&self, solution: &Solution) -> String {
-        svg::draw(self, solution)
-    }
-
-    #[inline]
-    fn encode(&self, cop: u32, thief: u32, side: Side) -> u32 {
-        match side {
-            Side::Cop => thief * self.free + cop,
-            Side::Thief => self.half + cop * self.free + thief,
-        }
-    }
-
-    #[inline]
-    fn decode(&self, p: u32) -> (u32, u32, Side) {
-        if p < self.half {
-            let (thief, cop) = self.by_free.div_rem(p);
-            (cop, thief, Side::Cop)
-        } else {
-            let (cop, thief) = self.by_free.div_rem(p - self.half);
-            (cop, thief, Side::Thief)
-        }
     }
 
     #[inline]
@@ -462,6 +279,15 @@ impl Game for CopThief {
         })
     }
 
+    /// The board with the pieces, and who moves.
+    fn show(&self, p: u32) -> String {
+        let to_move = match self.state(p).to_move {
+            Side::Cop => "the cop",
+            Side::Thief => "the thief",
+        };
+        format!("{}{to_move} to move", self.render(p))
+    }
+
     #[inline]
     fn out_degree(&self, p: u32) -> u32 {
         let (c, t, side) = self.decode(p);
@@ -480,10 +306,10 @@ impl Game for CopThief {
 mod tests {
     use super::*;
     use crate::game::check_game;
-    use crate::solve_game;
+    use crate::{solve_game, Answers};
 
     fn game(text: &str) -> CopThief {
-        CopThief::new(Board::parse(text.as_bytes(), "t.txt").unwrap(), None).unwrap()
+        CopThief::new(Board::parse(text.as_bytes(), "t.txt").unwrap()).unwrap()
     }
 
     fn verdict(text: &str) -> (Verdict, Option<u32>) {
@@ -505,23 +331,6 @@ mod tests {
         assert_eq!(g.position((0, 9), (0, 0), Side::Cop), None);
         let r = check_game(&g, 0..200, 5);
         assert!(r.is_ok(), "{r}");
-    }
-
-    #[test]
-    fn fast_division_is_exact() {
-        for d in [1u32, 2, 3, 7, 1368, 8500, 10_000, 46_340, u32::MAX] {
-            let div = Divisor::new(d);
-            let mut a = 0u32;
-            for step in [1u32, 7, 9_999, 1 << 20] {
-                for _ in 0..2000 {
-                    assert_eq!(div.div_rem(a), (a / d, a % d), "{a} / {d}");
-                    a = a.wrapping_add(step);
-                }
-            }
-            for a in [u32::MAX, u32::MAX - 1, d.wrapping_mul(d), d - 1] {
-                assert_eq!(div.div_rem(a), (a / d, a % d), "{a} / {d}");
-            }
-        }
     }
 
     #[test]
@@ -549,7 +358,7 @@ mod tests {
     #[test]
     fn boards_too_large_are_refused_with_what_they_need() {
         let b = Board::parse(b"1 100\nP..................................................................................................T\n", "big.txt").unwrap();
-        let e = CopThief::new(b, Some(1000)).unwrap_err();
+        let e = CopThief::check_memory(&b, 1000).unwrap_err();
         assert!(
             matches!(
                 e.kind,

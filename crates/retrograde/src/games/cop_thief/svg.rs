@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::{Cell, CopThief, Verdict};
-use crate::Solution;
+use crate::Answers;
 
 const CATCH: &str = "#d9534f";
 const ESCAPE: &str = "#5cb85c";
@@ -12,7 +12,7 @@ const WALL: &str = "#333333";
 
 /// Draws `game` coloured by its map; runs of equal cells in a row are one rectangle.
 /// Time **O(rows × columns)**.
-pub(super) fn draw(game: &CopThief, solution: &Solution) -> String {
+pub(super) fn draw(game: &CopThief, solution: &(impl Answers + ?Sized)) -> String {
     let b = game.board();
     let (rows, cols) = (b.rows(), b.cols());
     // Cells of 4 to 24 pixels, the picture about 800 pixels wide at most.

@@ -1,0 +1,399 @@
+//! The one rule that decides a position, written once for every engine.
+//!
+//! Engines differ in how they schedule work (a FIFO queue, levels on all
+//! cores, rounds of messages between processes) and how they store it (flat
+//! arrays, counters packed into the state byte, atomics); they never differ in
+//! the rule. This module is the rule:
+//!
+//! - **State codes** ([`WIN`], [`LOSE`], [`DRAW`], [`TIE`], [`ABSENT`],
+//!   [`UNDECIDED`]): the byte every engine keeps per position.
+//! - **Terminal precedence** ([`start`]): not a position at all, then a
+//!   label, then the game's own value, then the no-move rule; every other
+//!   position starts undecided with one counter per move.
+//! - **A decided successor** ([`effect`], [`Entry::successor_decided`]): a
+//!   `Lose` successor makes an undecided position a `Win` at once; a `Win`
+//!   successor counts its moves down, the last one makes it a `Lose`; a `Tie`
+//!   successor makes a position a `Tie` once no side can force a win.
+//! - **The order of moves** ([`rank`]): which move is best for the player who
+//!   makes it. A win soonest, then a tie soonest, then a draw, then a loss as
+//!   late as possible; ties to the smallest id, so every engine picks the same
+//!   move. The best move of a position is its successor of greatest rank, and
+//!   its value is that successor's, flipped, one ply longer.
+//!
+//! The two phases: positions are decided in order of remoteness, first from
+//! the terminal wins and losses until nothing more is decided (a position
+//! decided then is a real win or loss), then from the terminal ties through
+//! the positions still undecided (none of which either side can force to a
+//! win). Whatever stays undecided is a `Draw`.
+//!
+//! The slow solver [`solve_reference`](crate::solve::reference::solve_reference)
+//! and [`verify`](crate::verify()) do not use this module: they are written
+//! from the definitions, so that they can check it.
+//!
+//! ```
+//! use retrograde::kernel::{rank, LOSE, TIE, WIN};
+//! // For the player to move, a move to a loss in 4 (a win in 5) beats a tie in 1,
+//! // which beats a move to a win in 9 (a loss in 10).
+//! assert!(rank(LOSE, 4, 7) > rank(TIE, 0, 3));
+//! assert!(rank(TIE, 0, 3) > rank(WIN, 9, 1));
+//! // Winning sooner is better; losing later is better; then the smaller id.
+//! assert!(rank(LOSE, 2, 9) > rank(LOSE, 4, 1));
+//! assert!(rank(WIN, 8, 9) > rank(WIN, 6, 1));
+//! assert!(rank(WIN, 8, 1) > rank(WIN, 8, 9));
+//! ```
+
+use crate::graph::NONE;
+use crate::{NoMoveRule, Outcome};
+
+/// A win for the player to move.
+pub const WIN: u8 = Outcome::Win as u8;
+/// A loss for the player to move.
+pub const LOSE: u8 = Outcome::Lose as u8;
+/// Best play goes on forever.
+pub const DRAW: u8 = Outcome::Draw as u8;
+/// Best play ends the game level.
+pub const TIE: u8 = Outcome::Tie as u8;
+/// Not a position of the game (an index a dense numbering leaves unused).
+pub const ABSENT: u8 = 4;
+/// Not decided yet. Codes above it are free for engines that pack a move
+/// counter into the state byte.
+pub const UNDECIDED: u8 = 5;
+
+/// The outcome of a final state code; `None` for [`ABSENT`] (and for codes
+/// that are not final).
+#[inline]
+pub fn outcome(code: u8) -> Option<Outcome> {
+    Outcome::from_code(code)
+}
+
+/// How a position enters a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// Not a position: never decided, never counted.
+    Absent,
+    /// Terminal, with this value and remoteness 0 (a `Draw` has none).
+    Terminal(Outcome),
+    /// Undecided, with this many moves (at least one) to count down.
+    Open(u32),
+}
+
+/// Terminal precedence, the same in every engine: a position that does not
+/// exist is [`Start::Absent`]; else a terminal label decides; else the game's
+/// own terminal value; else a position without moves gets the no-move rule's
+/// value; else it is open with `moves()` moves. `moves` is called only when
+/// needed (generating moves may cost).
+///
+/// ```
+/// use retrograde::kernel::{start, Start};
+/// use retrograde::{NoMoveRule, Outcome};
+/// let rule = NoMoveRule::Lose;
+/// assert_eq!(start(true, Some(Outcome::Tie), Some(Outcome::Win), || 3, rule), Start::Terminal(Outcome::Tie));
+/// assert_eq!(start(true, None, Some(Outcome::Win), || 3, rule), Start::Terminal(Outcome::Win));
+/// assert_eq!(start(true, None, None, || 0, rule), Start::Terminal(Outcome::Lose));
+/// assert_eq!(start(true, None, None, || 2, rule), Start::Open(2));
+/// assert_eq!(start(false, Some(Outcome::Win), None, || 2, rule), Start::Absent);
+/// ```
+#[inline]
+pub fn start(
+    exists: bool,
+    label: Option<Outcome>,
+    game: Option<Outcome>,
+    moves: impl FnOnce() -> u32,
+    no_move: NoMoveRule,
+) -> Start {
+    if !exists {
+        return Start::Absent;
+    }
+    if let Some(o) = label.or(game) {
+        return Start::Terminal(o);
+    }
+    match moves() {
+        0 => Start::Terminal(no_move.outcome()),
+        d => Start::Open(d),
+    }
+}
+
+impl Start {
+    /// The state code the position starts with (`UNDECIDED` for an open one).
+    #[inline]
+    pub fn code(self) -> u8 {
+        match self {
+            Start::Absent => ABSENT,
+            Start::Terminal(o) => o as u8,
+            Start::Open(_) => UNDECIDED,
+        }
+    }
+}
+
+/// Which phase a terminal position starts: wins and losses spread in the
+/// first, ties in the second, draws never.
+#[inline]
+pub fn phase(code: u8) -> Option<Phase> {
+    match code {
+        WIN | LOSE => Some(Phase::WinLose),
+        TIE => Some(Phase::Tie),
+        _ => None,
+    }
+}
+
+/// The two phases of a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Wins and losses spread back from the terminal wins and losses.
+    WinLose,
+    /// Ties spread back from the terminal ties through undecided positions.
+    Tie,
+}
+
+/// What a successor decided as `successor` (a state code) does to an
+/// undecided predecessor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// The predecessor is decided at once, with this code (`WIN` or `TIE`),
+    /// one ply longer than the successor.
+    Decide(u8),
+    /// One more of the predecessor's moves reaches a win for the opponent;
+    /// when none is left, it is a `Lose`, one ply longer than this successor.
+    CountDown,
+    /// Nothing (the successor is not a decided win, loss or tie).
+    Nothing,
+}
+
+/// The effect of a decided successor on an undecided predecessor.
+#[inline]
+pub fn effect(successor: u8) -> Effect {
+    match successor {
+        LOSE => Effect::Decide(WIN),
+        WIN => Effect::CountDown,
+        TIE => Effect::Decide(TIE),
+        _ => Effect::Nothing,
+    }
+}
+
+/// How good the move to a successor is for the player who makes it; greater
+/// is better. The order: a move to a `Lose` (a win for the mover), sooner
+/// first; then to a `Tie`, sooner first; then to a `Draw`; then to a `Win` (a
+/// loss for the mover), later first; equal values go to the smaller id.
+///
+/// `remoteness` is the successor's (ignored for a draw). The best move of a
+/// position is its successor of greatest rank.
+#[inline]
+pub fn rank(successor: u8, remoteness: u32, id: u32) -> Rank {
+    let (class, rem_key) = match successor {
+        LOSE => (3u64, NONE - remoteness),
+        TIE => (2, NONE - remoteness),
+        DRAW => (1, 0),
+        _ => (0, remoteness),
+    };
+    Rank(u128::from((class << 32) | u64::from(rem_key)) << 32 | u128::from(NONE - id))
+}
+
+/// The rank of a move, see [`rank`]. Only the order means anything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Rank(u128);
+
+/// The rank of a candidate move within one level of a level-by-level engine,
+/// in 64 bits: during the win-and-loss phase a `Lose` successor
+/// (`decides = true`) outranks every `Win` one; a `Win` successor of a later
+/// level outranks one of an earlier level; then the smaller id. During the
+/// tie phase every candidate is a `Tie` successor (`decides = true`). Within
+/// one engine run this orders candidates exactly as [`rank`] does, for
+/// levels below 2³¹ (the first level with a deciding successor decides, so
+/// its remoteness need not be stored).
+#[inline]
+pub fn level_rank(decides: bool, level: u32, id: u32) -> u64 {
+    if decides {
+        LEVEL_DECIDES | u64::from(NONE - id)
+    } else {
+        (u64::from(level) << 32) | u64::from(NONE - id)
+    }
+}
+
+/// Set in a [`level_rank`] once a deciding successor has been seen.
+pub const LEVEL_DECIDES: u64 = 1 << 63;
+
+/// The id in a [`level_rank`].
+#[inline]
+pub fn level_rank_id(key: u64) -> u32 {
+    NONE - key as u32
+}
+
+/// The largest level [`level_rank`] can hold.
+pub const MAX_LEVEL: u32 = (1 << 31) - 1;
+
+/// One position's bookkeeping in an engine that stores best moves, borrowed
+/// from wherever the engine keeps it.
+///
+/// While the position is undecided, `remoteness` and `best` hold its
+/// best-ranked `Win` successor so far (the loser holds out: greatest
+/// remoteness); once decided, its own remoteness and best move.
+#[derive(Debug)]
+pub struct Entry<'a> {
+    /// The state code.
+    pub state: &'a mut u8,
+    /// Moves not yet known to reach a `Win`, while undecided.
+    pub counter: &'a mut u32,
+    /// See the type's documentation.
+    pub remoteness: &'a mut u32,
+    /// See the type's documentation; [`NONE`] for none yet.
+    pub best: &'a mut u32,
+}
+
+impl Entry<'_> {
+    /// The rule: successor `u` has been decided as `u_state` with remoteness
+    /// `ru`. Returns true if this decides the position (its state, remoteness
+    /// and best move are then set).
+    ///
+    /// Successors must be reported in order of remoteness within each phase
+    /// (a FIFO queue or levels do this): then the first decision is final and
+    /// later reports only pick, among moves of the same rank class and
+    /// remoteness, the one [`rank`] prefers.
+    #[inline(always)]
+    pub fn successor_decided(self, u: u32, u_state: u8, ru: u32) -> bool {
+        let state = *self.state;
+        match effect(u_state) {
+            Effect::Decide(to) if state == UNDECIDED => {
+                *self.state = to;
+                *self.remoteness = ru + 1;
+                *self.best = u;
+                true
+            }
+            Effect::Decide(to) if state == to && *self.remoteness == ru + 1 => {
+                // Decided by an earlier report of the same remoteness: keep
+                // the better of the two.
+                if rank(u_state, ru, u) > rank(u_state, ru, *self.best) {
+                    *self.best = u;
+                }
+                false
+            }
+            Effect::CountDown if state == UNDECIDED => {
+                if *self.best == NONE || rank(WIN, ru, u) > rank(WIN, *self.remoteness, *self.best)
+                {
+                    *self.remoteness = ru;
+                    *self.best = u;
+                }
+                *self.counter -= 1;
+                if *self.counter == 0 {
+                    *self.state = LOSE;
+                    *self.remoteness = ru + 1;
+                    true
+                } else {
+                    false
+                }
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The best move among the successors reported by `for_each_successor`
+/// (each as `(id, state code, remoteness)`, remoteness [`NONE`] for a draw):
+/// the one of greatest [`rank`]. `None` without successors.
+#[inline]
+pub fn best_of(for_each_successor: impl FnOnce(&mut dyn FnMut(u32, u8, u32))) -> Option<u32> {
+    let mut best: Option<(Rank, u32)> = None;
+    for_each_successor(&mut |w, code, rem| {
+        let r = rank(code, rem, w);
+        if best.is_none_or(|(b, _)| r > b) {
+            best = Some((r, w));
+        }
+    });
+    best.map(|(_, w)| w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_orders_moves_for_the_mover() {
+        let order = [
+            rank(LOSE, 0, 5),
+            rank(LOSE, 0, 6),
+            rank(LOSE, 2, 1),
+            rank(TIE, 0, 9),
+            rank(TIE, 3, 0),
+            rank(DRAW, NONE, 0),
+            rank(DRAW, NONE, 4),
+            rank(WIN, 7, 8),
+            rank(WIN, 1, 0),
+            rank(WIN, 1, 3),
+        ];
+        for w in order.windows(2) {
+            assert!(w[0] > w[1], "{w:?}");
+        }
+    }
+
+    #[test]
+    fn level_rank_agrees_with_rank_within_a_phase() {
+        // Win candidates: later levels first, then smaller ids.
+        let cands = [(3, 9), (3, 2), (5, 7), (0, 0), (5, 1)];
+        for &(l1, a) in &cands {
+            for &(l2, b) in &cands {
+                let by_level = level_rank(false, l1, a).cmp(&level_rank(false, l2, b));
+                let by_rank = rank(WIN, l1, a).cmp(&rank(WIN, l2, b));
+                assert_eq!(by_level, by_rank, "{l1} {a} {l2} {b}");
+            }
+        }
+        assert!(level_rank(true, 0, u32::MAX - 1) > level_rank(false, MAX_LEVEL, 0));
+        assert!(level_rank(true, 0, 3) > level_rank(true, 0, 4));
+        assert_eq!(level_rank_id(level_rank(true, 0, 17)), 17);
+        assert_eq!(level_rank_id(level_rank(false, 40, 17)), 17);
+    }
+
+    #[test]
+    fn an_entry_counts_down_and_keeps_the_latest_loss() {
+        let (mut state, mut counter, mut rem, mut best) = (UNDECIDED, 3, NONE, NONE);
+        let mut report = |u, code, ru| {
+            Entry {
+                state: &mut state,
+                counter: &mut counter,
+                remoteness: &mut rem,
+                best: &mut best,
+            }
+            .successor_decided(u, code, ru)
+        };
+        assert!(!report(8, WIN, 1));
+        assert!(!report(4, WIN, 3));
+        assert!(report(6, WIN, 3));
+        assert_eq!((state, rem, best), (LOSE, 4, 4));
+    }
+
+    #[test]
+    fn an_entry_wins_at_once_and_keeps_the_smallest_equal_move() {
+        let (mut state, mut counter, mut rem, mut best) = (UNDECIDED, 5, NONE, NONE);
+        let mut report = |u, code, ru| {
+            Entry {
+                state: &mut state,
+                counter: &mut counter,
+                remoteness: &mut rem,
+                best: &mut best,
+            }
+            .successor_decided(u, code, ru)
+        };
+        assert!(!report(2, WIN, 0));
+        assert!(report(9, LOSE, 2));
+        assert!(!report(3, LOSE, 2));
+        assert!(!report(1, LOSE, 4));
+        assert!(!report(0, TIE, 0));
+        assert_eq!((state, rem, best), (WIN, 3, 3));
+    }
+
+    #[test]
+    fn an_undecided_entry_ties_from_a_tie() {
+        let (mut state, mut counter, mut rem, mut best) = (UNDECIDED, 2, NONE, NONE);
+        let mut report = |u, code, ru| {
+            Entry {
+                state: &mut state,
+                counter: &mut counter,
+                remoteness: &mut rem,
+                best: &mut best,
+            }
+            .successor_decided(u, code, ru)
+        };
+        assert!(!report(5, WIN, 0));
+        assert!(report(7, TIE, 0));
+        assert!(!report(6, TIE, 0));
+        assert_eq!((state, rem, best), (TIE, 1, 6));
+    }
+}
