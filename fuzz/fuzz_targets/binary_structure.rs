@@ -12,28 +12,11 @@
 
 use libfuzzer_sys::fuzz_target;
 use retrograde::io::{binary, Input};
-use retrograde::{solve, Answers, Csr, GameGraph, Rules};
+use retrograde::Csr;
 
-fn check_graph(g: &Csr) {
-    let n = g.vertex_count();
-    let mut seen = vec![0u64; n];
-    for v in 0..n as u32 {
-        for &u in g.predecessors(v) {
-            assert!((u as usize) < n, "predecessor {u} of {v} out of range");
-            seen[u as usize] += 1;
-        }
-    }
-    for (u, &count) in seen.iter().enumerate() {
-        assert_eq!(count, u64::from(g.out_degree(u as u32)), "vertex {u}");
-    }
-    let s = solve(g, &Rules::normal()).expect("an accepted graph solves");
-    assert_eq!(s.len(), n);
-    let g = g.clone().with_successors();
-    for v in 0..n as u32 {
-        assert_eq!(g.successors(v).len() as u64, u64::from(g.out_degree(v)));
-        assert!(g.successors(v).iter().all(|&w| (w as usize) < n));
-    }
-}
+#[path = "support/check_graph.rs"]
+mod check_graph;
+use check_graph::check_graph;
 
 /// A changed value: small ones (near the real ids and counts) most of the
 /// time, the extremes sometimes.

@@ -10,29 +10,13 @@
 
 use libfuzzer_sys::fuzz_target;
 use retrograde::io::{solution, Input};
-use retrograde::{
-    solve, verify, Answers, Csr, GameGraph, Graph, Labels, NoMoveRule, Outcome, Rules, Solution,
-};
+use retrograde::{solve, verify, Answers, Csr, Labels, NoMoveRule, Outcome, Rules};
+
+#[path = "../../crates/retrograde/tests/support/best_move.rs"]
+mod best_move;
+use best_move::is_best_move;
 
 const OUTCOMES: [Outcome; 4] = [Outcome::Win, Outcome::Lose, Outcome::Draw, Outcome::Tie];
-
-fn is_best_move(g: &Graph, rules: &Rules, s: &Solution, v: u32, m: Option<u32>) -> bool {
-    let terminal = rules.labels.get(v).is_some() || g.out_degree(v) == 0;
-    match m {
-        None => terminal,
-        Some(_) if terminal => false,
-        Some(m) => {
-            g.successors(v).contains(&m)
-                && match s.outcome(v) {
-                    Outcome::Draw => s.outcome(m) == Outcome::Draw,
-                    o => {
-                        s.outcome(m) == o.flip()
-                            && s.remoteness(m).map(|r| r + 1) == s.remoteness(v)
-                    }
-                }
-        }
-    }
-}
 
 fn field(x: Option<u32>) -> String {
     x.map_or_else(|| "-".to_string(), |x| x.to_string())

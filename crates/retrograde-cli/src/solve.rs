@@ -120,7 +120,9 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         Engine::Parallel => solve::solve_parallel_with_progress(&graph, &rules, &bars),
         _ => solve::solve_with_progress(&graph, &rules, &bars),
     })?;
-    times.time("write", || args.outputs.write(&sol, &bars))?;
+    if args.outputs.output.is_some() {
+        times.time("write", || args.outputs.write(&sol, &bars))?;
+    }
 
     let stdout = io::stdout();
     let mut out = stdout.lock();

@@ -10,21 +10,9 @@ fn boards() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/boards")
 }
 
-fn run(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_retrograde"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap()
-}
+mod common;
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::*;
 
 /// Runs `cop-thief` on a board given as text, in a fresh directory.
 fn on_board(text: &str, extra: &[&str]) -> Output {

@@ -353,21 +353,8 @@ impl Share {
             pairs, mut degree, ..
         } = read;
         let m = me.owned(n);
-        let mut offsets = vec![0u64; m + 1];
-        for &(t, _) in &pairs {
-            offsets[t as usize + 1] += 1;
-        }
-        for t in 0..m {
-            offsets[t + 1] += offsets[t];
-        }
-        let mut cursor: Vec<u64> = offsets[..m].to_vec();
-        let mut preds = vec![NONE; pairs.len()];
-        for &(t, u) in &pairs {
-            let c = &mut cursor[t as usize];
-            preds[*c as usize] = u;
-            *c += 1;
-        }
-        drop(cursor);
+        let (offsets, preds) =
+            retrograde::graph::counting_sort(m, pairs.iter().map(|&(t, u)| (t as usize, u)));
         drop(pairs);
         degree.resize(m, 0);
         let mut share = Share {
@@ -431,7 +418,7 @@ fn solve_rounds(
     let peers = share.me.peers;
     let mut rounds = 0;
     let [win_lose, ties] = terminals;
-    for (phase, mut frontier) in [(Phase::WinLose, win_lose), (Phase::Tie, ties)] {
+    for (phase, mut frontier) in Phase::BOTH.into_iter().zip([win_lose, ties]) {
         if phase == Phase::Tie && !any_tie {
             break;
         }

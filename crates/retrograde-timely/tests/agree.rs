@@ -1,47 +1,15 @@
 //! The timely engine agrees with the sequential solver, position by position.
 
 use proptest::prelude::*;
-use retrograde::{Csr, Labels, NoMoveRule, Outcome, Rules};
+use retrograde::{Csr, Labels, Outcome, Rules};
 use retrograde_timely::{solve, Config, EdgeArray, Error};
 
-/// A random multigraph (self-loops and parallel edges welcome), random labels
-/// and a random no-move rule.
+#[path = "../../retrograde/tests/support/strategy.rs"]
+mod strategy;
+
+/// A random game of 0 to 13 vertices (see [`strategy::random_game`]).
 fn game() -> impl Strategy<Value = (usize, Vec<(u32, u32)>, Rules)> {
-    (0usize..14).prop_flat_map(|n| {
-        let edges = if n == 0 {
-            Just(Vec::new()).boxed()
-        } else {
-            prop::collection::vec((0..n as u32, 0..n as u32), 0..3 * n + 2).boxed()
-        };
-        let labels = if n == 0 {
-            Just(Vec::new()).boxed()
-        } else {
-            prop::collection::vec(
-                (
-                    0..n as u32,
-                    prop_oneof![
-                        Just(Outcome::Win),
-                        Just(Outcome::Lose),
-                        Just(Outcome::Draw),
-                        Just(Outcome::Tie)
-                    ],
-                ),
-                0..3,
-            )
-            .boxed()
-        };
-        (Just(n), edges, labels, any::<bool>()).prop_map(|(n, edges, labels, misere)| {
-            let rules = Rules {
-                no_move: if misere {
-                    NoMoveRule::Win
-                } else {
-                    NoMoveRule::Lose
-                },
-                labels: Labels::from_pairs(labels),
-            };
-            (n, edges, rules)
-        })
-    })
+    strategy::random_game(0..14, 3)
 }
 
 proptest! {

@@ -43,7 +43,7 @@
 //! ```
 
 use crate::graph::NONE;
-use crate::{NoMoveRule, Outcome};
+use crate::{GameGraph, NoMoveRule, Outcome};
 
 /// A win for the player to move.
 pub const WIN: u8 = Outcome::Win as u8;
@@ -113,6 +113,24 @@ pub fn start(
     }
 }
 
+/// [`start`] for vertex `v` of a graph: whether it is a position, its label,
+/// its own terminal value and its out-degree come from `g`.
+#[inline]
+pub fn start_of<G: GameGraph + ?Sized>(
+    g: &G,
+    v: u32,
+    label: Option<Outcome>,
+    no_move: NoMoveRule,
+) -> Start {
+    start(
+        g.is_position(v),
+        label,
+        g.terminal(v),
+        || g.out_degree(v),
+        no_move,
+    )
+}
+
 impl Start {
     /// The state code the position starts with (`UNDECIDED` for an open one).
     #[inline]
@@ -140,9 +158,14 @@ pub fn phase(code: u8) -> Option<Phase> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// Wins and losses spread back from the terminal wins and losses.
-    WinLose,
+    WinLose = 0,
     /// Ties spread back from the terminal ties through undecided positions.
-    Tie,
+    Tie = 1,
+}
+
+impl Phase {
+    /// Both phases, in the order they run.
+    pub const BOTH: [Phase; 2] = [Phase::WinLose, Phase::Tie];
 }
 
 /// What a successor decided as `successor` (a state code) does to an
@@ -341,59 +364,75 @@ mod tests {
         assert_eq!(level_rank_id(level_rank(false, 40, 17)), 17);
     }
 
-    #[test]
-    fn an_entry_counts_down_and_keeps_the_latest_loss() {
-        let (mut state, mut counter, mut rem, mut best) = (UNDECIDED, 3, NONE, NONE);
-        let mut report = |u, code, ru| {
+    /// One position's entry, owned, for the tests.
+    struct Cell {
+        state: u8,
+        counter: u32,
+        rem: u32,
+        best: u32,
+    }
+
+    impl Cell {
+        fn open(moves: u32) -> Cell {
+            Cell {
+                state: UNDECIDED,
+                counter: moves,
+                rem: NONE,
+                best: NONE,
+            }
+        }
+
+        fn report(&mut self, u: u32, code: u8, ru: u32) -> bool {
             Entry {
-                state: &mut state,
-                counter: &mut counter,
-                remoteness: &mut rem,
-                best: &mut best,
+                state: &mut self.state,
+                counter: &mut self.counter,
+                remoteness: &mut self.rem,
+                best: &mut self.best,
             }
             .successor_decided(u, code, ru)
-        };
-        assert!(!report(8, WIN, 1));
-        assert!(!report(4, WIN, 3));
-        assert!(report(6, WIN, 3));
-        assert_eq!((state, rem, best), (LOSE, 4, 4));
+        }
+
+        fn value(&self) -> (u8, u32, u32) {
+            (self.state, self.rem, self.best)
+        }
+    }
+
+    #[test]
+    fn an_entry_counts_down_and_keeps_the_latest_loss() {
+        let mut c = Cell::open(3);
+        assert!(!c.report(8, WIN, 1));
+        assert!(!c.report(4, WIN, 3));
+        assert!(c.report(6, WIN, 3));
+        assert_eq!(c.value(), (LOSE, 4, 4));
     }
 
     #[test]
     fn an_entry_wins_at_once_and_keeps_the_smallest_equal_move() {
-        let (mut state, mut counter, mut rem, mut best) = (UNDECIDED, 5, NONE, NONE);
-        let mut report = |u, code, ru| {
-            Entry {
-                state: &mut state,
-                counter: &mut counter,
-                remoteness: &mut rem,
-                best: &mut best,
-            }
-            .successor_decided(u, code, ru)
-        };
-        assert!(!report(2, WIN, 0));
-        assert!(report(9, LOSE, 2));
-        assert!(!report(3, LOSE, 2));
-        assert!(!report(1, LOSE, 4));
-        assert!(!report(0, TIE, 0));
-        assert_eq!((state, rem, best), (WIN, 3, 3));
+        let mut c = Cell::open(5);
+        assert!(!c.report(2, WIN, 0));
+        assert!(c.report(9, LOSE, 2));
+        assert!(!c.report(3, LOSE, 2));
+        assert!(!c.report(1, LOSE, 4));
+        assert!(!c.report(0, TIE, 0));
+        assert_eq!(c.value(), (WIN, 3, 3));
     }
 
     #[test]
     fn an_undecided_entry_ties_from_a_tie() {
-        let (mut state, mut counter, mut rem, mut best) = (UNDECIDED, 2, NONE, NONE);
-        let mut report = |u, code, ru| {
-            Entry {
-                state: &mut state,
-                counter: &mut counter,
-                remoteness: &mut rem,
-                best: &mut best,
-            }
-            .successor_decided(u, code, ru)
-        };
-        assert!(!report(5, WIN, 0));
-        assert!(report(7, TIE, 0));
-        assert!(!report(6, TIE, 0));
-        assert_eq!((state, rem, best), (TIE, 1, 6));
+        let mut c = Cell::open(2);
+        assert!(!c.report(5, WIN, 0));
+        assert!(c.report(7, TIE, 0));
+        assert!(!c.report(6, TIE, 0));
+        assert_eq!(c.value(), (TIE, 1, 6));
+    }
+
+    #[test]
+    fn a_terminal_entry_is_never_changed() {
+        let mut c = Cell::open(0);
+        c.state = WIN;
+        c.rem = 0;
+        assert!(!c.report(3, LOSE, 0));
+        assert!(!c.report(3, TIE, 0));
+        assert_eq!(c.value(), (WIN, 0, NONE));
     }
 }

@@ -10,9 +10,20 @@ use memmap2::Mmap;
 ///
 /// # Safety
 /// Every bit pattern must be a valid value and the type must have no padding.
-pub(crate) unsafe trait Plain: Copy + 'static {}
-unsafe impl Plain for u32 {}
-unsafe impl Plain for u64 {}
+pub(crate) unsafe trait Plain: Copy + 'static {
+    /// The value of little-endian bytes (exactly the type's size).
+    fn from_le_bytes(b: &[u8]) -> Self;
+}
+unsafe impl Plain for u32 {
+    fn from_le_bytes(b: &[u8]) -> u32 {
+        u32::from_le_bytes(b.try_into().expect("4 bytes"))
+    }
+}
+unsafe impl Plain for u64 {
+    fn from_le_bytes(b: &[u8]) -> u64 {
+        u64::from_le_bytes(b.try_into().expect("8 bytes"))
+    }
+}
 
 /// An array of `T`, owned or borrowed from a shared memory map (no copy).
 pub(crate) enum Store<T: Plain> {

@@ -8,8 +8,8 @@ use retrograde::io::{solution, Input};
 use retrograde::solve::reference::solve_reference;
 use retrograde::solve::{solve_lean, solve_parallel};
 use retrograde::{
-    solve, verify, Answers, Csr, GameGraph, Graph, Labels, NoMoveRule, Outcome, Rules, Solution,
-    Solved, Successors,
+    solve, verify, Answers, Csr, GameGraph, Graph, Labels, Outcome, Rules, Solution, Solved,
+    Successors,
 };
 
 /// A graph in which some indices are no position: moves into them are
@@ -42,38 +42,19 @@ impl Successors for Holey {
     }
 }
 
-const OUTCOMES: [Outcome; 4] = [Outcome::Win, Outcome::Lose, Outcome::Draw, Outcome::Tie];
+#[path = "support/strategy.rs"]
+mod strategy;
+use strategy::{random_game, OUTCOMES};
 
-/// A random game: up to 24 vertices, edges with self-loops and parallel edges
-/// (drawn from a small range so that both are common), a no-move rule and
-/// random terminal labels of all four values.
+#[path = "support/best_move.rs"]
+mod best_move;
+use best_move::is_best_move;
+
+/// A random game of 1 to 23 vertices (see [`random_game`]), as a graph with
+/// successors.
 fn game() -> impl Strategy<Value = (Graph, Rules)> {
-    (1usize..24)
-        .prop_flat_map(|n| {
-            let v = 0..n as u32;
-            (
-                Just(n),
-                prop::collection::vec((v.clone(), v.clone()), 0..n * 3),
-                any::<bool>(),
-                prop::collection::vec((v, 0u8..4), 0..5),
-            )
-        })
-        .prop_map(|(n, edges, misere, labels)| {
-            let g = Csr::from_edges(n, &edges).with_successors();
-            let labels = labels
-                .into_iter()
-                .map(|(v, o)| (v, OUTCOMES[o as usize]))
-                .collect();
-            let rules = Rules {
-                no_move: if misere {
-                    NoMoveRule::Win
-                } else {
-                    NoMoveRule::Lose
-                },
-                labels: Labels::from_pairs(labels),
-            };
-            (g, rules)
-        })
+    random_game(1..24, 5)
+        .prop_map(|(n, edges, rules)| (Csr::from_edges(n, &edges).with_successors(), rules))
 }
 
 /// [`game`], with up to a third of the indices no position (and no label on them).
@@ -161,25 +142,6 @@ fn tampered(s: &Solution, v: u32, o: Outcome, r: Option<u32>, m: Option<u32>) ->
         .collect();
     let input = Input::from_bytes("t.tsv", (lines.join("\n") + "\n").into_bytes());
     solution::read(&input, Some(s.len())).unwrap()
-}
-
-/// Whether `m` is an acceptable best move of `v` in the correct solution `s`.
-fn is_best_move(g: &Graph, rules: &Rules, s: &Solution, v: u32, m: Option<u32>) -> bool {
-    let terminal = rules.labels.get(v).is_some() || g.out_degree(v) == 0;
-    match m {
-        None => terminal,
-        Some(_) if terminal => false,
-        Some(m) => {
-            g.successors(v).contains(&m)
-                && match s.outcome(v) {
-                    Outcome::Draw => s.outcome(m) == Outcome::Draw,
-                    o => {
-                        s.outcome(m) == o.flip()
-                            && s.remoteness(m).map(|r| r + 1) == s.remoteness(v)
-                    }
-                }
-        }
-    }
 }
 
 proptest! {

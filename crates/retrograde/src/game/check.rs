@@ -285,12 +285,8 @@ pub fn sample_positions(n: usize, count: usize, seed: u64) -> Vec<u32> {
     let mut state = seed;
     let mut out: Vec<u32> = (0..count)
         .map(|_| {
-            // splitmix64
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
+            let z = crate::graph::splitmix64(state);
+            state = state.wrapping_add(crate::graph::GOLDEN);
             (z % n as u64) as u32
         })
         .collect();

@@ -310,165 +310,22 @@ impl CsrBuilder {
     /// Reads `source` twice and builds the graph, in parallel over its chunks
     /// (on the current rayon pool) when it has more than one.
     pub fn build<S: EdgeSource + ?Sized>(&self, source: &S) -> Result<Csr> {
-        let fixed = self.vertices.or(source.declared_vertices());
-        // Chunks are read in contiguous groups, one per thread, each with its own counts.
-        let total_chunks = source.chunk_count().max(1);
-        let chunks = total_chunks.min(rayon::current_num_threads()).max(1);
-        let group = |g: usize| (g * total_chunks / chunks)..((g + 1) * total_chunks / chunks);
-        if let Some(n) = fixed {
-            if n > MAX_VERTICES {
-                return Err(Error::TooManyVertices { vertices: n as u64 });
-            }
-            self.check_memory(n as u64, 0, chunks as u64)?;
-        }
-        let n0 = fixed.unwrap_or(0).max(self.min_vertices);
-        // `min_vertices` comes from labels, which may name any id: check it
-        // before allocating, as a fixed count is checked above.
-        self.check_memory(n0 as u64, 0, chunks as u64)?;
-
-        // Pass 1: degrees per chunk.
-        let mut counts: Vec<Counts> = if chunks == 1 {
-            vec![self.count(source, group(0), fixed, n0, 1)?]
-        } else {
-            (0..chunks)
-                .into_par_iter()
-                .map(|c| self.count(source, group(c), fixed, n0, chunks as u64))
-                .collect::<Result<_>>()?
-        };
-        let edges: u64 = counts.iter().map(|c| c.edges).sum();
-        if let Some(hi) = counts.iter().filter_map(|c| c.too_big).max() {
-            return Err(match fixed {
-                Some(n) => Error::VertexOutOfRange {
-                    what: Naming::Edge,
-                    vertex: u64::from(hi),
-                    vertices: Some(n as u64),
-                },
-                None => {
-                    self.check_memory(hi as u64 + 1, edges, chunks as u64)?;
-                    Error::VertexOutOfRange {
-                        what: Naming::Edge,
-                        vertex: u64::from(hi),
-                        vertices: None,
-                    }
-                }
-            });
-        }
-        let n = counts.iter().map(|c| c.out.len()).max().unwrap_or(n0);
-        self.check_memory(n as u64, edges, chunks as u64)?;
-
-        // Merge: total out-degrees into the first chunk's array; in-degrees
-        // into the offsets; each chunk's in-degrees become its cursor within
-        // every row (the edges of earlier chunks come first).
-        let mut offsets: Vec<u64> = vec![0; n + 1];
-        for c in counts.iter_mut() {
-            c.out.resize(n, 0);
-            c.into.resize(n, 0);
-        }
-        let mut overflow = counts.iter().find_map(|c| c.overflow);
-        let (first, rest) = counts.split_first_mut().expect("one chunk at least");
-        let mut out_degree = std::mem::take(&mut first.out);
-        let mut first_into = std::mem::take(&mut first.into);
-        if rest.is_empty() {
-            for (o, &d) in offsets.iter_mut().zip(&first_into) {
-                *o = u64::from(d);
-            }
-            drop(first_into);
-            first_into = Vec::new();
-        } else {
-            let mut chunk_into: Vec<&mut Vec<u32>> = std::iter::once(&mut first_into)
-                .chain(rest.iter_mut().map(|c| &mut c.into))
-                .collect();
-            for v in 0..n {
-                let mut row = 0u64;
-                for into in chunk_into.iter_mut() {
-                    let d = into[v];
-                    into[v] = row as u32;
-                    row += u64::from(d);
-                }
-                if row >= u64::from(u32::MAX) {
-                    overflow.get_or_insert(v as u32);
-                }
-                offsets[v] = row;
-            }
-            for c in rest.iter() {
-                for (u, (o, &d)) in out_degree.iter_mut().zip(&c.out).enumerate() {
-                    let (s, over) = o.overflowing_add(d);
-                    *o = s;
-                    if over || s == u32::MAX {
-                        overflow.get_or_insert(u as u32);
-                    }
-                }
-            }
-            for c in rest.iter_mut() {
-                c.out = Vec::new();
-            }
-        }
-        if let Some(v) = overflow {
-            return Err(Error::TooManyMoves { vertex: v });
-        }
-        // Exclusive prefix sums: offsets[v] = start of row v, offsets[n] = E.
-        let mut sum = 0u64;
-        for o in offsets.iter_mut() {
-            let d = *o;
-            *o = sum;
-            sum += d;
-        }
-        debug_assert_eq!(sum, edges);
+        let plan = self.plan(source)?;
+        let counts = self.count_all(source, &plan)?;
+        let Merged {
+            out_degree,
+            mut offsets,
+            cursors,
+        } = merge(counts)?;
+        let n = out_degree.len();
+        let edges = offsets[n];
         let mut targets: Vec<u32> = vec![NONE; edges as usize];
-
-        // Pass 2: place every edge.
-        let mismatch = std::sync::atomic::AtomicBool::new(false);
-        if rest.is_empty() {
-            // One chunk: offsets[v] is row v's cursor; afterwards it is the end
-            // of row v, so shift everything one place right.
-            let mut batch = Batch::new();
-            let mut bad = false;
-            source.for_each_edge(|u, v| {
-                if batch.push(u, v) {
-                    bad |= batch.place(&mut offsets, &mut targets, n);
-                }
-            })?;
-            bad |= batch.place(&mut offsets, &mut targets, n);
-            if bad {
-                mismatch.store(true, std::sync::atomic::Ordering::Relaxed);
-            }
-            offsets.copy_within(0..n, 1);
-            offsets[0] = 0;
-        } else {
-            let ptr = SharedMut(targets.as_mut_ptr());
-            let offsets = &offsets;
-            let mut cursors: Vec<Vec<u32>> = std::iter::once(first_into)
-                .chain(rest.iter_mut().map(|c| std::mem::take(&mut c.into)))
-                .collect();
-            cursors
-                .par_iter_mut()
-                .enumerate()
-                .try_for_each(|(g, cursor)| {
-                    group(g).try_for_each(|chunk| {
-                        source.for_each_edge_in(chunk, |u, v| {
-                            let vi = v as usize;
-                            if vi >= n || (u as usize) >= n {
-                                mismatch.store(true, std::sync::atomic::Ordering::Relaxed);
-                                return;
-                            }
-                            let at = offsets[vi] + u64::from(cursor[vi]);
-                            if at >= offsets[vi + 1] {
-                                mismatch.store(true, std::sync::atomic::Ordering::Relaxed);
-                                return;
-                            }
-                            cursor[vi] += 1;
-                            // SAFETY: `at` is inside row v, in this chunk's own
-                            // range of it (the cursors of different chunks cover
-                            // disjoint ranges), and below `edges`.
-                            unsafe { ptr.write(at as usize, u) };
-                        })
-                    })
-                })?;
-        }
+        let changed = match cursors {
+            None => place_one(source, &mut offsets, &mut targets)?,
+            Some(cursors) => place_groups(source, &plan, &offsets, &mut targets, cursors)?,
+        };
         // Every slot filled exactly once, or the source changed between passes.
-        if mismatch.load(std::sync::atomic::Ordering::Relaxed)
-            || targets.par_iter().with_min_len(1 << 16).any(|&t| t == NONE)
-        {
+        if changed || targets.par_iter().with_min_len(1 << 16).any(|&t| t == NONE) {
             return Err(Error::SourceChanged);
         }
         Ok(Csr {
@@ -479,6 +336,209 @@ impl CsrBuilder {
             },
         })
     }
+
+    /// The vertex count if fixed, the chunk groups, and the memory checks that
+    /// can be made before reading anything.
+    fn plan<S: EdgeSource + ?Sized>(&self, source: &S) -> Result<Plan> {
+        let fixed = self.vertices.or(source.declared_vertices());
+        // Chunks are read in contiguous groups, one per thread, each with its own counts.
+        let total_chunks = source.chunk_count().max(1);
+        let groups = total_chunks.min(rayon::current_num_threads()).max(1);
+        if let Some(n) = fixed {
+            if n > MAX_VERTICES {
+                return Err(Error::TooManyVertices { vertices: n as u64 });
+            }
+            self.check_memory(n as u64, 0, groups as u64)?;
+        }
+        let n0 = fixed.unwrap_or(0).max(self.min_vertices);
+        // `min_vertices` comes from labels, which may name any id: check it
+        // before allocating, as a fixed count is checked above.
+        self.check_memory(n0 as u64, 0, groups as u64)?;
+        Ok(Plan {
+            fixed,
+            n0,
+            total_chunks,
+            groups,
+        })
+    }
+
+    /// Pass 1: the degrees of every group of chunks (in parallel), checked:
+    /// ids in range, within the memory limit.
+    fn count_all<S: EdgeSource + ?Sized>(&self, source: &S, plan: &Plan) -> Result<Vec<Counts>> {
+        let g = plan.groups;
+        let counts: Vec<Counts> = if g == 1 {
+            vec![self.count(source, plan.group(0), plan.fixed, plan.n0, 1)?]
+        } else {
+            (0..g)
+                .into_par_iter()
+                .map(|c| self.count(source, plan.group(c), plan.fixed, plan.n0, g as u64))
+                .collect::<Result<_>>()?
+        };
+        let edges: u64 = counts.iter().map(|c| c.edges).sum();
+        if let Some(hi) = counts.iter().filter_map(|c| c.too_big).max() {
+            if plan.fixed.is_none() {
+                self.check_memory(hi as u64 + 1, edges, g as u64)?;
+            }
+            return Err(Error::VertexOutOfRange {
+                what: Naming::Edge,
+                vertex: u64::from(hi),
+                vertices: plan.fixed.map(|n| n as u64),
+            });
+        }
+        let n = counts.iter().map(|c| c.out.len()).max().unwrap_or(plan.n0);
+        self.check_memory(n as u64, edges, g as u64)?;
+        Ok(counts)
+    }
+}
+
+/// How a build reads its source.
+struct Plan {
+    /// The vertex count, if fixed in advance.
+    fixed: Option<usize>,
+    /// The vertex count to start counting with.
+    n0: usize,
+    total_chunks: usize,
+    /// Groups of consecutive chunks, one per thread.
+    groups: usize,
+}
+
+impl Plan {
+    /// The chunks of group `g`.
+    fn group(&self, g: usize) -> std::ops::Range<usize> {
+        (g * self.total_chunks / self.groups)..((g + 1) * self.total_chunks / self.groups)
+    }
+}
+
+/// Merges the groups' counts: the total out-degrees; the row offsets
+/// (exclusive prefix sums of the in-degrees, the last one the edge count);
+/// with more than one group, each group's cursor within every row (the edges
+/// of earlier groups come first).
+fn merge(mut counts: Vec<Counts>) -> Result<Merged> {
+    let n = counts.iter().map(|c| c.out.len()).max().unwrap_or(0);
+    for c in counts.iter_mut() {
+        c.out.resize(n, 0);
+        c.into.resize(n, 0);
+    }
+    let mut overflow = counts.iter().find_map(|c| c.overflow);
+    let mut offsets: Vec<u64> = vec![0; n + 1];
+    let (first, rest) = counts.split_first_mut().expect("one group at least");
+    let mut out_degree = std::mem::take(&mut first.out);
+    let cursors = if rest.is_empty() {
+        for (o, &d) in offsets.iter_mut().zip(&first.into) {
+            *o = u64::from(d);
+        }
+        None
+    } else {
+        let mut cursors: Vec<Vec<u32>> = std::iter::once(std::mem::take(&mut first.into))
+            .chain(rest.iter_mut().map(|c| std::mem::take(&mut c.into)))
+            .collect();
+        for v in 0..n {
+            let mut row = 0u64;
+            for into in cursors.iter_mut() {
+                let d = into[v];
+                into[v] = row as u32;
+                row += u64::from(d);
+            }
+            if row >= u64::from(u32::MAX) {
+                overflow.get_or_insert(v as u32);
+            }
+            offsets[v] = row;
+        }
+        for c in rest.iter_mut() {
+            for (u, (o, &d)) in out_degree.iter_mut().zip(&c.out).enumerate() {
+                let (s, over) = o.overflowing_add(d);
+                *o = s;
+                if over || s == u32::MAX {
+                    overflow.get_or_insert(u as u32);
+                }
+            }
+            c.out = Vec::new();
+        }
+        Some(cursors)
+    };
+    if let Some(v) = overflow {
+        return Err(Error::TooManyMoves { vertex: v });
+    }
+    // Exclusive prefix sums: offsets[v] = start of row v, offsets[n] = E.
+    let mut sum = 0u64;
+    for o in offsets.iter_mut() {
+        let d = *o;
+        *o = sum;
+        sum += d;
+    }
+    Ok(Merged {
+        out_degree,
+        offsets,
+        cursors,
+    })
+}
+
+/// What [`merge`] gives: out-degrees, row offsets, per-group cursors.
+struct Merged {
+    out_degree: Vec<u32>,
+    offsets: Vec<u64>,
+    cursors: Option<Vec<Vec<u32>>>,
+}
+
+/// Pass 2 from one group: `offsets[v]` is row `v`'s cursor; afterwards it is
+/// the end of row `v`, so everything shifts one place right. True if an edge
+/// did not fit (the source changed).
+fn place_one<S: EdgeSource + ?Sized>(
+    source: &S,
+    offsets: &mut [u64],
+    targets: &mut [u32],
+) -> Result<bool> {
+    let n = offsets.len() - 1;
+    let mut batch = Batch::new();
+    let mut bad = false;
+    source.for_each_edge(|u, v| {
+        if batch.push(u, v) {
+            bad |= batch.place(offsets, targets, n);
+        }
+    })?;
+    bad |= batch.place(offsets, targets, n);
+    offsets.copy_within(0..n, 1);
+    offsets[0] = 0;
+    Ok(bad)
+}
+
+/// Pass 2 from several groups in parallel, each placing its edges at its own
+/// cursors within every row. True if an edge did not fit (the source changed).
+fn place_groups<S: EdgeSource + ?Sized>(
+    source: &S,
+    plan: &Plan,
+    offsets: &[u64],
+    targets: &mut [u32],
+    mut cursors: Vec<Vec<u32>>,
+) -> Result<bool> {
+    let n = offsets.len() - 1;
+    let mismatch = std::sync::atomic::AtomicBool::new(false);
+    let ptr = SharedMut(targets.as_mut_ptr());
+    cursors
+        .par_iter_mut()
+        .enumerate()
+        .try_for_each(|(g, cursor)| {
+            plan.group(g).try_for_each(|chunk| {
+                source.for_each_edge_in(chunk, |u, v| {
+                    let vi = v as usize;
+                    if vi >= n || (u as usize) >= n {
+                        mismatch.store(true, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    }
+                    let at = offsets[vi] + u64::from(cursor[vi]);
+                    if at >= offsets[vi + 1] {
+                        mismatch.store(true, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    }
+                    cursor[vi] += 1;
+                    // SAFETY: `at` is inside row v, in this group's own range
+                    // of it (the cursors of different groups cover disjoint
+                    // ranges), and below the edge count.
+                    unsafe { ptr.write(at as usize, u) };
+                })
+            })
+        })?;
+    Ok(mismatch.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 #[cfg(test)]

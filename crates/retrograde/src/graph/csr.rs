@@ -1,6 +1,6 @@
 //! An explicit graph in compressed sparse row (CSR) form.
 
-use super::{GameGraph, Successors, NONE};
+use super::{GameGraph, Successors};
 use crate::store::Store;
 
 /// Rows of `u32` ids packed into one array: row `v` is
@@ -86,7 +86,7 @@ impl Csr {
     /// This graph with its forward adjacency, built from the reverse one in
     /// `O(V + E)` (`8(V + 1) + 4E` bytes more).
     pub fn with_successors(self) -> Graph {
-        let forward = transpose(&self.reverse, &self.out_degree);
+        let forward = transpose(&self.reverse, self.vertex_count());
         Graph { csr: self, forward }
     }
 
@@ -97,23 +97,12 @@ impl Csr {
     }
 }
 
-/// The transpose of `rows`, given each column's count (`counts[u]` = how often
-/// `u` appears). Rows of the result come out sorted, since columns are scanned in order.
-fn transpose(rows: &Adjacency, counts: &[u32]) -> Adjacency {
-    let n = counts.len();
-    let mut offsets = vec![0u64; n + 1];
-    for (i, &c) in counts.iter().enumerate() {
-        offsets[i + 1] = offsets[i] + u64::from(c);
-    }
-    let mut cursor: Vec<u64> = offsets[..n].to_vec();
-    let mut targets = vec![NONE; rows.targets.len()];
-    for v in 0..n {
-        for &u in rows.row(v as u32) {
-            let c = &mut cursor[u as usize];
-            targets[*c as usize] = v as u32;
-            *c += 1;
-        }
-    }
+/// The transpose of `rows` (`n` columns): row `u` of the result lists the
+/// rows that contain `u`, in increasing order, with multiplicity.
+fn transpose(rows: &Adjacency, n: usize) -> Adjacency {
+    let items = (0..rows.offsets.len().saturating_sub(1) as u32)
+        .flat_map(|v| rows.row(v).iter().map(move |&u| (u as usize, v)));
+    let (offsets, targets) = super::counting_sort(n, items);
     Adjacency {
         offsets: Store::Owned(offsets),
         targets: Store::Owned(targets),

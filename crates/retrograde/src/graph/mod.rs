@@ -12,7 +12,8 @@ mod random;
 
 pub use build::{CsrBuilder, EdgeSource};
 pub use csr::{Adjacency, Csr, Graph};
-pub use random::RandomEdges;
+pub(crate) use random::GOLDEN;
+pub use random::{splitmix64, RandomEdges};
 
 use crate::Outcome;
 
@@ -52,6 +53,43 @@ impl<G: Successors + Sync + ?Sized> EdgeSource for Forward<'_, G> {
     fn declared_vertices(&self) -> Option<usize> {
         Some(self.0.vertex_count())
     }
+}
+
+/// A stable counting sort: the values of `items` (pairs `(bucket, value)`,
+/// every bucket below `buckets`) grouped by bucket, keeping their order
+/// within a bucket. Returns the `buckets + 1` group starts (the last one the
+/// number of items) and the values. `items` is walked twice (count, then
+/// place), so no copy of it is held. Time **O(buckets + items)**; memory
+/// the result.
+///
+/// ```
+/// use retrograde::graph::counting_sort;
+/// let (starts, values) = counting_sort(3, [(2, 'a'), (0, 'b'), (2, 'c')].into_iter());
+/// assert_eq!(starts, [0, 1, 1, 3]);
+/// assert_eq!(values, ['b', 'a', 'c']);
+/// ```
+pub fn counting_sort<V: Copy + Default>(
+    buckets: usize,
+    items: impl Iterator<Item = (usize, V)> + Clone,
+) -> (Vec<u64>, Vec<V>) {
+    let mut starts = vec![0u64; buckets + 1];
+    for (b, _) in items.clone() {
+        starts[b + 1] += 1;
+    }
+    for b in 0..buckets {
+        starts[b + 1] += starts[b];
+    }
+    let mut cursor = starts[..buckets].to_vec();
+    let mut values = vec![V::default(); starts[buckets] as usize];
+    for (b, v) in items {
+        // An iterator that yields more the second time only loses the excess.
+        let c = &mut cursor[b];
+        if *c < starts[b + 1] {
+            values[*c as usize] = v;
+            *c += 1;
+        }
+    }
+    (starts, values)
 }
 
 /// A vertex id that never names a vertex; used as "none" in flat arrays.

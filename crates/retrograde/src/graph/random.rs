@@ -42,11 +42,11 @@ impl RandomEdges {
     pub fn chunk(&self, c: usize) -> impl Iterator<Item = (u32, u32)> {
         let start = c as u64 * CHUNK_EDGES;
         let len = CHUNK_EDGES.min(self.edges.saturating_sub(start));
-        let mut state = splitmix(self.seed ^ splitmix(c as u64 + 1));
+        let mut state = splitmix64(self.seed ^ splitmix64(c as u64 + 1));
         let n = u64::from(self.vertices);
         (0..len).map(move |_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let x = splitmix(state);
+            state = state.wrapping_add(GOLDEN);
+            let x = splitmix64(state);
             // Two 32-bit halves, each mapped onto 0..n by a multiply-shift.
             let u = ((x & 0xFFFF_FFFF) * n) >> 32;
             let v = ((x >> 32) * n) >> 32;
@@ -55,8 +55,14 @@ impl RandomEdges {
     }
 }
 
-fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+/// The increment of SplitMix64's state (the golden ratio in 64 bits).
+pub(crate) const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64 (Steele, Lea and Flood, 2014): the output for state `z`, a
+/// 64-bit mix in which every bit depends on every bit. The one random
+/// number and hash finaliser of the library.
+pub fn splitmix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(GOLDEN);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)

@@ -80,7 +80,7 @@ where
     let result = (|| {
         {
             let mut out = BufWriter::with_capacity(1 << 20, tmp.as_file());
-            write(&mut out).map_err(|e| Error::io(path, e))?;
+            write(&mut out).map_err(|e| from_write(path, e))?;
             out.flush().map_err(|e| Error::io(path, e))?;
         }
         tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
@@ -90,6 +90,15 @@ where
     // On error the temporary file was dropped (removed) above.
     pending().retain(|p| *p != tmp_path);
     result
+}
+
+/// An error of a writer: the library's own error if the writer carried one
+/// (a bad input found while writing), else an I/O error on `path`.
+fn from_write(path: &Path, e: std::io::Error) -> Error {
+    match e.downcast::<Error>() {
+        Ok(inner) => inner,
+        Err(e) => Error::io(path, e),
+    }
 }
 
 /// Writes to an existing non-regular file (a device or a pipe) in place.
@@ -102,7 +111,7 @@ where
         .open(target)
         .map_err(|e| Error::io(path, e))?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
-    write(&mut out).map_err(|e| Error::io(path, e))?;
+    write(&mut out).map_err(|e| from_write(path, e))?;
     out.flush().map_err(|e| Error::io(path, e))
 }
 

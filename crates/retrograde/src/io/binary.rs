@@ -134,180 +134,219 @@ pub fn write(path: &Path, g: &Csr) -> Result<()> {
 /// Reads a binary graph. A mapped file is used in place (no copy); standard
 /// input is copied into memory. Verifies everything listed in the module docs.
 pub fn read(input: &Input) -> Result<Csr> {
-    let path = input.path();
-    let b = input.bytes();
-    let err = |at: u64, msg: String| Error::at_byte(path, at, msg);
     if cfg!(target_endian = "big") {
         return Err(Error::BigEndian);
     }
-    if b.len() < HEADER {
-        return Err(err(
-            b.len() as u64,
-            format!(
-                "file too short for a binary graph header ({} of {HEADER} bytes): truncated?",
-                b.len()
-            ),
-        ));
-    }
-    if !is_binary(b) {
-        return Err(err(0, "not a binary graph (wrong magic number)".into()));
-    }
-    let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
-    let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
-    let version = u32_at(8);
-    if version != VERSION {
-        return Err(err(
-            8,
-            format!("binary format version {version}, this build reads version {VERSION}"),
-        ));
-    }
-    let flags = u32_at(12);
-    if flags != 0 {
-        return Err(err(12, format!("unknown flags {flags:#x}")));
-    }
-    let (v, e) = (u64_at(16), u64_at(24));
-    if v > crate::graph::MAX_VERTICES as u64 {
-        return Err(err(16, format!("{v} vertices is more than u32 ids allow")));
-    }
-    if b[40..HEADER].iter().any(|&x| x != 0) {
-        return Err(err(40, "reserved header bytes are not zero".into()));
-    }
-    let out_len = v as usize * 4;
-    let off_at = HEADER + pad8(out_len);
-    let tgt_at = off_at + (v as usize + 1) * 8;
-    // Checked all the way: an edge count near 2^62 must not wrap around to a
-    // small size (and then slice out of range).
-    let expected = e
-        .checked_mul(4)
-        .and_then(|t| t.checked_next_multiple_of(8))
-        .and_then(|t| (tgt_at as u64).checked_add(t));
-    if expected != Some(b.len() as u64) {
-        return Err(err(
-            b.len() as u64,
-            match expected {
-                Some(x) if x > b.len() as u64 => format!(
-                    "file is {} bytes but a graph of {v} vertices and {e} edges needs {x}: truncated?",
+    let fail = |at: u64, msg: String| Error::at_byte(input.path(), at, msg);
+    let layout = Layout::read(input.bytes(), &fail)?;
+    layout.check_integrity(input.bytes(), &fail)?;
+    let g = layout.load(input)?;
+    layout.check_structure(&g, &fail)?;
+    layout.check_sources(&g, &fail)?;
+    Ok(g)
+}
+
+/// Where the sections of a binary graph file lie, from its header.
+struct Layout {
+    v: u64,
+    e: usize,
+    /// The offsets section's start.
+    off_at: usize,
+    /// The targets section's start.
+    tgt_at: usize,
+}
+
+impl Layout {
+    /// The header's fields, checked, and the file's size against them.
+    fn read(b: &[u8], fail: &dyn Fn(u64, String) -> Error) -> Result<Layout> {
+        if b.len() < HEADER {
+            return Err(fail(
+                b.len() as u64,
+                format!(
+                    "file too short for a binary graph header ({} of {HEADER} bytes): truncated?",
                     b.len()
                 ),
-                Some(x) => format!("file is {} bytes, expected {x}: trailing data", b.len()),
-                None => format!("edge count {e} is impossible"),
-            },
-        ));
+            ));
+        }
+        if !is_binary(b) {
+            return Err(fail(0, "not a binary graph (wrong magic number)".into()));
+        }
+        let version = u32_at(b, 8);
+        if version != VERSION {
+            return Err(fail(
+                8,
+                format!("binary format version {version}, this build reads version {VERSION}"),
+            ));
+        }
+        let flags = u32_at(b, 12);
+        if flags != 0 {
+            return Err(fail(12, format!("unknown flags {flags:#x}")));
+        }
+        let (v, e) = (u64_at(b, 16), u64_at(b, 24));
+        if v > crate::graph::MAX_VERTICES as u64 {
+            return Err(fail(16, format!("{v} vertices is more than u32 ids allow")));
+        }
+        if b[40..HEADER].iter().any(|&x| x != 0) {
+            return Err(fail(40, "reserved header bytes are not zero".into()));
+        }
+        let off_at = HEADER + pad8(v as usize * 4);
+        let tgt_at = off_at + (v as usize + 1) * 8;
+        // Checked all the way: an edge count near 2^62 must not wrap around to a
+        // small size (and then slice out of range).
+        let expected = e
+            .checked_mul(4)
+            .and_then(|t| t.checked_next_multiple_of(8))
+            .and_then(|t| (tgt_at as u64).checked_add(t));
+        if expected != Some(b.len() as u64) {
+            return Err(fail(
+                b.len() as u64,
+                match expected {
+                    Some(x) if x > b.len() as u64 => format!(
+                        "file is {} bytes but a graph of {v} vertices and {e} edges needs {x}: truncated?",
+                        b.len()
+                    ),
+                    Some(x) => format!("file is {} bytes, expected {x}: trailing data", b.len()),
+                    None => format!("edge count {e} is impossible"),
+                },
+            ));
+        }
+        Ok(Layout {
+            v,
+            e: e as usize,
+            off_at,
+            tgt_at,
+        })
     }
-    let e = e as usize;
-    let sections = [
-        &b[HEADER..HEADER + out_len],
-        &b[off_at..off_at + (v as usize + 1) * 8],
-        &b[tgt_at..tgt_at + e * 4],
-    ];
-    let stored = u64_at(32);
-    if checksum(b, sections) != stored {
-        return Err(err(32, "checksum mismatch: the file is corrupted".into()));
+
+    /// The three sections' bytes.
+    fn sections<'b>(&self, b: &'b [u8]) -> [&'b [u8]; 3] {
+        let n = self.v as usize;
+        [
+            &b[HEADER..HEADER + n * 4],
+            &b[self.off_at..self.off_at + (n + 1) * 8],
+            &b[self.tgt_at..self.tgt_at + self.e * 4],
+        ]
     }
-    if b[HEADER + out_len..off_at]
-        .iter()
-        .chain(&b[tgt_at + e * 4..])
-        .any(|&x| x != 0)
-    {
-        return Err(err(off_at as u64, "padding bytes are not zero".into()));
+
+    /// The checksum and the zero padding.
+    fn check_integrity(&self, b: &[u8], fail: &dyn Fn(u64, String) -> Error) -> Result<()> {
+        if checksum(b, self.sections(b)) != u64_at(b, 32) {
+            return Err(fail(32, "checksum mismatch: the file is corrupted".into()));
+        }
+        if b[HEADER + self.v as usize * 4..self.off_at]
+            .iter()
+            .chain(&b[self.tgt_at + self.e * 4..])
+            .any(|&x| x != 0)
+        {
+            return Err(fail(
+                self.off_at as u64,
+                "padding bytes are not zero".into(),
+            ));
+        }
+        Ok(())
     }
-    let (out, offsets, targets): (Store<u32>, Store<u64>, Store<u32>) = match input.map() {
-        Some(map) => (
-            mapped(map, HEADER, v as usize, path)?,
-            mapped(map, off_at, v as usize + 1, path)?,
-            mapped(map, tgt_at, e, path)?,
-        ),
-        None => (
-            Store::Owned(
-                sections[0]
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-                    .collect(),
+
+    /// The arrays: mapped in place, or copied out of a buffer in memory.
+    fn load(&self, input: &Input) -> Result<Csr> {
+        let n = self.v as usize;
+        let (out, offsets, targets) = match input.map() {
+            Some(map) => (
+                mapped(map, HEADER, n, input.path())?,
+                mapped(map, self.off_at, n + 1, input.path())?,
+                mapped(map, self.tgt_at, self.e, input.path())?,
             ),
-            Store::Owned(
-                sections[1]
-                    .chunks_exact(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-                    .collect(),
-            ),
-            Store::Owned(
-                sections[2]
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-                    .collect(),
-            ),
-        ),
-    };
-    // Structure: a file with a valid checksum can still have been written wrong.
-    if offsets[0] != 0 || offsets[v as usize] != e as u64 {
-        return Err(err(
-            off_at as u64,
-            "offsets must run from 0 to the edge count".into(),
-        ));
+            None => {
+                let [out, offsets, targets] = self.sections(input.bytes());
+                (
+                    Store::Owned(decode(out)),
+                    Store::Owned(decode(offsets)),
+                    Store::Owned(decode(targets)),
+                )
+            }
+        };
+        Ok(Csr {
+            out_degree: out,
+            reverse: Adjacency { offsets, targets },
+        })
     }
-    if let Some(i) = offsets.par_windows(2).position_any(|w| w[0] > w[1]) {
-        return Err(err(
-            (off_at + 8 * i) as u64,
-            format!("offsets decrease at vertex {i}"),
-        ));
+
+    /// Offsets from 0 to `E` without decreasing, ids below `V`, out-degrees
+    /// adding up to `E`: a file with a valid checksum can still have been
+    /// written wrong.
+    fn check_structure(&self, g: &Csr, fail: &dyn Fn(u64, String) -> Error) -> Result<()> {
+        let (v, e) = (self.v, self.e as u64);
+        let offsets = g.reverse().offsets();
+        let targets = g.reverse().targets();
+        if offsets[0] != 0 || offsets[v as usize] != e {
+            return Err(fail(
+                self.off_at as u64,
+                "offsets must run from 0 to the edge count".into(),
+            ));
+        }
+        if let Some(i) = offsets.par_windows(2).position_any(|w| w[0] > w[1]) {
+            return Err(fail(
+                (self.off_at + 8 * i) as u64,
+                format!("offsets decrease at vertex {i}"),
+            ));
+        }
+        if let Some(i) = targets.par_iter().position_any(|&t| u64::from(t) >= v) {
+            return Err(fail(
+                (self.tgt_at + 4 * i) as u64,
+                format!(
+                    "edge names vertex {}, but there are {v} vertices",
+                    targets[i]
+                ),
+            ));
+        }
+        let degrees: u64 = g.out_degrees().par_iter().map(|&d| u64::from(d)).sum();
+        if degrees != e {
+            return Err(fail(
+                HEADER as u64,
+                format!("out-degrees add up to {degrees}, not the {e} edges"),
+            ));
+        }
+        Ok(())
     }
-    if let Some(i) = targets.par_iter().position_any(|&t| u64::from(t) >= v) {
-        return Err(err(
-            (tgt_at + 4 * i) as u64,
-            format!(
-                "edge names vertex {}, but there are {v} vertices",
-                targets[i]
-            ),
-        ));
-    }
-    let degrees: u64 = out.par_iter().map(|&d| u64::from(d)).sum();
-    if degrees != e as u64 {
-        return Err(err(
-            HEADER as u64,
-            format!("out-degrees add up to {degrees}, not the {e} edges"),
-        ));
-    }
-    // Each vertex must be the source of exactly as many edges as its
-    // out-degree says (the sum alone lets one vertex gain what another
-    // loses, and the solver and `with_successors` trust each degree).
-    // Counting per vertex costs a random access per edge, so first compare
-    // two fingerprints read in order: the sum over edges of h(source) and the
-    // sum over vertices of out-degree × h(vertex), for a hash h keyed afresh
-    // on every read (wrapping arithmetic). They differ for any disagreement
-    // but with probability about 2^-63, which no file can arrange without
-    // knowing the key. Only a mismatch pays for the exact count.
-    let key = {
-        use std::hash::{BuildHasher, Hasher};
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u64(e as u64);
-        h.finish()
-    };
-    let h = |v: u32| {
+
+    /// Each vertex must be the source of exactly as many edges as its
+    /// out-degree says (the sum alone lets one vertex gain what another
+    /// loses, and the solver and `with_successors` trust each degree).
+    /// Counting per vertex costs a random access per edge, so first compare
+    /// two fingerprints read in order: the sum over edges of h(source) and the
+    /// sum over vertices of out-degree × h(vertex), for a hash h keyed afresh
+    /// on every read (wrapping arithmetic). They differ for any disagreement
+    /// but with probability about 2^-63, which no file can arrange without
+    /// knowing the key. Only a mismatch pays for the exact count.
+    fn check_sources(&self, g: &Csr, fail: &dyn Fn(u64, String) -> Error) -> Result<()> {
+        let out = g.out_degrees();
+        let targets = g.reverse().targets();
+        let key = {
+            use std::hash::{BuildHasher, Hasher};
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u64(self.e as u64);
+            h.finish()
+        };
         // SplitMix64's finaliser on the keyed id: every bit depends on every bit.
-        let mut z = (u64::from(v) ^ key).wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    let by_edges = targets
-        .par_iter()
-        .with_min_len(1 << 16)
-        .map(|&u| h(u))
-        .reduce(|| 0, u64::wrapping_add);
-    let by_degrees = out
-        .par_iter()
-        .enumerate()
-        .with_min_len(1 << 16)
-        .map(|(v, &d)| u64::from(d).wrapping_mul(h(v as u32)))
-        .reduce(|| 0, u64::wrapping_add);
-    let too_often = (by_edges != by_degrees).then(|| {
+        let h = |v: u32| crate::graph::splitmix64(u64::from(v) ^ key);
+        let by_edges = targets
+            .par_iter()
+            .with_min_len(1 << 16)
+            .map(|&u| h(u))
+            .reduce(|| 0, u64::wrapping_add);
+        let by_degrees = out
+            .par_iter()
+            .enumerate()
+            .with_min_len(1 << 16)
+            .map(|(v, &d)| u64::from(d).wrapping_mul(h(v as u32)))
+            .reduce(|| 0, u64::wrapping_add);
+        if by_edges == by_degrees {
+            return Ok(());
+        }
         let left: Vec<AtomicU32> = out.par_iter().map(|&d| AtomicU32::new(d)).collect();
-        targets
+        let any = targets
             .par_iter()
             .position_any(|&u| left[u as usize].fetch_sub(1, Relaxed) == 0)
-            .unwrap_or(0)
-    });
-    if let Some(any) = too_often {
+            .unwrap_or(0);
         // Again in order, for a message that names the first such edge.
         let mut left = out.to_vec();
         let i = targets
@@ -321,18 +360,30 @@ pub fn read(input: &Input) -> Result<Csr> {
             })
             .unwrap_or(any);
         let u = targets[i];
-        return Err(err(
-            (tgt_at + 4 * i) as u64,
+        Err(fail(
+            (self.tgt_at + 4 * i) as u64,
             format!(
                 "vertex {u} is the source of more edges than its out-degree {}",
                 out[u as usize]
             ),
-        ));
+        ))
     }
-    Ok(Csr {
-        out_degree: out,
-        reverse: Adjacency { offsets, targets },
-    })
+}
+
+fn u32_at(b: &[u8], i: usize) -> u32 {
+    u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"))
+}
+
+fn u64_at(b: &[u8], i: usize) -> u64 {
+    u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"))
+}
+
+/// Little-endian integers out of a byte section.
+fn decode<T: Plain>(bytes: &[u8]) -> Vec<T> {
+    bytes
+        .chunks_exact(std::mem::size_of::<T>())
+        .map(T::from_le_bytes)
+        .collect()
 }
 
 fn mapped<T: Plain>(

@@ -135,6 +135,14 @@ fn fast_line(d: &[u8], mut i: usize, limit: u64) -> Option<(u32, u32, usize)> {
 
 /// Writes the edges of `source` as a text edge list, after `header` lines
 /// (written as `#` comments). Chunks are formatted in parallel and written in order.
+///
+/// # Errors
+/// A write error, or the first error of the source (an [`EdgeList`] with a
+/// bad line, say), carried inside the `io::Error`; [`write_atomically`]
+/// unwraps it again, so the caller sees the source's own error and no output
+/// is left behind.
+///
+/// [`write_atomically`]: super::write_atomically
 pub fn write<S: EdgeSource + ?Sized>(
     w: &mut dyn Write,
     source: &S,
@@ -145,23 +153,22 @@ pub fn write<S: EdgeSource + ?Sized>(
     let chunks: Vec<usize> = (0..source.chunk_count()).collect();
     let batch = 2 * rayon::current_num_threads();
     for group in chunks.chunks(batch) {
-        let texts: Vec<Vec<u8>> = group
+        let texts: Vec<Result<Vec<u8>>> = group
             .par_iter()
             .map(|&c| {
                 let mut buf = Vec::new();
                 let mut itoa = itoa::Buffer::new();
-                // Sources given to this function never fail to list edges.
-                let _ = source.for_each_edge_in(c, |u, v| {
+                source.for_each_edge_in(c, |u, v| {
                     buf.extend_from_slice(itoa.format(u).as_bytes());
                     buf.push(b' ');
                     buf.extend_from_slice(itoa.format(v).as_bytes());
                     buf.push(b'\n');
-                });
-                buf
+                })?;
+                Ok(buf)
             })
             .collect();
         for t in texts {
-            w.write_all(&t)?;
+            w.write_all(&t.map_err(io::Error::other)?)?;
         }
     }
     Ok(())
@@ -232,20 +239,10 @@ fn group_by_target(edges: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
     if groups <= 1 {
         return edges;
     }
-    let mut start = vec![0usize; groups + 1];
-    for &(_, v) in &edges {
-        start[(v >> GROUP_SHIFT) as usize + 1] += 1;
-    }
-    for g in 0..groups {
-        start[g + 1] += start[g];
-    }
-    let mut sorted = vec![(0u32, 0u32); edges.len()];
-    for &(u, v) in &edges {
-        let at = &mut start[(v >> GROUP_SHIFT) as usize];
-        sorted[*at] = (u, v);
-        *at += 1;
-    }
-    sorted
+    let items = edges
+        .iter()
+        .map(|&(u, v)| ((v >> GROUP_SHIFT) as usize, (u, v)));
+    crate::graph::counting_sort(groups, items).1
 }
 
 /// Edges already parsed, one buffer per chunk.
@@ -335,6 +332,21 @@ mod tests {
             e,
             "g.txt:line 2: vertex id 5 is not below the vertex count 5"
         );
+    }
+
+    #[test]
+    fn writing_a_bad_source_fails_with_its_error_and_leaves_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.txt");
+        let bad = EdgeList::new(b"0 1\n1 x\n2 3\n", Path::new("g.txt"), None);
+        let e = super::super::write_atomically(&out, |w| write(w, &bad, "")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "g.txt:line 2: expected the second vertex id (a decimal number), found \"x\""
+        );
+        assert!(!out.exists());
+        let mut buf = Vec::new();
+        assert!(write(&mut buf, &bad, "").is_err());
     }
 
     #[test]

@@ -5,7 +5,7 @@ use super::solution::{Remoteness, Values};
 use super::{NoProgress, Progress};
 use crate::error::Result;
 use crate::graph::NONE;
-use crate::kernel::{self, Effect, Phase, Start, DRAW, LOSE, UNDECIDED};
+use crate::kernel::{self, Effect, Start, DRAW, LOSE, UNDECIDED};
 use crate::{GameGraph, Rules};
 
 /// The largest out-degree whose move counter fits in the state byte: codes
@@ -78,13 +78,7 @@ pub fn solve_lean_with_progress<G: GameGraph + ?Sized>(
     let mut wide: Option<Vec<u32>> = None;
     let mut labels = rules.labels.walk();
     for v in 0..n as u32 {
-        let start = kernel::start(
-            g.is_position(v),
-            labels.at(v),
-            g.terminal(v),
-            || g.out_degree(v),
-            rules.no_move,
-        );
+        let start = kernel::start_of(g, v, labels.at(v), rules.no_move);
         let vi = v as usize;
         state[vi] = start.code();
         match start {
@@ -104,11 +98,11 @@ pub fn solve_lean_with_progress<G: GameGraph + ?Sized>(
                     wide = Some(c);
                 }
             },
-            Start::Terminal(o) => match kernel::phase(o as u8) {
-                Some(Phase::WinLose) => levels[0].push(v),
-                Some(Phase::Tie) => levels[1].push(v),
-                None => {}
-            },
+            Start::Terminal(o) => {
+                if let Some(phase) = kernel::phase(o as u8) {
+                    levels[phase as usize].push(v);
+                }
+            }
             Start::Absent => {}
         }
     }

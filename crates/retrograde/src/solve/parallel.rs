@@ -111,7 +111,7 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
         f
     };
 
-    for phase in [Phase::WinLose, Phase::Tie] {
+    for phase in Phase::BOTH {
         let mut frontier = terminals(phase);
         let mut level: u32 = 0;
         while !frontier.is_empty() {

@@ -57,42 +57,31 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
     let mut rem = vec![NONE; n];
     let mut best = vec![NONE; n];
     let mut counter = vec![0u32; n];
-    let mut queue: Vec<u32> = Vec::new();
-    let mut ties: Vec<u32> = Vec::new();
+    let mut terminals: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
     progress.begin("solve", n as u64);
 
     let mut labels = rules.labels.walk();
     for v in 0..n as u32 {
-        let start = kernel::start(
-            g.is_position(v),
-            labels.at(v),
-            g.terminal(v),
-            || g.out_degree(v),
-            rules.no_move,
-        );
+        let start = kernel::start_of(g, v, labels.at(v), rules.no_move);
         let vi = v as usize;
         state[vi] = start.code();
         match start {
             Start::Open(d) => counter[vi] = d,
-            Start::Terminal(o) => match kernel::phase(o as u8) {
-                Some(Phase::WinLose) => {
+            Start::Terminal(o) => {
+                if let Some(phase) = kernel::phase(o as u8) {
                     rem[vi] = 0;
-                    queue.push(v);
+                    terminals[phase as usize].push(v);
                 }
-                Some(Phase::Tie) => {
-                    rem[vi] = 0;
-                    ties.push(v);
-                }
-                None => {}
-            },
+            }
             Start::Absent => {}
         }
     }
 
     // Walk backwards in FIFO order: remoteness never decreases along the
     // queue. Wins and losses first, then ties from the terminal ties.
+    let [mut queue, mut ties] = terminals;
     let mut head = 0;
-    for phase in [Phase::WinLose, Phase::Tie] {
+    for phase in Phase::BOTH {
         if phase == Phase::Tie {
             queue.append(&mut ties);
         }

@@ -1,0 +1,33 @@
+//! What every test of the binary needs: run it, read what it printed, find
+//! the fixtures.
+#![allow(dead_code)] // each test file uses its own part
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `retrograde` binary under test.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_retrograde"))
+}
+
+/// A fixture under `tests/data`.
+pub fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data")
+        .join(name)
+}
+
+/// Runs the binary with `args` in `cwd` and waits for it.
+pub fn run(args: &[&str], cwd: &Path) -> Output {
+    bin().args(args).current_dir(cwd).output().unwrap()
+}
+
+/// What it wrote on standard error.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// What it wrote on standard output.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
