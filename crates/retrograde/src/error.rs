@@ -88,6 +88,12 @@ pub enum Error {
     /// An [`EdgeSource`](crate::EdgeSource) reported different edges on its two passes.
     #[error("the edge source changed between its two passes")]
     SourceChanged,
+    /// A game's moves were not the same when generated again (they must
+    /// depend on the position only).
+    #[error(
+        "the game's moves changed when generated again: they must depend on the position only"
+    )]
+    MovesChanged,
     /// A solution does not have one entry per position of the game it is checked or written against.
     #[error("the solution has {solution} positions, but the graph has {graph}")]
     SizeMismatch {

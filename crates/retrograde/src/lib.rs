@@ -38,17 +38,20 @@
 #![deny(missing_docs)]
 
 mod error;
+pub mod explore;
 pub mod game;
 pub mod games;
 pub mod graph;
 pub mod io;
 pub mod kernel;
 mod outcome;
+mod shared;
 pub mod solve;
 mod store;
 pub mod verify;
 
 pub use error::{ArraysError, Error, Naming, Position, Result};
+pub use explore::{solve_states, Explorer, StateGame, StateSolution};
 pub use game::{solve_game, Game};
 pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Successors};
 pub use outcome::{LabelWalk, Labels, NoMoveRule, Outcome, Rules, UnknownName, Value};

@@ -1,6 +1,6 @@
 //! The parallel engine: the same analysis, level by level, on all cores.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
 
@@ -8,6 +8,7 @@ use super::{NoProgress, Progress, Solution};
 use crate::error::Result;
 use crate::graph::NONE;
 use crate::kernel::{self, Effect, Phase, Start, LEVEL_DECIDES, LOSE, TIE, UNDECIDED, WIN};
+use crate::shared::{as_atomic_u32, as_atomic_u64, as_atomic_u8};
 use crate::{GameGraph, Rules};
 
 /// Frontier positions handled per task.
@@ -39,22 +40,6 @@ const CHUNK: usize = 1024;
 /// If a terminal label names a vertex outside the graph.
 pub fn solve_parallel<G: GameGraph + Sync + ?Sized>(g: &G, rules: &Rules) -> Result<Solution> {
     solve_parallel_with_progress(g, rules, &NoProgress)
-}
-
-fn as_atomic_u8(v: &mut [u8]) -> &[AtomicU8] {
-    // SAFETY: AtomicU8 has the same size, alignment and bit validity as u8,
-    // and the exclusive borrow guarantees no other access meanwhile.
-    unsafe { &*(v as *mut [u8] as *const [AtomicU8]) }
-}
-
-fn as_atomic_u32(v: &mut [u32]) -> &[AtomicU32] {
-    // SAFETY: as above, for u32 and AtomicU32.
-    unsafe { &*(v as *mut [u32] as *const [AtomicU32]) }
-}
-
-fn as_atomic_u64(v: &mut [u64]) -> &[AtomicU64] {
-    // SAFETY: as above, for u64 and AtomicU64 (same alignment on 64-bit targets).
-    unsafe { &*(v as *mut [u64] as *const [AtomicU64]) }
 }
 
 /// [`solve_parallel`], reporting the positions decided to `progress`.

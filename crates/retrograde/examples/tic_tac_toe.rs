@@ -1,0 +1,79 @@
+//! Tic-tac-toe from its rules alone, the `StateGame` tutorial: `cargo run --example tic_tac_toe`.
+use retrograde::{solve_states, Outcome, StateGame};
+/// 1. A position of your own type: 9 cells row by row, 0 empty, 1 X, 2 O.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Board(pub [u8; 9]);
+
+#[rustfmt::skip]
+const LINES: [[usize; 3]; 8] =
+    [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+/// Whose turn: 1 (X) when both have as many marks, else 2 (O).
+fn to_move(b: &Board) -> u8 {
+    1 + (b.0.iter().filter(|&&c| c != 0).count() % 2) as u8
+}
+
+/// 2. The rules. With `symmetry`, boards equal up to rotations and mirrors are one position.
+pub struct TicTacToe {
+    pub symmetry: bool,
+}
+
+impl StateGame for TicTacToe {
+    type Position = Board;
+    fn starts(&self) -> Vec<Board> {
+        vec![Board([0; 9])]
+    }
+    /// Forward moves only (no reverse moves, no numbering): a mark on any empty cell.
+    fn for_each_move<F: FnMut(Board)>(&self, b: &Board, mut f: F) {
+        for i in (0..9).filter(|&i| b.0[i] == 0) {
+            let mut next = *b;
+            next.0[i] = to_move(b);
+            f(next);
+        }
+    }
+    /// A line by the player who just moved: the player to move lost. A full board: a tie.
+    fn terminal(&self, b: &Board) -> Option<Outcome> {
+        let last = 3 - to_move(b);
+        if LINES.iter().any(|l| l.iter().all(|&i| b.0[i] == last)) {
+            Some(Outcome::Lose)
+        } else {
+            b.0.iter().all(|&c| c != 0).then_some(Outcome::Tie)
+        }
+    }
+    /// The least of the board's 8 images: 4 rotations, each also mirrored.
+    fn canonical(&self, b: Board) -> Board {
+        const TURN: [usize; 9] = [6, 3, 0, 7, 4, 1, 8, 5, 2];
+        const MIRROR: [usize; 9] = [2, 1, 0, 5, 4, 3, 8, 7, 6];
+        if !self.symmetry {
+            return b;
+        }
+        let image = |b: Board, by: [usize; 9]| Board(by.map(|i| b.0[i]));
+        let turns = std::iter::successors(Some(b), |&c| Some(image(c, TURN))).take(4);
+        turns.flat_map(|c| [c, image(c, MIRROR)]).min().unwrap_or(b)
+    }
+    fn show(&self, b: &Board) -> String {
+        let cell = |c: &u8| ['.', 'X', 'O'][*c as usize];
+        b.0.chunks(3)
+            .map(|r| r.iter().map(cell).chain(['\n']).collect::<String>())
+            .collect()
+    }
+}
+
+/// 3. Solve, and ask by position.
+fn main() {
+    let empty = Board([0; 9]);
+    for symmetry in [false, true] {
+        let s = solve_states(TicTacToe { symmetry }).expect("tic-tac-toe fits in memory");
+        let (n, t) = (s.explored().len(), s.explored().terminal_count());
+        println!("symmetry {symmetry}: {n} positions, {t} terminal"); // 5478/958, 765/138
+        println!("the empty board: {} for X", s.value(&empty).unwrap());
+        let moves = s.moves(&empty).unwrap();
+        let tie = moves
+            .iter()
+            .filter(|m| m.value.to_string() == "tie in 9")
+            .count();
+        println!("X's first moves that tie in 9: {tie} of {}", moves.len());
+        if symmetry {
+            print!("{}", s.show_line(&s.line(&empty, 9).unwrap()));
+        }
+    }
+}

@@ -1,0 +1,682 @@
+//! Games written from their rules alone: the author's own position type,
+//! forward moves, terminal values, optionally a canonical form; the library
+//! finds every reachable position, numbers them, reverses the moves and
+//! solves.
+//!
+//! ```
+//! use retrograde::explore::{solve_states, StateGame};
+//! use retrograde::{Outcome, Value};
+//!
+//! /// Take 1 or 2 counters from a pile of 7; who cannot move loses.
+//! struct Pile;
+//!
+//! impl StateGame for Pile {
+//!     type Position = u8;
+//!     fn starts(&self) -> Vec<u8> {
+//!         vec![7]
+//!     }
+//!     fn for_each_move<F: FnMut(u8)>(&self, p: &u8, mut f: F) {
+//!         (1..=2).filter(|&k| k <= *p).for_each(|k| f(p - k));
+//!     }
+//! }
+//!
+//! let s = solve_states(Pile).unwrap();
+//! assert_eq!(s.value(&7).unwrap(), Value::new(Outcome::Win, Some(5)));
+//! assert_eq!(s.best_move(&7).unwrap(), Some(6)); // leave a multiple of 3
+//! assert_eq!(s.value(&6).unwrap().outcome, Outcome::Lose);
+//! assert!(s.value(&9).is_err()); // not reachable from 7: not a position
+//! ```
+//!
+//! How it works, in three steps:
+//! 1. **Explore** ([`Explorer::explore`]): breadth first from the starts, a
+//!    level at a time. Each level's moves are generated on all threads and
+//!    looked up in a hash table of the positions found so far; the new ones
+//!    are numbered in the order a single thread would find them, so the
+//!    numbering never depends on the thread count. Terminal positions (the
+//!    game's [`StateGame::terminal`]) are not expanded. Each move's target
+//!    counts one more predecessor as it is seen.
+//! 2. **Reverse**: with the predecessor counts, the reverse adjacency (flat
+//!    arrays, a [`Csr`]) is filled by generating the moves once more, on all
+//!    threads.
+//! 3. **Solve**: any engine; [`Explorer::solve`] runs the parallel engine
+//!    (the sequential one on one thread).
+//!
+//! With a canonical form, every position is replaced by its canonical one
+//! before it is looked up, and moves keep their multiplicity: two moves to
+//! positions equivalent under a symmetry are two moves to the canonical one.
+//! Only reachable positions exist anywhere: in counts, files and lines.
+//!
+//! # Memory
+//! Per position: the position itself (`size_of::<Position>()` and whatever
+//! it owns), 5.7 to 11.4 bytes of hash table, 4 of out-degree, 1 of terminal
+//! value, 8 of reverse offsets (4 of predecessor count while exploring); per
+//! move 4 bytes of reverse adjacency. Solving adds the engine's state (17
+//! bytes a position for the parallel engine, 9 of which are the result).
+
+mod index;
+mod solution;
+
+pub use solution::{StateLine, StateMove, StateSolution};
+
+use std::fmt;
+use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::graph::csr::Adjacency;
+use crate::graph::{MAX_VERTICES, NONE};
+use crate::shared::{as_atomic_u32, as_atomic_u64};
+use crate::solve::{NoProgress, Progress};
+use crate::store::Store;
+use crate::{Csr, GameGraph, Labels, NoMoveRule, Outcome, Rules, Successors};
+use index::Index;
+
+/// A two-player game over positions of the author's own type: forward moves
+/// only, no numbering, no reverse moves, no position count.
+///
+/// Players alternate; every value is for the player to move. Implement
+/// [`StateGame::starts`] and [`StateGame::for_each_move`]; the rest has
+/// defaults.
+pub trait StateGame: Sync {
+    /// A position. Anything that can be compared and hashed; a small `Copy`
+    /// type (a `u64` encoding of a board, say) is the fastest and leanest.
+    type Position: Clone + Eq + Hash + Send + Sync + fmt::Debug;
+
+    /// The positions play starts from (usually one).
+    fn starts(&self) -> Vec<Self::Position>;
+
+    /// Calls `f(q)` for every move `p -> q`, once per move: twice for two
+    /// distinct moves to the same position; a pass is a move to `p` itself.
+    /// Must depend on `p` only (it is called more than once).
+    fn for_each_move<F: FnMut(Self::Position)>(&self, p: &Self::Position, f: F);
+
+    /// The value of `p` for the player to move if the game is over there:
+    /// `Win`, `Lose`, `Tie` (the game ends level), or `Draw` (declared drawn
+    /// forever). `None` (the default) if play goes on; a position that goes
+    /// on without moves gets [`StateGame::no_move`]. Terminal positions are
+    /// not expanded.
+    fn terminal(&self, _p: &Self::Position) -> Option<Outcome> {
+        None
+    }
+
+    /// The canonical form of `p` under the game's symmetries: equivalent
+    /// positions (a board and its mirror image) must map to the same one, and
+    /// have the same value. The default: no symmetry.
+    fn canonical(&self, p: Self::Position) -> Self::Position {
+        p
+    }
+
+    /// How to show `p` to a person (lines, diagnostics). The default: its
+    /// `Debug` form; a game with a `Display` returns `p.to_string()`.
+    fn show(&self, p: &Self::Position) -> String {
+        format!("{p:?}")
+    }
+
+    /// What a position without moves (and not terminal) is worth for the
+    /// player to move: under the normal rule (the default) that player loses.
+    fn no_move(&self) -> NoMoveRule {
+        NoMoveRule::Lose
+    }
+}
+
+impl<G: StateGame + ?Sized> StateGame for &G {
+    type Position = G::Position;
+    fn starts(&self) -> Vec<G::Position> {
+        (**self).starts()
+    }
+    #[inline]
+    fn for_each_move<F: FnMut(G::Position)>(&self, p: &G::Position, f: F) {
+        (**self).for_each_move(p, f)
+    }
+    #[inline]
+    fn terminal(&self, p: &G::Position) -> Option<Outcome> {
+        (**self).terminal(p)
+    }
+    #[inline]
+    fn canonical(&self, p: G::Position) -> G::Position {
+        (**self).canonical(p)
+    }
+    fn show(&self, p: &G::Position) -> String {
+        (**self).show(p)
+    }
+    fn no_move(&self) -> NoMoveRule {
+        (**self).no_move()
+    }
+}
+
+/// Explores `game` from its starts (see [`Explorer`] for limits and progress).
+///
+/// # Errors
+/// See [`Explorer::explore`].
+pub fn explore<G: StateGame>(game: G) -> Result<Explored<G>> {
+    Explorer::new().explore(game)
+}
+
+/// Explores and solves `game` (see [`Explorer::solve`]).
+///
+/// # Errors
+/// See [`Explorer::explore`].
+pub fn solve_states<G: StateGame>(game: G) -> Result<StateSolution<G>> {
+    Explorer::new().solve(game)
+}
+
+/// How to explore: a memory limit and where to report progress.
+#[derive(Clone, Copy)]
+pub struct Explorer<'p> {
+    memory_limit: Option<u64>,
+    progress: &'p dyn Progress,
+}
+
+impl fmt::Debug for Explorer<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Explorer")
+            .field("memory_limit", &self.memory_limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Explorer<'static> {
+    fn default() -> Self {
+        Explorer::new()
+    }
+}
+
+impl Explorer<'static> {
+    /// No memory limit, no progress reports.
+    pub fn new() -> Explorer<'static> {
+        Explorer {
+            memory_limit: None,
+            progress: &NoProgress,
+        }
+    }
+}
+
+/// Positions expanded per parallel task.
+const CHUNK: usize = 1 << 12;
+
+/// Bytes per position outside the index while exploring: out-degree,
+/// predecessor count, terminal value.
+const EXPLORE_BYTES: u64 = 9;
+
+/// Bytes per position and per move of the reverse graph built afterwards
+/// (offsets instead of predecessor counts; predecessors).
+const GRAPH_BYTES: (u64, u64) = (4, 4);
+
+/// Bytes per position of the parallel engine's state.
+const SOLVE_BYTES: u64 = 17;
+
+/// "No terminal value" in [`Explored`]'s value array.
+const OPEN: u8 = u8::MAX;
+
+impl<'p> Explorer<'p> {
+    /// Refuses, with [`Error::TooLarge`], an exploration whose positions,
+    /// hash table and graph (and, for [`Explorer::solve`], the solver's
+    /// state) would need more than `bytes`; checked after every level and
+    /// before the graph is built.
+    pub fn memory_limit(self, bytes: u64) -> Explorer<'p> {
+        Explorer {
+            memory_limit: Some(bytes),
+            ..self
+        }
+    }
+
+    /// Reports progress to `progress`: phase `"explore"` (positions found,
+    /// the total unknown), `"reverse"`, then the solver's `"solve"`.
+    pub fn progress<'q>(self, progress: &'q dyn Progress) -> Explorer<'q> {
+        Explorer {
+            memory_limit: self.memory_limit,
+            progress,
+        }
+    }
+
+    /// Explores `game` from its starts and builds its reverse graph.
+    ///
+    /// # Complexity
+    /// Time **O(V + E)** expected (hash lookups), moves generated twice, on
+    /// all threads of the current rayon pool. Memory: see the
+    /// [module documentation](self).
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] past the memory limit; [`Error::TooManyVertices`]
+    /// past `u32` ids; [`Error::TooManyMoves`] for a position with more than
+    /// `u32::MAX - 1` moves in or out; [`Error::MovesChanged`] if the game's
+    /// moves are not the same when generated again.
+    pub fn explore<G: StateGame>(&self, game: G) -> Result<Explored<G>> {
+        self.explore_reserving(game, 0)
+    }
+
+    /// Explores `game` and solves it with the parallel engine on the current
+    /// rayon pool (the sequential engine on one thread): every best move is
+    /// stored.
+    ///
+    /// # Errors
+    /// See [`Explorer::explore`].
+    pub fn solve<G: StateGame>(&self, game: G) -> Result<StateSolution<G>> {
+        let explored = self.explore_reserving(game, SOLVE_BYTES)?;
+        let rules = explored.rules();
+        let solution = if rayon::current_num_threads() > 1 {
+            crate::solve::solve_parallel_with_progress(&explored, &rules, self.progress)?
+        } else {
+            crate::solve::solve_with_progress(&explored, &rules, self.progress)?
+        };
+        StateSolution::new(explored, solution)
+    }
+
+    fn explore_reserving<G: StateGame>(&self, game: G, reserve: u64) -> Result<Explored<G>> {
+        let mut found = self.discover(&game, reserve)?;
+        self.check_memory(&found.index, found.moves, reserve)?;
+        self.progress.begin("reverse", 0);
+        let reverse = reverse(&game, &mut found)?;
+        self.progress.end();
+        let Found {
+            index,
+            terminal,
+            starts,
+            out_degree,
+            ..
+        } = found;
+        Ok(Explored {
+            game,
+            index,
+            terminal,
+            graph: Csr {
+                out_degree: Store::Owned(out_degree),
+                reverse,
+            },
+            starts,
+        })
+    }
+
+    /// Refuses what would exceed the memory limit once the graph is built
+    /// for `moves` moves (and `reserve` bytes a position are added).
+    fn check_memory<P: Hash + Eq>(&self, index: &Index<P>, moves: u64, reserve: u64) -> Result<()> {
+        let Some(limit) = self.memory_limit else {
+            return Ok(());
+        };
+        let n = index.len() as u64;
+        let per_position = std::mem::size_of::<P>() as u64 + EXPLORE_BYTES + reserve;
+        let needed = Index::<P>::table_bytes_for(index.len())
+            .saturating_add(n.saturating_mul(per_position + GRAPH_BYTES.0))
+            .saturating_add(moves.saturating_mul(GRAPH_BYTES.1));
+        if needed > limit {
+            return Err(Error::TooLarge {
+                vertices: n,
+                edges: moves,
+                needed,
+                limit,
+            });
+        }
+        Ok(())
+    }
+
+    /// Step 1: every position reachable from the starts, level by level.
+    fn discover<G: StateGame>(&self, game: &G, reserve: u64) -> Result<Found<G::Position>> {
+        let mut found = Found {
+            index: Index::new(),
+            terminal: Vec::new(),
+            out_degree: Vec::new(),
+            in_degree: Vec::new(),
+            starts: Vec::new(),
+            moves: 0,
+        };
+        for s in game.starts() {
+            let s = game.canonical(s);
+            let h = found.index.hash(&s);
+            let (i, _) = found.index.insert(h, s);
+            if !found.starts.contains(&i) {
+                found.starts.push(i);
+            }
+        }
+        self.progress.begin("explore", 0);
+        let mut lo = 0;
+        while lo < found.index.len() {
+            let hi = found.index.len();
+            self.progress.advance((hi - lo) as u64);
+            found.expand_level(game, lo, hi)?;
+            self.check_memory(&found.index, found.moves, reserve)?;
+            lo = hi;
+        }
+        self.progress.end();
+        Ok(found)
+    }
+}
+
+/// What exploring has found so far.
+struct Found<P> {
+    index: Index<P>,
+    /// Per position: its terminal value's code, or [`OPEN`].
+    terminal: Vec<u8>,
+    out_degree: Vec<u32>,
+    /// Per position: the moves into it seen so far.
+    in_degree: Vec<u32>,
+    starts: Vec<u32>,
+    /// Moves seen so far.
+    moves: u64,
+}
+
+/// The new positions one task found, in the order it found them, each with
+/// its hash and how many of the task's moves reach it.
+struct Fresh<P> {
+    positions: Vec<(P, u64, u32)>,
+    out_degree: Vec<u32>,
+    overflow: bool,
+}
+
+impl<P: Clone + Eq + Hash + Send + Sync> Found<P> {
+    /// Expands the positions `lo..hi` (the last level): their terminal
+    /// values, their moves, and the positions their moves reach first.
+    fn expand_level<G: StateGame<Position = P>>(
+        &mut self,
+        game: &G,
+        lo: usize,
+        hi: usize,
+    ) -> Result<()> {
+        if hi > MAX_VERTICES {
+            return Err(Error::TooManyVertices {
+                vertices: hi as u64,
+            });
+        }
+        let level = &self.index.positions()[lo..hi];
+        self.terminal.par_extend(
+            level
+                .par_iter()
+                .with_min_len(256)
+                .map(|p| game.terminal(p).map_or(OPEN, |o| o as u8)),
+        );
+        self.in_degree.resize(hi, 0);
+        let starts: Vec<usize> = (lo..hi).step_by(CHUNK).collect();
+        let fresh: Vec<Fresh<P>> = {
+            let index = &self.index;
+            let terminal = &self.terminal;
+            let in_degree = as_atomic_u32(&mut self.in_degree);
+            let overflow = AtomicBool::new(false);
+            let fresh = starts
+                .into_par_iter()
+                .map(|start| {
+                    let end = (start + CHUNK).min(hi);
+                    expand_chunk(game, index, terminal, in_degree, &overflow, start..end)
+                })
+                .collect();
+            if overflow.load(Relaxed) {
+                return Err(Error::TooManyMoves {
+                    vertex: first_full(in_degree),
+                });
+            }
+            fresh
+        };
+        // Number the new positions in the order one thread would find them.
+        for f in fresh {
+            if f.overflow {
+                let at = f
+                    .out_degree
+                    .iter()
+                    .position(|&d| d == u32::MAX)
+                    .unwrap_or(0);
+                return Err(Error::TooManyMoves {
+                    vertex: (self.out_degree.len() + at) as u32,
+                });
+            }
+            self.moves += f.out_degree.iter().map(|&d| u64::from(d)).sum::<u64>();
+            self.out_degree.extend_from_slice(&f.out_degree);
+            for (p, h, count) in f.positions {
+                let (i, new) = self.index.insert(h, p);
+                if new {
+                    self.in_degree.push(0);
+                }
+                let d = &mut self.in_degree[i as usize];
+                *d = d
+                    .checked_add(count)
+                    .filter(|&d| d < u32::MAX)
+                    .ok_or(Error::TooManyMoves { vertex: i })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The first position whose predecessor count has reached `u32::MAX`.
+fn first_full(counts: &[std::sync::atomic::AtomicU32]) -> u32 {
+    counts
+        .iter()
+        .position(|c| c.load(Relaxed) >= u32::MAX - 1)
+        .unwrap_or(0) as u32
+}
+
+/// The moves of the positions `range`: moves to known positions count a
+/// predecessor at once; the positions not known yet are collected (once
+/// each, with how many moves reach them).
+fn expand_chunk<G: StateGame>(
+    game: &G,
+    index: &Index<G::Position>,
+    terminal: &[u8],
+    in_degree: &[std::sync::atomic::AtomicU32],
+    overflow: &AtomicBool,
+    range: std::ops::Range<usize>,
+) -> Fresh<G::Position> {
+    let mut fresh = Fresh {
+        positions: Vec::new(),
+        out_degree: Vec::with_capacity(range.len()),
+        overflow: false,
+    };
+    let mut local: hashbrown::HashTable<u32> = hashbrown::HashTable::new();
+    for i in range {
+        if terminal[i] != OPEN {
+            fresh.out_degree.push(0);
+            continue;
+        }
+        let p = &index.positions()[i];
+        let mut d = 0u32;
+        game.for_each_move(p, |q| {
+            d = d.saturating_add(1);
+            let q = game.canonical(q);
+            let h = index.hash(&q);
+            if let Some(j) = index.find_hashed(h, &q) {
+                if in_degree[j as usize].fetch_add(1, Relaxed) >= u32::MAX - 2 {
+                    overflow.store(true, Relaxed);
+                }
+                return;
+            }
+            let positions = &mut fresh.positions;
+            match local.find(h, |&k| positions[k as usize].0 == q) {
+                Some(&k) => {
+                    let c = &mut positions[k as usize].2;
+                    *c = c.saturating_add(1);
+                }
+                None => {
+                    local.insert_unique(h, positions.len() as u32, |&k| positions[k as usize].1);
+                    positions.push((q, h, 1));
+                }
+            }
+        });
+        fresh.overflow |= d == u32::MAX;
+        fresh.out_degree.push(d);
+    }
+    fresh
+}
+
+/// Step 2: the reverse adjacency, from the predecessor counts and the moves
+/// generated once more.
+fn reverse<G: StateGame>(game: &G, found: &mut Found<G::Position>) -> Result<Adjacency> {
+    let n = found.index.len();
+    let mut offsets: Vec<u64> = Vec::with_capacity(n + 1);
+    let mut sum = 0u64;
+    for &d in &std::mem::take(&mut found.in_degree) {
+        offsets.push(sum);
+        sum += u64::from(d);
+    }
+    offsets.push(sum);
+    let found = &*found;
+    if sum != found.moves {
+        return Err(Error::MovesChanged);
+    }
+    let mut targets = vec![NONE; sum as usize];
+    let changed = AtomicBool::new(false);
+    {
+        let cursor = as_atomic_u64(&mut offsets[..n]);
+        let slot = as_atomic_u32(&mut targets);
+        let starts: Vec<usize> = (0..n).step_by(CHUNK).collect();
+        starts.into_par_iter().for_each(|start| {
+            for i in start..(start + CHUNK).min(n) {
+                if found.terminal[i] != OPEN {
+                    continue;
+                }
+                let mut d = 0u32;
+                game.for_each_move(&found.index.positions()[i], |q| {
+                    d = d.saturating_add(1);
+                    let placed = found
+                        .index
+                        .find(&game.canonical(q))
+                        .and_then(|j| slot.get(cursor[j as usize].fetch_add(1, Relaxed) as usize))
+                        .map(|s| s.store(i as u32, Relaxed));
+                    if placed.is_none() {
+                        changed.store(true, Relaxed);
+                    }
+                });
+                if d != found.out_degree[i] {
+                    changed.store(true, Relaxed);
+                }
+            }
+        });
+    }
+    // Each cursor now ends its row, where the next row starts.
+    offsets.copy_within(0..n, 1);
+    offsets[0] = 0;
+    if changed.load(Relaxed) || targets.par_iter().any(|&t| t == NONE) {
+        return Err(Error::MovesChanged);
+    }
+    Ok(Adjacency {
+        offsets: Store::Owned(offsets),
+        targets: Store::Owned(targets),
+    })
+}
+
+/// A state game explored: its positions numbered `0..len()` in the order
+/// they were found (the starts first), their terminal values, and the
+/// reverse graph every engine reads. Implements [`GameGraph`] and
+/// [`Successors`] (moves generated again on demand), so every engine,
+/// [`verify`](crate::verify()) and [`Solved`](crate::Solved) take it.
+pub struct Explored<G: StateGame> {
+    game: G,
+    index: Index<G::Position>,
+    terminal: Vec<u8>,
+    graph: Csr,
+    starts: Vec<u32>,
+}
+
+impl<G: StateGame> fmt::Debug for Explored<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Explored")
+            .field("positions", &self.len())
+            .field("moves", &self.move_count())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: StateGame> Explored<G> {
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The number of positions found.
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    /// Whether no position was found (the game has no start).
+    pub fn is_empty(&self) -> bool {
+        self.index.len() == 0
+    }
+
+    /// The number of `p` (after [`StateGame::canonical`]); `None` if it is
+    /// not reachable from the starts.
+    pub fn index(&self, p: &G::Position) -> Option<u32> {
+        self.index.find(&self.game.canonical(p.clone()))
+    }
+
+    /// The (canonical) position numbered `i`.
+    pub fn position(&self, i: u32) -> Option<&G::Position> {
+        self.index.position(i)
+    }
+
+    /// The numbers of the start positions.
+    pub fn starts(&self) -> &[u32] {
+        &self.starts
+    }
+
+    /// How many positions are terminal by the game's [`StateGame::terminal`].
+    pub fn terminal_count(&self) -> u64 {
+        self.terminal.iter().filter(|&&t| t != OPEN).count() as u64
+    }
+
+    /// The number of moves (with multiplicity) out of non-terminal positions.
+    pub fn move_count(&self) -> u64 {
+        self.graph.edge_count()
+    }
+
+    /// The reverse graph the engines read.
+    pub fn graph(&self) -> &Csr {
+        &self.graph
+    }
+
+    /// The rules to solve with: the game's no-move rule, no labels (terminal
+    /// values come from the game).
+    pub fn rules(&self) -> Rules {
+        Rules {
+            no_move: self.game.no_move(),
+            labels: Labels::new(),
+        }
+    }
+
+    /// Position `i` as the game shows it; its number if there is none.
+    pub fn show(&self, i: u32) -> String {
+        self.position(i)
+            .map_or_else(|| i.to_string(), |p| self.game.show(p))
+    }
+
+    /// Bytes held: the positions (their own size), the hash table, the
+    /// terminal values and the graph.
+    pub fn bytes(&self) -> u64 {
+        let v = self.len() as u64;
+        self.index.bytes() + v + v * 4 + (v + 1) * 8 + self.move_count() * 4
+    }
+}
+
+impl<G: StateGame> GameGraph for Explored<G> {
+    #[inline]
+    fn vertex_count(&self) -> usize {
+        self.index.len()
+    }
+    #[inline]
+    fn out_degree(&self, v: u32) -> u32 {
+        self.graph.out_degree(v)
+    }
+    #[inline]
+    fn for_each_predecessor<F: FnMut(u32)>(&self, v: u32, f: F) {
+        self.graph.for_each_predecessor(v, f)
+    }
+    #[inline]
+    fn terminal(&self, v: u32) -> Option<Outcome> {
+        Outcome::from_code(self.terminal[v as usize])
+    }
+}
+
+impl<G: StateGame> Successors for Explored<G> {
+    /// The moves of `v`, generated again and looked up: time **O(d)**
+    /// expected for `d` moves. None for a terminal position.
+    fn for_each_successor<F: FnMut(u32)>(&self, v: u32, mut f: F) {
+        if self.terminal[v as usize] != OPEN {
+            return;
+        }
+        let Some(p) = self.index.position(v) else {
+            return;
+        };
+        self.game.for_each_move(p, |q| {
+            if let Some(j) = self.index.find(&self.game.canonical(q)) {
+                f(j)
+            }
+        });
+    }
+}

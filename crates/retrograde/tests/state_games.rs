@@ -1,0 +1,299 @@
+//! Games written from their rules alone ([`StateGame`]): tic-tac-toe's known
+//! numbers, and on random games the state path, the dense `Game` path and
+//! the explicit path agreeing position by position, with and without a
+//! symmetry.
+
+use proptest::prelude::*;
+use retrograde::explore::{explore, Explorer};
+use retrograde::game::{solve_game, Game};
+use retrograde::{
+    solve, verify, Answers, Csr, Error, GameGraph, Graph, Labels, NoMoveRule, Outcome, Rules,
+    StateGame, Value,
+};
+
+#[path = "../examples/tic_tac_toe.rs"]
+#[allow(dead_code)]
+mod tutorial;
+use tutorial::{Board, TicTacToe};
+
+#[path = "support/strategy.rs"]
+mod strategy;
+
+const EMPTY: Board = Board([0; 9]);
+
+#[test]
+fn tic_tac_toe_has_5478_positions_958_terminal_and_ties_in_9() {
+    let s = retrograde::solve_states(TicTacToe { symmetry: false }).unwrap();
+    let e = s.explored();
+    assert_eq!((e.len(), e.terminal_count()), (5478, 958));
+    assert_eq!(e.starts(), &[0]);
+    assert_eq!(s.value(&EMPTY).unwrap(), Value::new(Outcome::Tie, Some(9)));
+    let moves = s.moves(&EMPTY).unwrap();
+    assert_eq!(moves.len(), 9);
+    for m in &moves {
+        assert_eq!(m.value, Value::new(Outcome::Tie, Some(9)), "{m:?}");
+        assert_eq!(m.delta, Some(0));
+    }
+    // Only reachable positions count: 958 terminal ones of 5478, and the
+    // summary adds up to the positions.
+    let sum = s.summary();
+    assert_eq!(sum.positions, 5478);
+    assert_eq!(sum.wins + sum.losses + sum.ties + sum.draws, 5478);
+    assert_eq!(sum.draws, 0, "tic-tac-toe always ends");
+    // The solution passes the independent check.
+    let report = verify(e, &e.rules(), &s, 5).unwrap();
+    assert!(report.is_ok(), "{:?}", report.violations);
+    // A line of best play from the empty board ends on a full board, level.
+    let line = s.line(&EMPTY, 20).unwrap();
+    assert_eq!(line.positions.len(), 10);
+    assert!(!line.endless);
+    assert_eq!(line.values.last(), Some(&Value::new(Outcome::Tie, Some(0))));
+    assert!(s
+        .show_line(&line)
+        .ends_with("game over: the game ends level\n"));
+}
+
+#[test]
+fn tic_tac_toe_up_to_symmetry_has_765_positions_with_the_same_values() {
+    let full = retrograde::solve_states(TicTacToe { symmetry: false }).unwrap();
+    let reduced = retrograde::solve_states(TicTacToe { symmetry: true }).unwrap();
+    assert_eq!(
+        (
+            reduced.explored().len(),
+            reduced.explored().terminal_count()
+        ),
+        (765, 138)
+    );
+    for v in 0..full.explored().len() as u32 {
+        let board = *full.explored().position(v).unwrap();
+        assert_eq!(full.value(&board).unwrap(), reduced.value(&board).unwrap());
+        let want: Vec<Value> = full
+            .moves(&board)
+            .unwrap()
+            .iter()
+            .map(|m| m.value)
+            .collect();
+        let got: Vec<Value> = reduced
+            .moves(&board)
+            .unwrap()
+            .iter()
+            .map(|m| m.value)
+            .collect();
+        assert_eq!(got, want, "{board:?}");
+    }
+}
+
+#[test]
+fn a_position_outside_the_game_is_an_error() {
+    let s = retrograde::solve_states(TicTacToe { symmetry: false }).unwrap();
+    // Three X and no O: never reached from the empty board.
+    let impossible = Board([1, 1, 1, 0, 0, 0, 0, 0, 0]);
+    let e = s.value(&impossible).unwrap_err();
+    assert!(matches!(e, Error::NotAPosition(_)), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "XXX\n...\n...\n is not a position of the game"
+    );
+    assert!(s.moves(&impossible).is_err());
+    assert!(s.line(&impossible, 5).is_err());
+}
+
+/// An explicit graph seen as a state game: positions are vertices, moves
+/// its edges, labels terminal. With `half`, vertex `x` and `x + half` are
+/// the same position (the graph is built so that this is a symmetry).
+#[derive(Debug)]
+struct GraphGame {
+    g: Graph,
+    rules: Rules,
+    starts: Vec<u32>,
+    half: Option<u32>,
+}
+
+impl StateGame for GraphGame {
+    type Position = u32;
+    fn starts(&self) -> Vec<u32> {
+        self.starts.clone()
+    }
+    fn for_each_move<F: FnMut(u32)>(&self, p: &u32, mut f: F) {
+        self.g.successors(*p).iter().for_each(|&q| f(q));
+    }
+    fn terminal(&self, p: &u32) -> Option<Outcome> {
+        self.rules.labels.get(*p)
+    }
+    fn canonical(&self, p: u32) -> u32 {
+        self.half.map_or(p, |h| p % h)
+    }
+    fn no_move(&self) -> NoMoveRule {
+        self.rules.no_move
+    }
+}
+
+/// The same graph as a dense [`Game`] with reverse moves.
+impl Game for GraphGame {
+    fn position_count(&self) -> usize {
+        self.g.vertex_count()
+    }
+    fn for_each_move<F: FnMut(u32)>(&self, p: u32, f: F) {
+        self.g.successors(p).iter().copied().for_each(f);
+    }
+    fn for_each_unmove<F: FnMut(u32)>(&self, q: u32, f: F) {
+        self.g.predecessors(q).iter().copied().for_each(f);
+    }
+    fn terminal(&self, p: u32) -> Option<Outcome> {
+        self.rules.labels.get(p)
+    }
+}
+
+/// A random game doubled into two copies, `x` and `x + m`, so that swapping
+/// the copies is a symmetry: each edge of the base graph goes within both
+/// copies or across both ways, and labels are the same in both.
+fn symmetric_game() -> impl Strategy<Value = (GraphGame, u32)> {
+    (strategy::random_game(1..14, 4), any::<u64>()).prop_map(|((m, edges, rules), cross)| {
+        let m = m as u32;
+        let mut doubled = Vec::new();
+        for (k, &(u, v)) in edges.iter().enumerate() {
+            if cross >> (k % 64) & 1 == 1 {
+                doubled.extend([(u, v + m), (u + m, v)]);
+            } else {
+                doubled.extend([(u, v), (u + m, v + m)]);
+            }
+        }
+        let labels = rules.labels.iter().flat_map(|(v, o)| [(v, o), (v + m, o)]);
+        let rules = Rules {
+            no_move: rules.no_move,
+            labels: Labels::from_pairs(labels.collect()),
+        };
+        let g = Csr::from_edges(2 * m as usize, &doubled).with_successors();
+        let game = GraphGame {
+            g,
+            rules,
+            starts: vec![0],
+            half: None,
+        };
+        (game, m)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// The state path explores what is reachable from the starts and gives
+    /// every position the value the explicit solve gives its vertex; its best
+    /// moves are as good (numbers differ, so ties may go another way); the
+    /// dense path equals the explicit one exactly.
+    #[test]
+    fn state_dense_and_explicit_paths_agree(
+        (n, edges, rules) in strategy::random_game(1..20, 5),
+        starts in prop::collection::vec(0u32..20, 1..3),
+    ) {
+        let g = Csr::from_edges(n, &edges).with_successors();
+        let starts: Vec<u32> = starts.into_iter().map(|s| s % n as u32).collect();
+        let explicit = solve(&g, &rules).unwrap();
+        let game = GraphGame { g, rules: rules.clone(), starts: starts.clone(), half: None };
+
+        let state = Explorer::new().solve(&game).unwrap();
+        let e = state.explored();
+        prop_assert_eq!(state.summary().positions as usize, e.len());
+        for v in 0..e.len() as u32 {
+            let vertex = *e.position(v).unwrap();
+            prop_assert_eq!(state.value(&vertex).unwrap(), explicit.value(vertex).unwrap());
+            let best = state.best_move(&vertex).unwrap();
+            prop_assert_eq!(best.is_some(), explicit.best_move(vertex).is_some());
+            if let Some(b) = best {
+                let expected = explicit.best_move(vertex).unwrap();
+                prop_assert_eq!(explicit.value(b), explicit.value(expected));
+            }
+        }
+        for s in &starts {
+            prop_assert!(e.index(s).is_some());
+        }
+        let report = verify(e, &e.rules(), &state, 5).unwrap();
+        prop_assert!(report.is_ok(), "{:?}", report.violations);
+
+        let dense = solve_game(&game, &rules).unwrap();
+        prop_assert_eq!(dense.into_solution(), explicit);
+    }
+
+    /// Reduced by a symmetry, the game gives every position the value of the
+    /// unreduced one, moves counted with multiplicity.
+    #[test]
+    fn a_symmetry_keeps_every_value((game, m) in symmetric_game()) {
+        let full = Explorer::new().solve(&game).unwrap();
+        let reduced_game = GraphGame {
+            g: game.g.clone(),
+            rules: game.rules.clone(),
+            starts: game.starts.clone(),
+            half: Some(m),
+        };
+        let reduced = Explorer::new().solve(&reduced_game).unwrap();
+        prop_assert!(reduced.explored().len() <= full.explored().len());
+        for v in 0..full.explored().len() as u32 {
+            let x = *full.explored().position(v).unwrap();
+            prop_assert_eq!(reduced.value(&x).unwrap(), full.value(&x).unwrap(), "vertex {}", x);
+            let want: Vec<Value> = full.moves(&x).unwrap().iter().map(|m| m.value).collect();
+            let got: Vec<Value> = reduced.moves(&x).unwrap().iter().map(|m| m.value).collect();
+            prop_assert_eq!(got, want);
+        }
+    }
+}
+
+/// Moves that differ each time they are generated are caught, not solved.
+#[test]
+fn moves_that_change_between_passes_are_refused() {
+    struct Fickle(std::sync::atomic::AtomicU32);
+    impl StateGame for Fickle {
+        type Position = u32;
+        fn starts(&self) -> Vec<u32> {
+            vec![0]
+        }
+        fn for_each_move<F: FnMut(u32)>(&self, p: &u32, mut f: F) {
+            let calls = self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if *p < 3 {
+                f(p + 1);
+            }
+            // The start gains a move after its first expansion.
+            if *p == 0 && calls > 0 {
+                f(2);
+            }
+        }
+    }
+    let e = explore(Fickle(Default::default())).unwrap_err();
+    assert!(matches!(e, Error::MovesChanged), "{e}");
+}
+
+#[test]
+fn a_memory_limit_refuses_a_large_exploration() {
+    let e = Explorer::new()
+        .memory_limit(10_000)
+        .explore(TicTacToe { symmetry: false })
+        .unwrap_err();
+    assert!(matches!(e, Error::TooLarge { .. }), "{e}");
+}
+
+/// The explored graph holds only reachable positions and exactly their
+/// moves, counted here by a plain depth-first search over the rules.
+#[test]
+fn the_explored_graph_holds_exactly_the_reachable_moves() {
+    fn walk(game: &TicTacToe, b: Board, seen: &mut std::collections::HashSet<Board>) -> u64 {
+        if !seen.insert(b) || game.terminal(&b).is_some() {
+            return 0;
+        }
+        let mut next = Vec::new();
+        game.for_each_move(&b, |q| next.push(q));
+        next.len() as u64 + next.into_iter().map(|q| walk(game, q, seen)).sum::<u64>()
+    }
+    let game = TicTacToe { symmetry: false };
+    let mut seen = std::collections::HashSet::new();
+    let moves = walk(&game, EMPTY, &mut seen);
+    let x = explore(&game).unwrap();
+    assert_eq!(x.graph().vertex_count(), seen.len());
+    assert_eq!(x.move_count(), moves);
+    assert_eq!(
+        x.move_count(),
+        x.graph()
+            .out_degrees()
+            .iter()
+            .map(|&d| u64::from(d))
+            .sum::<u64>()
+    );
+}
