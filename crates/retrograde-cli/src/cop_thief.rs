@@ -219,9 +219,10 @@ fn json(path: &Path, game: &CopThief, sol: &dyn Answers) -> String {
     );
     let _ = write!(
         o,
-        "\"wins\":{},\"losses\":{},\"draws\":{},\"max_remoteness\":{}}}",
+        "\"wins\":{},\"losses\":{},\"ties\":{},\"draws\":{},\"max_remoteness\":{}}}",
         s.wins,
         s.losses,
+        s.ties,
         s.draws,
         opt(s.max_remoteness)
     );

@@ -149,7 +149,7 @@ fn map_line_and_json() {
         stdout(&o),
         "{\"board\":\"b.txt\",\"rows\":1,\"cols\":2,\"free_cells\":2,\"positions\":8,\
          \"verdict\":\"Police catches the thief\",\"outcome\":\"win\",\"remoteness\":1,\
-         \"wins\":4,\"losses\":4,\"draws\":0,\"max_remoteness\":2}\n"
+         \"wins\":4,\"losses\":4,\"ties\":0,\"draws\":0,\"max_remoteness\":2}\n"
     );
 }
 

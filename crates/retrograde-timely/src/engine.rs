@@ -231,7 +231,7 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
     close(worker, ch, abort)?;
     match full {
         Some((s, r, b)) => Ok(Some(Solved {
-            solution: Solution::try_from_arrays(s, r, b)?,
+            solution: Solution::try_from_arrays(s, r, b).map_err(retrograde::Error::from)?,
             edges,
             rounds,
         })),
@@ -340,7 +340,7 @@ fn agree_on_totals<S: EdgeShards + ?Sized>(
             from_edges.max(from_labels)
         }
     };
-    rules.check(n as usize)?;
+    rules.check(n as usize).map_err(retrograde::Error::from)?;
     Ok((n, edges))
 }
 

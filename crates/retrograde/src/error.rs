@@ -94,14 +94,9 @@ pub enum Error {
         "the game's moves changed when generated again: they must depend on the position only"
     )]
     MovesChanged,
-    /// A solution does not have one entry per position of the game it is checked or written against.
-    #[error("the solution has {solution} positions, but the graph has {graph}")]
-    SizeMismatch {
-        /// Positions in the solution.
-        solution: u64,
-        /// Positions in the graph.
-        graph: u64,
-    },
+    /// A solve, or a solution checked against a game, whose inputs do not fit together.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
     /// Flat solution arrays that cannot be a solution.
     #[error("{0}")]
     Arrays(#[from] ArraysError),
@@ -111,6 +106,38 @@ pub enum Error {
     /// A position asked about is not a position of the game.
     #[error("{0} is not a position of the game")]
     NotAPosition(String),
+}
+
+/// Why a solve (or a solution held against a game) cannot go on: the inputs
+/// are each valid but do not fit together. The only errors a solver returns.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolveError {
+    /// A terminal label names a vertex the graph does not have.
+    #[error("terminal label names vertex {vertex}, but the graph has {vertices} vertices")]
+    LabelOutOfRange {
+        /// The largest labelled vertex.
+        vertex: u32,
+        /// The graph's vertex count.
+        vertices: u64,
+    },
+    /// A game with more positions than `u32` ids can number.
+    #[error(
+        "{positions} positions is more than the {} that u32 ids allow",
+        crate::graph::MAX_VERTICES
+    )]
+    TooManyPositions {
+        /// How many positions the game has.
+        positions: u64,
+    },
+    /// A solution without one entry per position of the game it is checked or used with.
+    #[error("the solution has {solution} positions, but the graph has {graph}")]
+    SizeMismatch {
+        /// Positions in the solution.
+        solution: u64,
+        /// Positions in the graph.
+        graph: u64,
+    },
 }
 
 /// What named an out-of-range vertex, for [`Error::VertexOutOfRange`].

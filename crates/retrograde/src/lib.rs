@@ -50,7 +50,7 @@ pub mod solve;
 mod store;
 pub mod verify;
 
-pub use error::{ArraysError, Error, Naming, Position, Result};
+pub use error::{ArraysError, Error, Naming, Position, Result, SolveError};
 pub use explore::{solve_states, Explorer, StateGame, StateSolution};
 pub use game::{solve_game, Game};
 pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Successors};

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::{Error, Naming};
+use crate::error::SolveError;
 
 /// The game-theoretic value of a position, for the player to move.
 ///
@@ -309,13 +309,12 @@ impl Rules {
     /// Checks that every label names one of `vertices` positions.
     ///
     /// # Errors
-    /// [`Error::VertexOutOfRange`] naming the largest label.
-    pub fn check(&self, vertices: usize) -> Result<(), Error> {
+    /// [`SolveError::LabelOutOfRange`] naming the largest label.
+    pub fn check(&self, vertices: usize) -> Result<(), SolveError> {
         match self.labels.max_vertex() {
-            Some(v) if v as usize >= vertices => Err(Error::VertexOutOfRange {
-                what: Naming::Label,
-                vertex: u64::from(v),
-                vertices: Some(vertices as u64),
+            Some(v) if v as usize >= vertices => Err(SolveError::LabelOutOfRange {
+                vertex: v,
+                vertices: vertices as u64,
             }),
             _ => Ok(()),
         }

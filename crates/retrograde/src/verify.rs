@@ -57,7 +57,7 @@
 
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::SolveError;
 use crate::{Answers, Outcome, Rules, Successors, Value};
 
 /// A condition a position of a correct solution satisfies, and how it failed.
@@ -265,11 +265,11 @@ pub fn verify<G: Successors + ?Sized, S: Answers + ?Sized>(
     rules: &Rules,
     s: &S,
     keep: usize,
-) -> Result<Report> {
+) -> Result<Report, SolveError> {
     rules.check(g.vertex_count())?;
     let n = g.vertex_count();
     if s.len() != n {
-        return Err(Error::SizeMismatch {
+        return Err(SolveError::SizeMismatch {
             solution: s.len() as u64,
             graph: n as u64,
         });

@@ -20,6 +20,20 @@ pub(crate) struct Index<P> {
     hasher: FixedState,
 }
 
+impl<P> Index<P> {
+    /// The number of positions.
+    pub(crate) fn len(&self) -> usize {
+        self.positions.len()
+    }
+}
+
+/// Bytes a table of `n` positions takes (the next power-of-two bucket count
+/// at 7/8 load, 5 bytes a bucket).
+pub(crate) fn table_bytes_for(n: usize) -> u64 {
+    let buckets = (n.saturating_mul(8) / 7 + 1).next_power_of_two().max(4);
+    buckets as u64 * 5
+}
+
 impl<P: Hash + Eq> Index<P> {
     pub(crate) fn new() -> Index<P> {
         Index {
@@ -27,11 +41,6 @@ impl<P: Hash + Eq> Index<P> {
             table: HashTable::new(),
             hasher: FixedState::with_seed(0x7265_7472_6f67_7261),
         }
-    }
-
-    /// The number of positions.
-    pub(crate) fn len(&self) -> usize {
-        self.positions.len()
     }
 
     /// The hash of `p` that [`Index::find_hashed`] and [`Index::insert`] take.
@@ -78,6 +87,17 @@ impl<P: Hash + Eq> Index<P> {
         }
     }
 
+    /// Makes room for `additional` more positions without growing the table.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        let Index {
+            positions,
+            table,
+            hasher,
+        } = self;
+        table.reserve(additional, |&i| hasher.hash_one(&positions[i as usize]));
+        positions.reserve(additional);
+    }
+
     /// The position numbered `i`.
     #[inline]
     pub(crate) fn position(&self, i: u32) -> Option<&P> {
@@ -93,13 +113,6 @@ impl<P: Hash + Eq> Index<P> {
     /// and the table.
     pub(crate) fn bytes(&self) -> u64 {
         (self.positions.capacity() * std::mem::size_of::<P>() + self.table.allocation_size()) as u64
-    }
-
-    /// Bytes the table will take once it holds `n` positions (the next
-    /// power-of-two bucket count at 7/8 load, 5 bytes a bucket).
-    pub(crate) fn table_bytes_for(n: usize) -> u64 {
-        let buckets = (n.saturating_mul(8) / 7 + 1).next_power_of_two().max(4);
-        buckets as u64 * 5
     }
 }
 
@@ -136,6 +149,6 @@ mod tests {
                 Some(x as u32)
             );
         }
-        assert!(ix.bytes() <= 100_000 * 8 * 2 + Index::<u64>::table_bytes_for(100_000));
+        assert!(ix.bytes() <= 100_000 * 8 * 2 + table_bytes_for(100_000));
     }
 }

@@ -49,9 +49,10 @@
 //! # Memory
 //! Per position: the position itself (`size_of::<Position>()` and whatever
 //! it owns), 5.7 to 11.4 bytes of hash table, 4 of out-degree, 1 of terminal
-//! value, 8 of reverse offsets (4 of predecessor count while exploring); per
-//! move 4 bytes of reverse adjacency. Solving adds the engine's state (17
-//! bytes a position for the parallel engine, 9 of which are the result).
+//! value, 8 of reverse offsets; per move 4 bytes of reverse adjacency, and 4
+//! more for the recorded moves while they are sorted (none with
+//! [`Explorer::low_memory`]). Solving adds the engine's state (17 bytes a
+//! position for the parallel engine, 9 of which are the result).
 
 mod index;
 mod solution;
@@ -166,6 +167,7 @@ pub fn solve_states<G: StateGame>(game: G) -> Result<StateSolution<G>> {
 #[derive(Clone, Copy)]
 pub struct Explorer<'p> {
     memory_limit: Option<u64>,
+    low_memory: bool,
     progress: &'p dyn Progress,
 }
 
@@ -188,6 +190,7 @@ impl Explorer<'static> {
     pub fn new() -> Explorer<'static> {
         Explorer {
             memory_limit: None,
+            low_memory: false,
             progress: &NoProgress,
         }
     }
@@ -222,11 +225,23 @@ impl<'p> Explorer<'p> {
         }
     }
 
+    /// Generates the moves twice more to build the reverse graph instead of
+    /// recording them while exploring: 4 bytes a move less at the peak (the
+    /// moves are never held twice), for more time. Without it, this happens
+    /// by itself once recording would pass the memory limit.
+    pub fn low_memory(self) -> Explorer<'p> {
+        Explorer {
+            low_memory: true,
+            ..self
+        }
+    }
+
     /// Reports progress to `progress`: phase `"explore"` (positions found,
     /// the total unknown), `"reverse"`, then the solver's `"solve"`.
     pub fn progress<'q>(self, progress: &'q dyn Progress) -> Explorer<'q> {
         Explorer {
             memory_limit: self.memory_limit,
+            low_memory: self.low_memory,
             progress,
         }
     }
@@ -266,9 +281,13 @@ impl<'p> Explorer<'p> {
 
     fn explore_reserving<G: StateGame>(&self, game: G, reserve: u64) -> Result<Explored<G>> {
         let mut found = self.discover(&game, reserve)?;
-        self.check_memory(&found.index, found.moves, reserve)?;
         self.progress.begin("reverse", 0);
-        let reverse = reverse(&game, &mut found)?;
+        let reverse = match found.forward.take() {
+            // The moves were recorded: sort them by target.
+            Some(forward) => transpose(&found.out_degree, forward),
+            // Not enough memory to hold them twice: generate them again.
+            None => regenerate(&game, &found)?,
+        };
         self.progress.end();
         let Found {
             index,
@@ -289,26 +308,34 @@ impl<'p> Explorer<'p> {
         })
     }
 
-    /// Refuses what would exceed the memory limit once the graph is built
-    /// for `moves` moves (and `reserve` bytes a position are added).
-    fn check_memory<P: Hash + Eq>(&self, index: &Index<P>, moves: u64, reserve: u64) -> Result<()> {
-        let Some(limit) = self.memory_limit else {
-            return Ok(());
-        };
-        let n = index.len() as u64;
+    /// The bytes exploring and building the graph need for `positions` and
+    /// `moves` (and `reserve` bytes a position more), and the moves held
+    /// `times` (once in the graph; twice while recorded moves are sorted).
+    fn needed<P>(&self, positions: usize, moves: u64, times: u64, reserve: u64) -> u64 {
+        let n = positions as u64;
         let per_position = std::mem::size_of::<P>() as u64 + EXPLORE_BYTES + reserve;
-        let needed = Index::<P>::table_bytes_for(index.len())
+        index::table_bytes_for(positions)
             .saturating_add(n.saturating_mul(per_position + GRAPH_BYTES.0))
-            .saturating_add(moves.saturating_mul(GRAPH_BYTES.1));
+            .saturating_add(moves.saturating_mul(GRAPH_BYTES.1 * times))
+    }
+
+    /// Refuses what would exceed the memory limit once the graph is built;
+    /// tells whether the recorded moves may be kept (they need as much again).
+    fn check_memory<P>(&self, found: &Found<P>, reserve: u64) -> Result<bool> {
+        let Some(limit) = self.memory_limit else {
+            return Ok(true);
+        };
+        let (n, moves) = (found.index.len(), found.moves);
+        let needed = self.needed::<P>(n, moves, 1, reserve);
         if needed > limit {
             return Err(Error::TooLarge {
-                vertices: n,
+                vertices: n as u64,
                 edges: moves,
                 needed,
                 limit,
             });
         }
-        Ok(())
+        Ok(self.needed::<P>(n, moves, 2, reserve) <= limit)
     }
 
     /// Step 1: every position reachable from the starts, level by level.
@@ -317,7 +344,7 @@ impl<'p> Explorer<'p> {
             index: Index::new(),
             terminal: Vec::new(),
             out_degree: Vec::new(),
-            in_degree: Vec::new(),
+            forward: (!self.low_memory).then(Vec::new),
             starts: Vec::new(),
             moves: 0,
         };
@@ -335,7 +362,9 @@ impl<'p> Explorer<'p> {
             let hi = found.index.len();
             self.progress.advance((hi - lo) as u64);
             found.expand_level(game, lo, hi)?;
-            self.check_memory(&found.index, found.moves, reserve)?;
+            if !self.check_memory(&found, reserve)? {
+                found.forward = None;
+            }
             lo = hi;
         }
         self.progress.end();
@@ -349,18 +378,24 @@ struct Found<P> {
     /// Per position: its terminal value's code, or [`OPEN`].
     terminal: Vec<u8>,
     out_degree: Vec<u32>,
-    /// Per position: the moves into it seen so far.
-    in_degree: Vec<u32>,
+    /// The moves of the positions expanded so far, row after row (the
+    /// forward adjacency), while memory allows: one block per task, so that
+    /// nothing is copied as it grows.
+    forward: Option<Vec<Vec<u32>>>,
     starts: Vec<u32>,
     /// Moves seen so far.
     moves: u64,
 }
 
-/// The new positions one task found, in the order it found them, each with
-/// its hash and how many of the task's moves reach it.
+/// What one task found: the out-degrees of its positions; its moves (the
+/// targets, new positions named by their place in `fresh`, at the places
+/// `pending` lists); the new positions in the order it found them, each
+/// with its hash.
 struct Fresh<P> {
-    positions: Vec<(P, u64, u32)>,
     out_degree: Vec<u32>,
+    targets: Vec<u32>,
+    pending: Vec<u32>,
+    fresh: Vec<(P, u64)>,
     overflow: bool,
 }
 
@@ -385,31 +420,26 @@ impl<P: Clone + Eq + Hash + Send + Sync> Found<P> {
                 .with_min_len(256)
                 .map(|p| game.terminal(p).map_or(OPEN, |o| o as u8)),
         );
-        self.in_degree.resize(hi, 0);
         let starts: Vec<usize> = (lo..hi).step_by(CHUNK).collect();
-        let fresh: Vec<Fresh<P>> = {
-            let index = &self.index;
-            let terminal = &self.terminal;
-            let in_degree = as_atomic_u32(&mut self.in_degree);
-            let overflow = AtomicBool::new(false);
-            let fresh = starts
+        let record = self.forward.is_some();
+        let tasks: Vec<Fresh<P>> = {
+            let (index, terminal) = (&self.index, &self.terminal);
+            starts
                 .into_par_iter()
                 .map(|start| {
-                    let end = (start + CHUNK).min(hi);
-                    expand_chunk(game, index, terminal, in_degree, &overflow, start..end)
+                    let range = start..(start + CHUNK).min(hi);
+                    expand_chunk(game, index, terminal, range, record)
                 })
-                .collect();
-            if overflow.load(Relaxed) {
-                return Err(Error::TooManyMoves {
-                    vertex: first_full(in_degree),
-                });
-            }
-            fresh
+                .collect()
         };
         // Number the new positions in the order one thread would find them.
-        for f in fresh {
-            if f.overflow {
-                let at = f
+        // About half the candidates are new and distinct (measured on a
+        // pursuit game): room for them at once saves growing step by step.
+        let fresh: usize = tasks.iter().map(|t| t.fresh.len()).sum();
+        self.index.reserve(fresh / 2);
+        for mut task in tasks {
+            if task.overflow {
+                let at = task
                     .out_degree
                     .iter()
                     .position(|&d| d == u32::MAX)
@@ -418,52 +448,46 @@ impl<P: Clone + Eq + Hash + Send + Sync> Found<P> {
                     vertex: (self.out_degree.len() + at) as u32,
                 });
             }
-            self.moves += f.out_degree.iter().map(|&d| u64::from(d)).sum::<u64>();
-            self.out_degree.extend_from_slice(&f.out_degree);
-            for (p, h, count) in f.positions {
-                let (i, new) = self.index.insert(h, p);
-                if new {
-                    self.in_degree.push(0);
+            self.moves += task.out_degree.iter().map(|&d| u64::from(d)).sum::<u64>();
+            self.out_degree.extend_from_slice(&task.out_degree);
+            let numbers: Vec<u32> = task
+                .fresh
+                .into_iter()
+                .map(|(p, h)| self.index.insert(h, p).0)
+                .collect();
+            if let Some(forward) = &mut self.forward {
+                for &at in &task.pending {
+                    let t = &mut task.targets[at as usize];
+                    *t = numbers[*t as usize];
                 }
-                let d = &mut self.in_degree[i as usize];
-                *d = d
-                    .checked_add(count)
-                    .filter(|&d| d < u32::MAX)
-                    .ok_or(Error::TooManyMoves { vertex: i })?;
+                task.targets.shrink_to_fit();
+                forward.push(task.targets);
             }
         }
         Ok(())
     }
 }
 
-/// The first position whose predecessor count has reached `u32::MAX`.
-fn first_full(counts: &[std::sync::atomic::AtomicU32]) -> u32 {
-    counts
-        .iter()
-        .position(|c| c.load(Relaxed) >= u32::MAX - 1)
-        .unwrap_or(0) as u32
-}
-
-/// The moves of the positions `range`: moves to known positions count a
-/// predecessor at once; the positions not known yet are collected (once
-/// each, with how many moves reach them).
+/// The moves of the positions `range`, looked up; the positions not known
+/// yet are collected once each, and with `record` every move is kept.
 fn expand_chunk<G: StateGame>(
     game: &G,
     index: &Index<G::Position>,
     terminal: &[u8],
-    in_degree: &[std::sync::atomic::AtomicU32],
-    overflow: &AtomicBool,
     range: std::ops::Range<usize>,
+    record: bool,
 ) -> Fresh<G::Position> {
-    let mut fresh = Fresh {
-        positions: Vec::new(),
+    let mut task = Fresh {
         out_degree: Vec::with_capacity(range.len()),
+        targets: Vec::new(),
+        pending: Vec::new(),
+        fresh: Vec::new(),
         overflow: false,
     };
     let mut local: hashbrown::HashTable<u32> = hashbrown::HashTable::new();
     for i in range {
         if terminal[i] != OPEN {
-            fresh.out_degree.push(0);
+            task.out_degree.push(0);
             continue;
         }
         let p = &index.positions()[i];
@@ -472,50 +496,63 @@ fn expand_chunk<G: StateGame>(
             d = d.saturating_add(1);
             let q = game.canonical(q);
             let h = index.hash(&q);
-            if let Some(j) = index.find_hashed(h, &q) {
-                if in_degree[j as usize].fetch_add(1, Relaxed) >= u32::MAX - 2 {
-                    overflow.store(true, Relaxed);
-                }
-                return;
-            }
-            let positions = &mut fresh.positions;
-            match local.find(h, |&k| positions[k as usize].0 == q) {
-                Some(&k) => {
-                    let c = &mut positions[k as usize].2;
-                    *c = c.saturating_add(1);
-                }
+            let target = match index.find_hashed(h, &q) {
+                Some(j) => j,
                 None => {
-                    local.insert_unique(h, positions.len() as u32, |&k| positions[k as usize].1);
-                    positions.push((q, h, 1));
+                    let fresh = &mut task.fresh;
+                    let k = match local.find(h, |&k| fresh[k as usize].0 == q) {
+                        Some(&k) => k,
+                        None => {
+                            let k = fresh.len() as u32;
+                            local.insert_unique(h, k, |&k| fresh[k as usize].1);
+                            fresh.push((q, h));
+                            k
+                        }
+                    };
+                    if record {
+                        task.pending.push(task.targets.len() as u32);
+                    }
+                    k
                 }
+            };
+            if record {
+                task.targets.push(target);
             }
         });
-        fresh.overflow |= d == u32::MAX;
-        fresh.out_degree.push(d);
+        task.overflow |= d == u32::MAX;
+        task.out_degree.push(d);
     }
-    fresh
+    task
 }
 
-/// Step 2: the reverse adjacency, from the predecessor counts and the moves
-/// generated once more.
-fn reverse<G: StateGame>(game: &G, found: &mut Found<G::Position>) -> Result<Adjacency> {
+/// Step 2, with the moves recorded: the reverse adjacency by a counting sort
+/// of the forward one. Time **O(V + E)**; the moves are held twice meanwhile.
+fn transpose(out_degree: &[u32], forward: Vec<Vec<u32>>) -> Adjacency {
+    let n = out_degree.len();
+    let sources = out_degree
+        .iter()
+        .enumerate()
+        .flat_map(|(p, &d)| std::iter::repeat_n(p as u32, d as usize));
+    let items = forward
+        .iter()
+        .flatten()
+        .zip(sources)
+        .map(|(&q, p)| (q as usize, p));
+    let (offsets, targets) = crate::graph::counting_sort(n, items);
+    Adjacency {
+        offsets: Store::Owned(offsets),
+        targets: Store::Owned(targets),
+    }
+}
+
+/// Step 2, without the moves: generated twice more, once to count each
+/// position's predecessors, once to place them.
+fn regenerate<G: StateGame>(game: &G, found: &Found<G::Position>) -> Result<Adjacency> {
     let n = found.index.len();
-    let mut offsets: Vec<u64> = Vec::with_capacity(n + 1);
-    let mut sum = 0u64;
-    for &d in &std::mem::take(&mut found.in_degree) {
-        offsets.push(sum);
-        sum += u64::from(d);
-    }
-    offsets.push(sum);
-    let found = &*found;
-    if sum != found.moves {
-        return Err(Error::MovesChanged);
-    }
-    let mut targets = vec![NONE; sum as usize];
     let changed = AtomicBool::new(false);
-    {
-        let cursor = as_atomic_u64(&mut offsets[..n]);
-        let slot = as_atomic_u32(&mut targets);
+    // Calls `f(p, q)` for every move, on all threads; flags a change if a
+    // move leads outside what was found or a position's moves are not as many.
+    let each_move = |f: &(dyn Fn(u32, u32) + Sync)| {
         let starts: Vec<usize> = (0..n).step_by(CHUNK).collect();
         starts.into_par_iter().for_each(|start| {
             for i in start..(start + CHUNK).min(n) {
@@ -525,13 +562,9 @@ fn reverse<G: StateGame>(game: &G, found: &mut Found<G::Position>) -> Result<Adj
                 let mut d = 0u32;
                 game.for_each_move(&found.index.positions()[i], |q| {
                     d = d.saturating_add(1);
-                    let placed = found
-                        .index
-                        .find(&game.canonical(q))
-                        .and_then(|j| slot.get(cursor[j as usize].fetch_add(1, Relaxed) as usize))
-                        .map(|s| s.store(i as u32, Relaxed));
-                    if placed.is_none() {
-                        changed.store(true, Relaxed);
+                    match found.index.find(&game.canonical(q)) {
+                        Some(j) => f(i as u32, j),
+                        None => changed.store(true, Relaxed),
                     }
                 });
                 if d != found.out_degree[i] {
@@ -539,6 +572,34 @@ fn reverse<G: StateGame>(game: &G, found: &mut Found<G::Position>) -> Result<Adj
                 }
             }
         });
+    };
+    let mut in_degree = vec![0u32; n];
+    {
+        let count = as_atomic_u32(&mut in_degree);
+        each_move(&|_, j| {
+            count[j as usize].fetch_add(1, Relaxed);
+        });
+    }
+    let mut offsets: Vec<u64> = Vec::with_capacity(n + 1);
+    let mut sum = 0u64;
+    for d in in_degree {
+        offsets.push(sum);
+        sum += u64::from(d);
+    }
+    offsets.push(sum);
+    if changed.load(Relaxed) || sum != found.moves {
+        return Err(Error::MovesChanged);
+    }
+    let mut targets = vec![NONE; sum as usize];
+    {
+        let cursor = as_atomic_u64(&mut offsets[..n]);
+        let slot = as_atomic_u32(&mut targets);
+        each_move(
+            &|i, j| match slot.get(cursor[j as usize].fetch_add(1, Relaxed) as usize) {
+                Some(s) => s.store(i, Relaxed),
+                None => changed.store(true, Relaxed),
+            },
+        );
     }
     // Each cursor now ends its row, where the next row starts.
     offsets.copy_within(0..n, 1);

@@ -46,7 +46,7 @@ pub use check::{check_game, sample_positions, CheckReport, Mismatch};
 use crate::error::Result;
 use crate::graph::{CsrBuilder, MAX_VERTICES};
 use crate::solve::{solve_lean_with_progress, Progress};
-use crate::{Csr, Error, GameGraph, Labels, Outcome, Rules, Solved, Successors};
+use crate::{Csr, GameGraph, Labels, Outcome, Rules, SolveError, Solved, Successors};
 
 /// A two-player game whose positions are the dense indices `0..position_count()`.
 ///
@@ -205,7 +205,7 @@ impl<G: Game> Successors for AsGraph<G> {
 pub fn solve_game<'g, G: Game + ?Sized>(
     game: &'g G,
     rules: &Rules,
-) -> Result<Solved<AsGraph<&'g G>>> {
+) -> Result<Solved<AsGraph<&'g G>>, SolveError> {
     solve_game_with_progress(game, rules, &crate::NoProgress)
 }
 
@@ -214,18 +214,15 @@ pub fn solve_game_with_progress<'g, G: Game + ?Sized>(
     game: &'g G,
     rules: &Rules,
     progress: &dyn Progress,
-) -> Result<Solved<AsGraph<&'g G>>> {
-    check_count(game)?;
-    let values = solve_lean_with_progress(&game.as_graph(), rules, progress)?;
-    Solved::new(game.as_graph(), rules.clone(), values)
-}
-
-fn check_count<G: Game + ?Sized>(game: &G) -> Result<()> {
+) -> Result<Solved<AsGraph<&'g G>>, SolveError> {
     let n = game.position_count();
     if n > MAX_VERTICES {
-        return Err(Error::TooManyVertices { vertices: n as u64 });
+        return Err(SolveError::TooManyPositions {
+            positions: n as u64,
+        });
     }
-    Ok(())
+    let values = solve_lean_with_progress(&game.as_graph(), rules, progress)?;
+    Solved::new(game.as_graph(), rules.clone(), values)
 }
 
 /// A game written out as an explicit graph, see [`materialise`].
@@ -282,7 +279,6 @@ impl Materialised {
 /// assert_eq!(m.graph.with_successors().successors(2), &[0]);
 /// ```
 pub fn materialise<G: Game + Sync + ?Sized>(game: &G, builder: CsrBuilder) -> Result<Materialised> {
-    check_count(game)?;
     let n = game.position_count();
     let graph = builder
         .vertices(n)
@@ -342,9 +338,95 @@ mod tests {
         }
     }
 
+    /// Even squares 0..=8 only: a move goes 2 or 4 squares down. Odd indices
+    /// are no positions; the reverse moves also name them (harmlessly).
+    struct Evens;
+
+    impl Game for Evens {
+        fn position_count(&self) -> usize {
+            9
+        }
+        fn for_each_move<F: FnMut(u32)>(&self, p: u32, mut f: F) {
+            [2, 4].iter().filter(|&&k| k <= p).for_each(|&k| f(p - k));
+        }
+        fn for_each_unmove<F: FnMut(u32)>(&self, q: u32, mut f: F) {
+            [2, 4]
+                .iter()
+                .filter(|&&k| q + k < 9)
+                .for_each(|&k| f(q + k));
+            if q + 1 < 9 {
+                f(q + 1);
+            }
+        }
+        fn is_position(&self, p: u32) -> bool {
+            p % 2 == 0
+        }
+        fn show(&self, p: u32) -> String {
+            format!("square {p}")
+        }
+    }
+
+    #[test]
+    fn indices_that_are_no_position_are_left_out_of_everything() {
+        assert!(check_game(&Evens, 0..9, 5).is_ok());
+        let s = solve_game(&Evens, &Rules::normal()).unwrap();
+        let sum = s.summary();
+        assert_eq!(sum.positions, 5);
+        assert_eq!(sum.wins + sum.losses + sum.ties + sum.draws, 5);
+        assert_eq!(s.value(3), None);
+        assert_eq!(s.best_move(3), None);
+        assert_eq!(s.value(6).map(|v| v.outcome), Some(Outcome::Lose));
+        let mut file = Vec::new();
+        crate::io::solution::write(&mut file, &s).unwrap();
+        let text = String::from_utf8(file).unwrap();
+        assert_eq!(text.lines().count(), 5, "{text}");
+        assert!(text
+            .lines()
+            .all(|l| l.split('\t').next().unwrap().parse::<u32>().unwrap() % 2 == 0));
+        assert!(crate::verify(s.graph(), s.rules(), &s, 5).unwrap().is_ok());
+    }
+
+    #[test]
+    fn check_game_shows_positions_in_the_game_s_terms() {
+        struct Lossy;
+        impl Game for Lossy {
+            fn position_count(&self) -> usize {
+                Evens.position_count()
+            }
+            fn for_each_move<F: FnMut(u32)>(&self, p: u32, f: F) {
+                Evens.for_each_move(p, f)
+            }
+            fn for_each_unmove<F: FnMut(u32)>(&self, q: u32, mut f: F) {
+                // Forgets that 6 moves to 4.
+                Evens.for_each_unmove(q, |p| {
+                    if (p, q) != (6, 4) {
+                        f(p)
+                    }
+                })
+            }
+            fn is_position(&self, p: u32) -> bool {
+                Evens.is_position(p)
+            }
+            fn show(&self, p: u32) -> String {
+                Evens.show(p)
+            }
+        }
+        let r = check_game(&Lossy, 0..9, 5);
+        assert_eq!(r.total, 1);
+        let text = r.show(&Lossy).to_string();
+        assert!(
+            text.contains(
+                "move square 6 -> square 4: generated 1 time(s) by the moves of square 6, \
+                           but square 6 is listed 0 time(s) among the reverse moves of square 4: \
+                           the reverse moves miss 1"
+            ),
+            "{text}"
+        );
+    }
+
     #[test]
     fn materialise_respects_the_memory_limit() {
         let e = materialise(&Pile(1000), CsrBuilder::new().memory_limit(100)).unwrap_err();
-        assert!(matches!(e, Error::TooLarge { .. }), "{e}");
+        assert!(matches!(e, crate::Error::TooLarge { .. }), "{e}");
     }
 }

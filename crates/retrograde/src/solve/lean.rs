@@ -3,7 +3,7 @@
 
 use super::solution::{Remoteness, Values};
 use super::{NoProgress, Progress};
-use crate::error::Result;
+use crate::error::SolveError;
 use crate::graph::NONE;
 use crate::kernel::{self, Effect, Start, DRAW, LOSE, UNDECIDED};
 use crate::{GameGraph, Rules};
@@ -56,7 +56,7 @@ const PACKED_MAX_DEGREE: u32 = (u8::MAX - UNDECIDED) as u32;
 /// assert_eq!(lean.best_move(3), full.best_move(3));
 /// assert_eq!(lean.into_solution(), full);
 /// ```
-pub fn solve_lean<G: GameGraph + ?Sized>(g: &G, rules: &Rules) -> Result<Values> {
+pub fn solve_lean<G: GameGraph + ?Sized>(g: &G, rules: &Rules) -> Result<Values, SolveError> {
     solve_lean_with_progress(g, rules, &NoProgress)
 }
 
@@ -65,7 +65,7 @@ pub fn solve_lean_with_progress<G: GameGraph + ?Sized>(
     g: &G,
     rules: &Rules,
     progress: &dyn Progress,
-) -> Result<Values> {
+) -> Result<Values, SolveError> {
     rules.check(g.vertex_count())?;
     let n = g.vertex_count();
     progress.begin("solve", n as u64);

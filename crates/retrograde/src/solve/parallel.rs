@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use rayon::prelude::*;
 
 use super::{NoProgress, Progress, Solution};
-use crate::error::Result;
+use crate::error::SolveError;
 use crate::graph::NONE;
 use crate::kernel::{self, Effect, Phase, Start, LEVEL_DECIDES, LOSE, TIE, UNDECIDED, WIN};
 use crate::shared::{as_atomic_u32, as_atomic_u64, as_atomic_u8};
@@ -38,7 +38,10 @@ const CHUNK: usize = 1024;
 ///
 /// # Errors
 /// If a terminal label names a vertex outside the graph.
-pub fn solve_parallel<G: GameGraph + Sync + ?Sized>(g: &G, rules: &Rules) -> Result<Solution> {
+pub fn solve_parallel<G: GameGraph + Sync + ?Sized>(
+    g: &G,
+    rules: &Rules,
+) -> Result<Solution, SolveError> {
     solve_parallel_with_progress(g, rules, &NoProgress)
 }
 
@@ -47,7 +50,7 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
     g: &G,
     rules: &Rules,
     progress: &dyn Progress,
-) -> Result<Solution> {
+) -> Result<Solution, SolveError> {
     rules.check(g.vertex_count())?;
     let n = g.vertex_count();
     if !fits_parallel(n) {

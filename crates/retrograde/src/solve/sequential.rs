@@ -1,7 +1,7 @@
 //! The sequential engine: retrograde analysis with a FIFO queue.
 
 use super::{NoProgress, Progress, Solution};
-use crate::error::Result;
+use crate::error::SolveError;
 use crate::graph::NONE;
 use crate::kernel::{self, Entry, Phase, Start, DRAW, UNDECIDED};
 use crate::{GameGraph, Rules};
@@ -41,7 +41,7 @@ use crate::{GameGraph, Rules};
 /// assert_eq!(s.best_move(0), Some(1));
 /// assert_eq!(s.outcome(3), Outcome::Draw);
 /// ```
-pub fn solve<G: GameGraph + ?Sized>(g: &G, rules: &Rules) -> Result<Solution> {
+pub fn solve<G: GameGraph + ?Sized>(g: &G, rules: &Rules) -> Result<Solution, SolveError> {
     solve_with_progress(g, rules, &NoProgress)
 }
 
@@ -50,7 +50,7 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
     g: &G,
     rules: &Rules,
     progress: &dyn Progress,
-) -> Result<Solution> {
+) -> Result<Solution, SolveError> {
     rules.check(g.vertex_count())?;
     let n = g.vertex_count();
     let mut state = vec![UNDECIDED; n];

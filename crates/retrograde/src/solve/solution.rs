@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::error::{ArraysError, Error, Result};
+use crate::error::{ArraysError, SolveError};
 use crate::graph::NONE;
 use crate::kernel::{self, Start, ABSENT, DRAW, TIE};
 use crate::{Outcome, Rules, Successors, Value};
@@ -268,7 +268,7 @@ impl Solution {
     /// `u32::MAX` for a draw, `best` the best move with `u32::MAX` for none.
     ///
     /// # Errors
-    /// [`Error::Arrays`] if the arrays differ in length, a code is not an
+    /// [`ArraysError`] if the arrays differ in length, a code is not an
     /// outcome, a draw has a remoteness or another position has none, or a
     /// best move names no position.
     ///
@@ -283,14 +283,14 @@ impl Solution {
         outcomes: Vec<u8>,
         remoteness: Vec<u32>,
         best: Vec<u32>,
-    ) -> Result<Solution> {
+    ) -> Result<Solution, ArraysError> {
         let n = outcomes.len();
         if remoteness.len() != n || best.len() != n {
-            return Err(Error::Arrays(ArraysError::Lengths {
+            return Err(ArraysError::Lengths {
                 outcomes: n,
                 remoteness: remoteness.len(),
                 best: best.len(),
-            }));
+            });
         }
         for v in 0..n {
             let (code, r, b) = (outcomes[v], remoteness[v], best[v]);
@@ -305,7 +305,7 @@ impl Solution {
                 None
             };
             if let Some(p) = problem {
-                return Err(Error::Arrays(p));
+                return Err(p);
             }
         }
         Ok(Solution::from_parts(outcomes, remoteness, best))
@@ -400,13 +400,13 @@ impl<G: Successors> Solved<G> {
     /// under `rules`.
     ///
     /// # Errors
-    /// [`Error::SizeMismatch`] if `solution` does not have one entry per
-    /// position of `graph`; [`Error::VertexOutOfRange`] if a label names no
-    /// vertex of it.
-    pub fn new(graph: G, rules: Rules, solution: impl IntoParts) -> Result<Solved<G>> {
+    /// [`SolveError::SizeMismatch`] if `solution` does not have one entry per
+    /// position of `graph`; [`SolveError::LabelOutOfRange`] if a label names
+    /// no vertex of it.
+    pub fn new(graph: G, rules: Rules, solution: impl IntoParts) -> Result<Solved<G>, SolveError> {
         let (values, best) = solution.into_parts();
         if values.len() != graph.vertex_count() {
-            return Err(Error::SizeMismatch {
+            return Err(SolveError::SizeMismatch {
                 solution: values.len() as u64,
                 graph: graph.vertex_count() as u64,
             });
