@@ -21,7 +21,7 @@
 use std::sync::atomic::AtomicBool;
 
 use retrograde::graph::NONE;
-use retrograde::kernel::{self, Entry, Phase, Start, DRAW, UNDECIDED};
+use retrograde::kernel::{self, Entry, Phase, DRAW, UNDECIDED};
 use retrograde::{Outcome, Rules, Solution};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
@@ -376,12 +376,10 @@ impl Share {
             let v = me.global(t);
             let label = labels.next_if(|&(l, _)| l == v).map(|(_, o)| o);
             let start = kernel::start(true, label, None, || share.counter[t], rules.no_move);
-            share.state[t] = start.code();
-            if let Start::Terminal(o) = start {
-                if let Some(phase) = kernel::phase(o as u8) {
-                    share.rem[t] = 0;
-                    terminals[phase as usize].push(t as u32);
-                }
+            share.state[t] = start.code;
+            if let Some(phase) = kernel::phase(start.code) {
+                share.rem[t] = 0;
+                terminals[phase as usize].push(t as u32);
             }
         }
         (share, terminals)

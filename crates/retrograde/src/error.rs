@@ -176,7 +176,7 @@ pub enum ArraysError {
         best: usize,
     },
     /// An outcome code that names no outcome.
-    #[error("solution entry of vertex {vertex}: outcome code {code} is not 0, 1, 2 or 3")]
+    #[error("solution entry of vertex {vertex}: outcome code {code} is not 0, 1, 2 or 4")]
     Code {
         /// The vertex.
         vertex: u32,

@@ -54,9 +54,9 @@ pub const DRAW: u8 = Outcome::Draw as u8;
 /// Best play ends the game level.
 pub const TIE: u8 = Outcome::Tie as u8;
 /// Not a position of the game (an index a dense numbering leaves unused).
-pub const ABSENT: u8 = 4;
+pub const ABSENT: u8 = 3;
 /// Not decided yet. Codes above it are free for engines that pack a move
-/// counter into the state byte.
+/// counter into the state byte. A code `>= DRAW` is a draw or undecided.
 pub const UNDECIDED: u8 = 5;
 
 /// The outcome of a final state code; `None` for [`ABSENT`] (and for codes
@@ -66,19 +66,49 @@ pub fn outcome(code: u8) -> Option<Outcome> {
     Outcome::from_code(code)
 }
 
-/// How a position enters a solve.
+/// How a position enters a solve: its state code ([`ABSENT`], a terminal
+/// outcome's code, or [`UNDECIDED`]) and, when undecided, its number of
+/// moves (at least one) to count down (0 otherwise).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Start {
+pub struct Start {
+    /// The state code the position starts with.
+    pub code: u8,
+    /// The moves to count down, for an undecided position; else 0.
+    pub moves: u32,
+}
+
+impl Start {
     /// Not a position: never decided, never counted.
-    Absent,
+    pub const ABSENT: Start = Start {
+        code: ABSENT,
+        moves: 0,
+    };
+
     /// Terminal, with this value and remoteness 0 (a `Draw` has none).
-    Terminal(Outcome),
-    /// Undecided, with this many moves (at least one) to count down.
-    Open(u32),
+    pub fn terminal(o: Outcome) -> Start {
+        Start {
+            code: o as u8,
+            moves: 0,
+        }
+    }
+
+    /// Undecided, with `moves` moves.
+    pub fn open(moves: u32) -> Start {
+        Start {
+            code: UNDECIDED,
+            moves,
+        }
+    }
+
+    /// Whether the position is undecided (it has moves to play).
+    #[inline]
+    pub fn is_open(self) -> bool {
+        self.code == UNDECIDED
+    }
 }
 
 /// Terminal precedence, the same in every engine: a position that does not
-/// exist is [`Start::Absent`]; else a terminal label decides; else the game's
+/// exist is [`Start::ABSENT`]; else a terminal label decides; else the game's
 /// own terminal value; else a position without moves gets the no-move rule's
 /// value; else it is open with `moves()` moves. `moves` is called only when
 /// needed (generating moves may cost).
@@ -87,11 +117,11 @@ pub enum Start {
 /// use retrograde::kernel::{start, Start};
 /// use retrograde::{NoMoveRule, Outcome};
 /// let rule = NoMoveRule::Lose;
-/// assert_eq!(start(true, Some(Outcome::Tie), Some(Outcome::Win), || 3, rule), Start::Terminal(Outcome::Tie));
-/// assert_eq!(start(true, None, Some(Outcome::Win), || 3, rule), Start::Terminal(Outcome::Win));
-/// assert_eq!(start(true, None, None, || 0, rule), Start::Terminal(Outcome::Lose));
-/// assert_eq!(start(true, None, None, || 2, rule), Start::Open(2));
-/// assert_eq!(start(false, Some(Outcome::Win), None, || 2, rule), Start::Absent);
+/// assert_eq!(start(true, Some(Outcome::Tie), Some(Outcome::Win), || 3, rule), Start::terminal(Outcome::Tie));
+/// assert_eq!(start(true, None, Some(Outcome::Win), || 3, rule), Start::terminal(Outcome::Win));
+/// assert_eq!(start(true, None, None, || 0, rule), Start::terminal(Outcome::Lose));
+/// assert_eq!(start(true, None, None, || 2, rule), Start::open(2));
+/// assert_eq!(start(false, Some(Outcome::Win), None, || 2, rule), Start::ABSENT);
 /// ```
 #[inline]
 pub fn start(
@@ -102,14 +132,14 @@ pub fn start(
     no_move: NoMoveRule,
 ) -> Start {
     if !exists {
-        return Start::Absent;
+        return Start::ABSENT;
     }
     if let Some(o) = label.or(game) {
-        return Start::Terminal(o);
+        return Start::terminal(o);
     }
     match moves() {
-        0 => Start::Terminal(no_move.outcome()),
-        d => Start::Open(d),
+        0 => Start::terminal(no_move.outcome()),
+        d => Start::open(d),
     }
 }
 
@@ -131,26 +161,17 @@ pub fn start_of<G: GameGraph + ?Sized>(
     )
 }
 
-impl Start {
-    /// The state code the position starts with (`UNDECIDED` for an open one).
-    #[inline]
-    pub fn code(self) -> u8 {
-        match self {
-            Start::Absent => ABSENT,
-            Start::Terminal(o) => o as u8,
-            Start::Open(_) => UNDECIDED,
-        }
-    }
-}
-
 /// Which phase a terminal position starts: wins and losses spread in the
 /// first, ties in the second, draws never.
 #[inline]
 pub fn phase(code: u8) -> Option<Phase> {
-    match code {
-        WIN | LOSE => Some(Phase::WinLose),
-        TIE => Some(Phase::Tie),
-        _ => None,
+    // WIN and LOSE are 0 and 1, TIE 2: one comparison for most positions.
+    if code > TIE {
+        None
+    } else if code == TIE {
+        Some(Phase::Tie)
+    } else {
+        Some(Phase::WinLose)
     }
 }
 

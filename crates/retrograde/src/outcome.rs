@@ -23,10 +23,12 @@ pub enum Outcome {
     Win = 0,
     /// The player to move loses against best play.
     Lose = 1,
-    /// Neither side can force an end: best play goes on forever.
-    Draw = 2,
     /// Neither side can win, and best play ends the game level.
-    Tie = 3,
+    Tie = 2,
+    /// Neither side can force an end: best play goes on forever. (Code 3
+    /// is the engines' "no position"; draws come last so that a draw and an
+    /// undecided position are told from the rest by one comparison.)
+    Draw = 4,
 }
 
 /// The outcome names the parsers accept, for error messages.
@@ -34,7 +36,7 @@ pub(crate) const OUTCOME_NAMES: &str = "win, lose, tie or draw";
 
 impl Outcome {
     /// All four outcomes, in the order of their codes.
-    pub const ALL: [Outcome; 4] = [Outcome::Win, Outcome::Lose, Outcome::Draw, Outcome::Tie];
+    pub const ALL: [Outcome; 4] = [Outcome::Win, Outcome::Lose, Outcome::Tie, Outcome::Draw];
 
     /// The value seen from the other player's side: `Win` and `Lose` swap,
     /// `Tie` and `Draw` stay.
@@ -80,9 +82,16 @@ impl Outcome {
         }
     }
 
-    /// The outcome of a code `0..=3` (the discriminants above).
+    /// The outcome of a code (the discriminants above: 0 win, 1 lose, 2 tie,
+    /// 4 draw); `None` for any other.
     pub fn from_code(code: u8) -> Option<Outcome> {
-        Outcome::ALL.get(code as usize).copied()
+        match code {
+            0 => Some(Outcome::Win),
+            1 => Some(Outcome::Lose),
+            2 => Some(Outcome::Tie),
+            4 => Some(Outcome::Draw),
+            _ => None,
+        }
     }
 }
 
@@ -347,7 +356,8 @@ mod tests {
             assert_eq!(o.as_str().parse::<Outcome>().unwrap(), o);
             assert_eq!(Outcome::from_code(o as u8), Some(o));
         }
-        assert_eq!(Outcome::from_code(4), None);
+        assert_eq!(Outcome::from_code(3), None);
+        assert_eq!(Outcome::from_code(5), None);
         let e = "WIN".parse::<Outcome>().unwrap_err();
         assert_eq!(
             e.to_string(),

@@ -5,7 +5,7 @@ use super::solution::{Remoteness, Values};
 use super::{NoProgress, Progress};
 use crate::error::SolveError;
 use crate::graph::NONE;
-use crate::kernel::{self, Effect, Start, DRAW, LOSE, UNDECIDED};
+use crate::kernel::{self, Effect, DRAW, LOSE, UNDECIDED};
 use crate::{GameGraph, Rules};
 
 /// The largest out-degree whose move counter fits in the state byte: codes
@@ -80,9 +80,10 @@ pub fn solve_lean_with_progress<G: GameGraph + ?Sized>(
     for v in 0..n as u32 {
         let start = kernel::start_of(g, v, labels.at(v), rules.no_move);
         let vi = v as usize;
-        state[vi] = start.code();
-        match start {
-            Start::Open(d) => match &mut wide {
+        state[vi] = start.code;
+        if start.is_open() {
+            let d = start.moves;
+            match &mut wide {
                 Some(c) => c[vi] = d,
                 None if d <= PACKED_MAX_DEGREE => state[vi] = UNDECIDED + d as u8,
                 None => {
@@ -97,13 +98,9 @@ pub fn solve_lean_with_progress<G: GameGraph + ?Sized>(
                     c[vi] = d;
                     wide = Some(c);
                 }
-            },
-            Start::Terminal(o) => {
-                if let Some(phase) = kernel::phase(o as u8) {
-                    levels[phase as usize].push(v);
-                }
             }
-            Start::Absent => {}
+        } else if let Some(phase) = kernel::phase(start.code) {
+            levels[phase as usize].push(v);
         }
     }
     for &v in levels.iter().flatten() {

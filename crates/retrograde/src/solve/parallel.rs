@@ -1,15 +1,15 @@
 //! The parallel engine: the same analysis, level by level, on all cores.
 
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 use super::{NoProgress, Progress, Solution};
 use crate::error::SolveError;
 use crate::graph::NONE;
-use crate::kernel::{self, Effect, Phase, Start, LEVEL_DECIDES, LOSE, TIE, UNDECIDED, WIN};
+use crate::kernel::{self, Effect, Phase, LEVEL_DECIDES, LOSE, TIE, UNDECIDED, WIN};
 use crate::shared::{as_atomic_u32, as_atomic_u64, as_atomic_u8};
-use crate::{GameGraph, Rules};
+use crate::{GameGraph, Outcome, Rules};
 
 /// Frontier positions handled per task.
 const CHUNK: usize = 1024;
@@ -66,28 +66,39 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
     let counter = as_atomic_u32(&mut counter_v);
     let key = as_atomic_u64(&mut key_v);
 
-    // Terminal positions, by the kernel's precedence. Labels are sparse and
-    // sorted: each task looks up its range's first label once, then walks.
-    (0..n).into_par_iter().with_min_len(4096).for_each_init(
-        || (usize::MAX, rules.labels.walk()),
-        |(last, walk), v| {
-            if *last == usize::MAX || v < *last {
-                *walk = rules.labels.walk_from(v as u32);
+    // Terminal positions, by the kernel's precedence.
+    let any_tie = AtomicBool::new(false);
+    let start_one = |v: usize, label: Option<Outcome>| {
+        let start = kernel::start_of(g, v as u32, label, rules.no_move);
+        if start.is_open() {
+            counter[v].store(start.moves, Relaxed);
+        } else {
+            state[v].store(start.code, Relaxed);
+            if start.code == TIE {
+                any_tie.store(true, Relaxed);
             }
-            *last = v;
-            let start = kernel::start(
-                g.is_position(v as u32),
-                walk.at(v as u32),
-                g.terminal(v as u32),
-                || g.out_degree(v as u32),
-                rules.no_move,
-            );
-            state[v].store(start.code(), Relaxed);
-            if let Start::Open(d) = start {
-                counter[v].store(d, Relaxed);
-            }
-        },
-    );
+        }
+    };
+    if rules.labels.is_empty() {
+        (0..n)
+            .into_par_iter()
+            .with_min_len(4096)
+            .for_each(|v| start_one(v, None));
+    } else {
+        // Labels are sparse and sorted: each task looks up its range's first
+        // label once, then walks.
+        (0..n).into_par_iter().with_min_len(4096).for_each_init(
+            || (usize::MAX, rules.labels.walk()),
+            |(last, walk), v| {
+                if *last == usize::MAX || v < *last {
+                    *walk = rules.labels.walk_from(v as u32);
+                }
+                *last = v;
+                start_one(v, walk.at(v as u32));
+            },
+        );
+    }
+    // The terminal positions of each phase (the ties only if there are any).
     let terminals = |phase: Phase| -> Vec<u32> {
         let f: Vec<u32> = (0..n as u32)
             .into_par_iter()
@@ -98,9 +109,14 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
             .for_each(|&v| rem[v as usize].store(0, Relaxed));
         f
     };
+    let win_lose = terminals(Phase::WinLose);
+    let ties = if any_tie.load(Relaxed) {
+        terminals(Phase::Tie)
+    } else {
+        Vec::new()
+    };
 
-    for phase in Phase::BOTH {
-        let mut frontier = terminals(phase);
+    for (phase, mut frontier) in Phase::BOTH.into_iter().zip([win_lose, ties]) {
         let mut level: u32 = 0;
         while !frontier.is_empty() {
             progress.advance(frontier.len() as u64);
@@ -163,12 +179,13 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
     // Best moves of decided positions: decoded from their keys, into the
     // counter array (no longer needed).
     (0..n).into_par_iter().with_min_len(4096).for_each(|v| {
-        let s = state[v].load(Relaxed);
-        let best = match s {
-            WIN | LOSE | TIE if rem[v].load(Relaxed) != 0 => {
-                kernel::level_rank_id(key[v].load(Relaxed))
-            }
-            _ => NONE,
+        // Only undecided positions' keys were raised (never to 0), so a
+        // decided position with a key was decided by a move.
+        let k = key[v].load(Relaxed);
+        let best = if k != 0 && matches!(state[v].load(Relaxed), WIN | LOSE | TIE) {
+            kernel::level_rank_id(k)
+        } else {
+            NONE
         };
         counter[v].store(best, Relaxed);
     });

@@ -3,7 +3,7 @@
 use super::{NoProgress, Progress, Solution};
 use crate::error::SolveError;
 use crate::graph::NONE;
-use crate::kernel::{self, Entry, Phase, Start, DRAW, UNDECIDED};
+use crate::kernel::{self, Entry, Phase, DRAW, UNDECIDED};
 use crate::{GameGraph, Rules};
 
 /// Strongly solves the game `g` under `rules`.
@@ -64,16 +64,14 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
     for v in 0..n as u32 {
         let start = kernel::start_of(g, v, labels.at(v), rules.no_move);
         let vi = v as usize;
-        state[vi] = start.code();
-        match start {
-            Start::Open(d) => counter[vi] = d,
-            Start::Terminal(o) => {
-                if let Some(phase) = kernel::phase(o as u8) {
-                    rem[vi] = 0;
-                    terminals[phase as usize].push(v);
-                }
-            }
-            Start::Absent => {}
+        if start.is_open() {
+            counter[vi] = start.moves;
+            continue;
+        }
+        state[vi] = start.code;
+        if let Some(phase) = kernel::phase(start.code) {
+            rem[vi] = 0;
+            terminals[phase as usize].push(v);
         }
     }
 
@@ -134,7 +132,7 @@ pub(crate) fn finish_draws<G: GameGraph + ?Sized>(
     // best move.
     const MOVED: u8 = UNDECIDED + 1;
     for d in 0..state.len() {
-        if state[d] == DRAW || state[d] >= UNDECIDED {
+        if state[d] >= DRAW {
             g.for_each_predecessor(d as u32, |p| {
                 let pi = p as usize;
                 if state[pi] == UNDECIDED {

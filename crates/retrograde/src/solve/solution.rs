@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::error::{ArraysError, SolveError};
 use crate::graph::NONE;
-use crate::kernel::{self, Start, ABSENT, DRAW, TIE};
+use crate::kernel::{self, ABSENT, DRAW};
 use crate::{Outcome, Rules, Successors, Value};
 
 /// The value of every position: its [`Outcome`] for the player to move and
@@ -35,7 +35,7 @@ pub struct Values {
 impl Values {
     /// Assembles values from final state codes and remoteness.
     pub(crate) fn new(state: Vec<u8>, remoteness: Remoteness) -> Values {
-        debug_assert!(state.iter().all(|&s| s <= ABSENT));
+        debug_assert!(state.iter().all(|&s| s <= DRAW));
         Values { state, remoteness }
     }
 
@@ -129,8 +129,8 @@ impl Values {
         h
     }
 
-    /// The raw state codes (see [`kernel`]: 0 win, 1 lose, 2 draw, 3 tie, 4
-    /// not a position), one byte per index.
+    /// The raw state codes (see [`kernel`]: 0 win, 1 lose, 2 tie, 3 not a
+    /// position, 4 draw), one byte per index.
     pub fn outcome_codes(&self) -> &[u8] {
         &self.state
     }
@@ -264,7 +264,7 @@ impl Solution {
 
     /// Assembles a solution computed elsewhere (another engine, another
     /// process) from flat arrays, one entry per position: `outcomes` the codes
-    /// of [`Outcome`] (0 win, 1 lose, 2 draw, 3 tie), `remoteness` with
+    /// of [`Outcome`] (0 win, 1 lose, 2 tie, 4 draw), `remoteness` with
     /// `u32::MAX` for a draw, `best` the best move with `u32::MAX` for none.
     ///
     /// # Errors
@@ -277,7 +277,7 @@ impl Solution {
     /// // 0 -> 1, 1 has no move: 0 wins in 1 by moving to 1.
     /// let s = Solution::try_from_arrays(vec![0, 1], vec![1, 0], vec![1, u32::MAX]).unwrap();
     /// assert_eq!((s.outcome(0), s.best_move(0)), (Outcome::Win, Some(1)));
-    /// assert!(Solution::try_from_arrays(vec![4], vec![0], vec![u32::MAX]).is_err());
+    /// assert!(Solution::try_from_arrays(vec![3], vec![0], vec![u32::MAX]).is_err());
     /// ```
     pub fn try_from_arrays(
         outcomes: Vec<u8>,
@@ -295,7 +295,7 @@ impl Solution {
         for v in 0..n {
             let (code, r, b) = (outcomes[v], remoteness[v], best[v]);
             let vertex = v as u32;
-            let problem = if code > TIE {
+            let problem = if Outcome::from_code(code).is_none() {
                 Some(ArraysError::Code { vertex, code })
             } else if (code == DRAW) != (r == NONE) {
                 Some(ArraysError::Remoteness { vertex })
@@ -439,7 +439,7 @@ impl<G: Successors> Solved<G> {
             || self.graph.out_degree(v),
             self.rules.no_move,
         );
-        !matches!(start, Start::Open(_))
+        !start.is_open()
     }
 
     /// Every move of `v` with its value for the player who makes it, best

@@ -6,8 +6,8 @@
 use proptest::prelude::*;
 use retrograde::{Labels, NoMoveRule, Outcome, Rules};
 
-/// Every outcome, in the order of their codes.
-pub const OUTCOMES: [Outcome; 4] = [Outcome::Win, Outcome::Lose, Outcome::Draw, Outcome::Tie];
+/// Every outcome.
+pub const OUTCOMES: [Outcome; 4] = Outcome::ALL;
 
 /// `(vertices, edges, rules)`: `vertices` in `sizes`, up to `3 · vertices + 2`
 /// edges and up to `labels` labels.
