@@ -57,8 +57,11 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     let started = Instant::now();
     let bars = Bars::new(run.quiet);
 
-    let rules = run.game.rules()?;
-    let input = common::open_input(&run.game.graph)?;
+    let outputs: Vec<&std::path::Path> = run.outputs.output.iter().map(|p| p.as_path()).collect();
+    common::check_files(&run.game.inputs(), &outputs)?;
+    let limit = common::memory_limit(None);
+    let rules = run.game.rules(limit)?;
+    let input = common::open_input(&run.game.graph, limit)?;
     if retrograde::io::binary::is_binary(input.bytes()) {
         bail!(
             "{}: the timely engine reads text edge lists; write one with `retrograde convert {} OUT.txt`",
@@ -82,8 +85,7 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     let (solved, times) = bars.spin("solve", || {
         retrograde_timely::solve_timed(&config, TextEdgeList::new(input, run.game.vertices), &rules)
     })?;
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = common::talk(&outputs);
 
     let Some(solved) = solved else {
         if !run.quiet {
@@ -117,7 +119,7 @@ pub fn run(run: &Run) -> Result<ExitCode> {
         writeln!(
             out,
             "graph: {}: {} vertices, {} edges{}",
-            run.game.graph.display(),
+            common::shown(&run.game.graph),
             n,
             solved.edges,
             if rules.labels.is_empty() {
@@ -149,11 +151,14 @@ pub fn run(run: &Run) -> Result<ExitCode> {
             started.elapsed().as_secs_f64()
         )?;
         if let Some(path) = &run.outputs.output {
-            writeln!(out, "wrote: {}", path.display())?;
+            writeln!(out, "wrote: {}", common::shown(path))?;
         }
     }
-    run.outputs.print(&mut out, sol)?;
     out.flush()?;
+    let stdout = io::stdout();
+    let mut data = stdout.lock();
+    run.outputs.print(&mut data, sol)?;
+    data.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 

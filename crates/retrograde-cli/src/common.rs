@@ -121,9 +121,67 @@ impl Timings {
     }
 }
 
-/// Opens an input file, with the path in the message on failure.
-pub fn open_input(path: &Path) -> Result<retrograde::io::Input> {
-    Ok(retrograde::io::Input::open(path)?)
+/// Opens an input file, with the path in the message on failure. A stream
+/// (standard input, a pipe, a device) is read whole, up to `limit` bytes.
+pub fn open_input(path: &Path, limit: u64) -> Result<retrograde::io::Input> {
+    Ok(retrograde::io::Input::open_within(path, limit)?)
+}
+
+/// Refuses files that would clash: two outputs to the same file or
+/// descriptor, an output that would overwrite an input, or two inputs read
+/// from the same stream (standard input can be read only once).
+pub fn check_files(inputs: &[&Path], outputs: &[&Path]) -> Result<()> {
+    use retrograde::io::paths::{output_is_input, same_output, same_stream};
+    for (i, a) in outputs.iter().enumerate() {
+        for b in &outputs[i + 1..] {
+            if same_output(a, b) {
+                anyhow::bail!(
+                    "{} and {} are the same output: give each output its own file",
+                    shown(a),
+                    shown(b)
+                );
+            }
+        }
+        for input in inputs {
+            if output_is_input(a, input) {
+                anyhow::bail!(
+                    "{} is both an input and an output: write the output to another file",
+                    shown(a)
+                );
+            }
+        }
+    }
+    for (i, a) in inputs.iter().enumerate() {
+        for b in &inputs[i + 1..] {
+            if same_stream(a, b) {
+                anyhow::bail!(
+                    "{} and {} are both standard input, which can be read only once",
+                    shown(a),
+                    shown(b)
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Where the summary goes: standard output, or standard error when one of
+/// `outputs` is standard output (so that the data stays clean).
+pub fn talk(outputs: &[&Path]) -> Box<dyn std::io::Write> {
+    let to_stdout = outputs
+        .iter()
+        .any(|p| retrograde::io::paths::output_descriptor(p) == Some(1));
+    if to_stdout {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(std::io::stdout())
+    }
+}
+
+/// A path for a one-line message: as it is, or quoted with escapes if it
+/// holds a control character (a newline would split the line).
+pub fn shown(path: &Path) -> String {
+    retrograde::io::paths::shown(path)
 }
 
 /// Prints the line `wrote FILE: V vertices, E edges, SIZE (FORMAT)` and the
@@ -136,13 +194,15 @@ pub fn print_written(
     times: &Timings,
 ) -> Result<()> {
     use std::io::Write;
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    let mut out = std::io::stdout().lock();
+    let mut out = talk(&[path]);
+    let size = std::fs::metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .map_or_else(String::new, |m| format!(", {}", HumanBytes(m.len())));
     writeln!(
         out,
-        "wrote {}: {vertices} vertices, {edges} edges, {} ({})",
-        path.display(),
-        HumanBytes(size),
+        "wrote {}: {vertices} vertices, {edges} edges{size} ({})",
+        shown(path),
         if binary { "binary" } else { "text" }
     )?;
     writeln!(out, "time: {}", times.line())?;

@@ -18,7 +18,7 @@ pub struct Args {
     pub input: PathBuf,
     /// The output file, written atomically.
     pub output: PathBuf,
-    /// The output format (default: text for names ending in .txt, .el, .edges or .tsv, else binary).
+    /// The output format (default: text for `-` and names ending in .txt, .el, .edges or .tsv, else binary).
     #[arg(long, value_enum)]
     pub to: Option<Format>,
     /// The number of vertices of a text input (default: the largest id + 1).
@@ -41,8 +41,12 @@ pub enum Format {
     Binary,
 }
 
-/// The format a file name suggests.
+/// The format a file name suggests: text for standard output and the
+/// descriptors, and for names ending in .txt, .el, .edges or .tsv.
 pub fn format_of(path: &Path) -> Format {
+    if retrograde::io::paths::output_descriptor(path).is_some() {
+        return Format::Text;
+    }
     match path.extension().and_then(|e| e.to_str()) {
         Some("txt" | "el" | "edges" | "tsv") => Format::Text,
         _ => Format::Binary,
@@ -50,6 +54,7 @@ pub fn format_of(path: &Path) -> Format {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    common::check_files(&[&args.input], &[&args.output])?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
     let file = GraphFile {

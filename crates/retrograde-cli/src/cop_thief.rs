@@ -1,7 +1,7 @@
 //! `retrograde cop-thief BOARD`: solve the cop and the thief on a board.
 
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -63,6 +63,8 @@ pub struct Args {
 const CHECK_SAMPLE: usize = 200_000;
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    let outputs: Vec<&Path> = args.svg.iter().map(|p| p.as_path()).collect();
+    common::check_files(&[&args.board], &outputs)?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
     let limit = common::memory_limit(args.max_memory);
@@ -99,8 +101,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         write_atomically(path, |w| w.write_all(picture.as_bytes()))?;
     }
 
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = common::talk(&outputs);
     if args.json {
         writeln!(out, "{}", json(&args.board, &game, sol))?;
     } else {
@@ -136,7 +137,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 /// Reads and checks a board, refusing those whose solve needs more than `limit` bytes.
 pub fn load(path: &Path, limit: Option<u64>) -> Result<CopThief> {
-    let input = common::open_input(path)?;
+    let input = common::open_input(path, limit.unwrap_or_else(|| common::memory_limit(None)))?;
     let board = Board::parse(input.bytes(), path)?;
     if let Some(limit) = limit {
         CopThief::check_memory(&board, limit)?;

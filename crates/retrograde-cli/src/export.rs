@@ -1,13 +1,14 @@
 //! `retrograde export GAME ...`: write a built-in game out as an edge list
 //! (and its terminal positions as labels), for `retrograde solve` or other tools.
 
-use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
-use retrograde::io::{edge_list, labels, write_atomically};
+use retrograde::io::{edge_list, labels, Outputs};
 use retrograde::Game;
+
+use crate::common;
 
 /// Options of `retrograde export`.
 #[derive(clap::Args)]
@@ -38,6 +39,12 @@ pub struct CopThiefArgs {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let GameArg::CopThief(a) = args.game;
+    let stdout = Path::new("-");
+    let edges_to = a.output.as_deref().unwrap_or(stdout);
+    let outputs: Vec<&Path> = std::iter::once(edges_to)
+        .chain(a.terminal.as_deref())
+        .collect();
+    common::check_files(&[&a.board], &outputs)?;
     let game = crate::cop_thief::load(&a.board, None)?;
     let n = game.position_count();
     let graph = game.as_graph();
@@ -60,22 +67,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
         half = n / 2,
         start = game.start()
     );
-    match &a.output {
-        Some(path) => write_atomically(path, |w| edge_list::write_forward(w, &graph, &header))?,
-        None => {
-            let stdout = io::stdout();
-            let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
-            edge_list::write_forward(&mut out, &graph, &header)?;
-            out.flush()?;
-        }
-    }
+    // Both files appear together, or neither.
+    let mut files = Outputs::new();
+    files.write(edges_to, |w| edge_list::write_forward(w, &graph, &header))?;
     if let Some(path) = &a.terminal {
         let header = format!(
             "Terminal positions of the cop and the thief on {}: the cop on the thief's \
              cell, or the thief on an exit.",
             a.board.display()
         );
-        write_atomically(path, |w| labels::write_terminals(w, &graph, &header))?;
+        files.write(path, |w| labels::write_terminals(w, &graph, &header))?;
     }
+    files.commit()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -24,7 +24,7 @@ pub struct Args {
     /// The random seed: the same seed gives the same graph on any machine and thread count.
     #[arg(long, short, default_value_t = 1)]
     pub seed: u64,
-    /// The output format (default: text for names ending in .txt, .el, .edges or .tsv, else binary).
+    /// The output format (default: text for `-` and names ending in .txt, .el, .edges or .tsv, else binary).
     #[arg(long, value_enum)]
     pub to: Option<Format>,
     /// Refuse graphs that would need more memory than this (default: the machine's memory).
@@ -41,6 +41,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.vertices == 0 || args.vertices == u32::MAX {
         anyhow::bail!("--vertices must be between 1 and {}", u32::MAX - 1);
     }
+    common::check_files(&[], &[&args.output])?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
     let source = RandomEdges::new(args.vertices, args.edges, args.seed);

@@ -58,10 +58,18 @@ impl Budget {
 }
 
 impl GameArgs {
-    /// The rules: the no-move rule and the terminal labels (read from their file).
-    pub fn rules(&self) -> Result<Rules> {
+    /// The input files named: the graph and the labels.
+    pub fn inputs(&self) -> Vec<&Path> {
+        std::iter::once(self.graph.as_path())
+            .chain(self.terminal.as_deref())
+            .collect()
+    }
+
+    /// The rules: the no-move rule and the terminal labels (read from their
+    /// file; a stream up to `limit` bytes).
+    pub fn rules(&self, limit: u64) -> Result<Rules> {
         let labels = match &self.terminal {
-            Some(t) => labels::read(&open_input(t)?, self.vertices)?,
+            Some(t) => labels::read(&open_input(t, limit)?, self.vertices)?,
             None => Default::default(),
         };
         Ok(Rules {
@@ -72,7 +80,7 @@ impl GameArgs {
 
     /// Reads the rules and then the graph, which must hold every labelled vertex.
     pub fn load(&self, budget: Budget, bars: &Bars) -> Result<(Csr, Rules)> {
-        let rules = self.rules()?;
+        let rules = self.rules(budget.limit)?;
         let file = GraphFile {
             path: &self.graph,
             vertices: self.vertices,
@@ -96,7 +104,7 @@ pub struct GraphFile<'a> {
 impl GraphFile<'_> {
     /// Reads the graph within `budget`.
     pub fn load(&self, budget: Budget, bars: &Bars) -> Result<Csr> {
-        let input = open_input(self.path)?;
+        let input = open_input(self.path, budget.limit)?;
         let graph = if binary::is_binary(input.bytes()) {
             let g = bars.spin("read", || binary::read(&input))?;
             // Mapped in place: only what the caller adds on top must fit.

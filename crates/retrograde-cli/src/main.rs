@@ -99,10 +99,29 @@ fn main() -> ExitCode {
             } else {
                 ""
             };
-            let _ = writeln!(std::io::stderr(), "retrograde: error: {err:#}{hint}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "retrograde: error: {}{hint}",
+                message(&err)
+            );
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes on one line, each cause once: a cause whose text
+/// the line already holds (an I/O error quoted by its file's message) is
+/// not repeated, and line breaks in it become spaces.
+fn message(err: &anyhow::Error) -> String {
+    let mut text = err.to_string();
+    for cause in err.chain().skip(1) {
+        let c = cause.to_string();
+        if !text.contains(&c) {
+            text.push_str(": ");
+            text.push_str(&c);
+        }
+    }
+    text.replace(['\n', '\r'], " ")
 }
 
 /// Whether `err` is a refusal for lack of memory, which `--max-memory` can lift.

@@ -97,6 +97,8 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
             threads: global.threads.unwrap_or(1),
         });
     }
+    let outputs: Vec<&std::path::Path> = args.outputs.output.iter().map(|p| p.as_path()).collect();
+    common::check_files(&args.game.inputs(), &outputs)?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
     let budget = Budget {
@@ -124,13 +126,12 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         times.time("write", || args.outputs.write(&sol, &bars))?;
     }
 
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = common::talk(&outputs);
     if !args.quiet {
         writeln!(
             out,
             "graph: {}: {} vertices, {} edges{}",
-            args.game.graph.display(),
+            common::shown(&args.game.graph),
             n,
             graph.edge_count(),
             if rules.labels.is_empty() {
@@ -160,12 +161,15 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
             },
         )?;
         if let Some(path) = &args.outputs.output {
-            writeln!(out, "wrote: {}", path.display())?;
+            writeln!(out, "wrote: {}", common::shown(path))?;
         }
     }
     if args.stats {
         write!(out, "{}", times.table(graph.edge_count()))?;
     }
+    out.flush()?;
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
     args.outputs.print(&mut out, &sol)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

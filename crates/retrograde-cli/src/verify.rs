@@ -32,9 +32,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    if args.game.graph.as_os_str() == "-" && args.solution.as_os_str() == "-" {
-        anyhow::bail!("the graph and the solution cannot both be standard input");
-    }
+    let mut inputs = args.game.inputs();
+    inputs.push(&args.solution);
+    common::check_files(&inputs, &[])?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
     // On top of the graph: its forward adjacency (8 bytes per vertex, 4 per
@@ -48,7 +48,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let graph = graph.with_successors();
     let n = graph.vertex_count();
     let sol = times.time("read solution", || -> Result<_> {
-        let input = common::open_input(&args.solution)?;
+        let input = common::open_input(&args.solution, budget.limit)?;
         Ok(solution::read(&input, Some(n))?)
     })?;
     let report = times.time("verify", || {

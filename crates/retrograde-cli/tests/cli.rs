@@ -491,15 +491,6 @@ mod bad_input {
         (o, listing)
     }
 
-    /// Asserts exit 2 with exactly one line on standard error containing `want`.
-    fn assert_refused(o: &Output, want: &str) {
-        let e = stderr(o);
-        assert_eq!(o.status.code(), Some(2), "{e}");
-        assert!(e.starts_with("retrograde: error: "), "{e}");
-        assert!(e.contains(want), "expected {want:?} in {e:?}");
-        assert_eq!(e.lines().count(), 1, "{e}");
-    }
-
     #[test]
     fn edge_list_id_not_a_number_negative_or_too_large() {
         for (text, want) in [
@@ -727,7 +718,7 @@ mod bad_input {
         let o = bin().args(["verify", "-", "-"]).output().unwrap();
         assert_refused(
             &o,
-            "the graph and the solution cannot both be standard input",
+            "- and - are both standard input, which can be read only once",
         );
     }
 
@@ -931,5 +922,185 @@ mod bad_binary {
         );
         let o = run(&["solve", "g.rgb", "--vertices", "5"], dir.path());
         assert!(o.status.success(), "{}", stderr(&o));
+    }
+}
+
+/// The promises an attacker broke (issue "Keep every promise under attack"),
+/// one test each, named after what it protects.
+mod promises {
+    use super::*;
+    use std::fs::OpenOptions;
+
+    fn dir_with_graph() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("g.txt"), "0 1\n1 2\n").unwrap();
+        dir
+    }
+
+    const SOLUTION: &str = "0\tlose\t2\t1\n1\twin\t1\t2\n2\tlose\t0\t-\n";
+
+    #[test]
+    fn an_output_to_dev_stdout_appends_where_stdout_points_never_replaces_it() {
+        let dir = dir_with_graph();
+        let log = dir.path().join("log");
+        fs::write(&log, "EARLIER\n").unwrap();
+        let append = OpenOptions::new().append(true).open(&log).unwrap();
+        let o = bin()
+            .args(["solve", "g.txt", "-q", "-o", "/dev/stdout"])
+            .current_dir(dir.path())
+            .stdout(append)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(
+            fs::read_to_string(&log).unwrap(),
+            format!("EARLIER\n{SOLUTION}")
+        );
+    }
+
+    #[test]
+    fn an_output_to_a_pipe_or_dash_goes_to_standard_output() {
+        let dir = dir_with_graph();
+        for name in ["/dev/stdout", "-"] {
+            let o = run(&["solve", "g.txt", "-q", "-o", name], dir.path());
+            assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+            assert_eq!(stdout(&o), SOLUTION, "{name}");
+        }
+        // With the summary on: it goes to standard error, the data stays clean.
+        let o = run(&["solve", "g.txt", "-o", "-"], dir.path());
+        assert_eq!(stdout(&o), SOLUTION);
+        assert!(
+            stderr(&o).contains("solved: 1 win, 2 lose"),
+            "{}",
+            stderr(&o)
+        );
+        let o = run(&["generate", "-n", "3", "-m", "2", "-", "-q"], dir.path());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(
+            stdout(&o).lines().filter(|l| !l.starts_with('#')).count(),
+            2
+        );
+        let o = run(&["convert", "g.txt", "-", "--to", "text", "-q"], dir.path());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o).ends_with("0 1\n1 2\n"), "{}", stdout(&o));
+        assert!(!dir.path().join("-").exists());
+    }
+
+    #[test]
+    fn a_run_with_two_outputs_commits_both_or_neither() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("b.txt"), "1 3\nP.T\n").unwrap();
+        fs::write(dir.path().join("e.txt"), "EARLIER").unwrap();
+        let o = run(
+            &[
+                "export",
+                "cop-thief",
+                "b.txt",
+                "-o",
+                "e.txt",
+                "--terminal",
+                "nodir/l.txt",
+            ],
+            dir.path(),
+        );
+        assert_refused(&o, "nodir/l.txt: No such file or directory");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("e.txt")).unwrap(),
+            "EARLIER"
+        );
+        let mut names: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["b.txt", "e.txt"]);
+    }
+
+    #[test]
+    fn two_outputs_or_an_output_and_an_input_that_are_one_file_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("b.txt"), "1 3\nP.T\n").unwrap();
+        let o = run(
+            &[
+                "export",
+                "cop-thief",
+                "b.txt",
+                "-o",
+                "x.txt",
+                "--terminal",
+                "./x.txt",
+            ],
+            dir.path(),
+        );
+        assert_refused(&o, "x.txt and ./x.txt are the same output");
+        assert!(!dir.path().join("x.txt").exists());
+        fs::write(dir.path().join("g.txt"), "0 1\n").unwrap();
+        let o = run(&["solve", "g.txt", "-o", "g.txt"], dir.path());
+        assert_refused(&o, "g.txt is both an input and an output");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("g.txt")).unwrap(),
+            "0 1\n"
+        );
+        let o = run(&["convert", "g.txt", "g.txt"], dir.path());
+        assert_refused(&o, "g.txt is both an input and an output");
+    }
+
+    #[test]
+    fn standard_input_named_twice_is_refused() {
+        let o = bin()
+            .args(["solve", "-", "--terminal", "-"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_refused(
+            &o,
+            "- and - are both standard input, which can be read only once",
+        );
+        let o = bin()
+            .args(["verify", "/dev/stdin", "-"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_refused(&o, "are both standard input");
+    }
+
+    #[test]
+    fn an_io_error_names_its_cause_once() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("adir")).unwrap();
+        let o = run(&["solve", "adir"], dir.path());
+        assert_eq!(
+            stderr(&o),
+            "retrograde: error: adir: is a directory, expected a file\n"
+        );
+        fs::write(dir.path().join("g.txt"), "0 1\n").unwrap();
+        let o = run(&["solve", "g.txt", "-o", "nodir/s.tsv"], dir.path());
+        assert_eq!(
+            stderr(&o),
+            "retrograde: error: nodir/s.tsv: No such file or directory (os error 2)\n"
+        );
+    }
+
+    #[test]
+    fn a_long_output_name_that_the_file_system_takes_is_written() {
+        let dir = dir_with_graph();
+        let name = "x".repeat(250);
+        let o = run(&["solve", "g.txt", "-q", "-o", &name], dir.path());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(
+            fs::read_to_string(dir.path().join(&name)).unwrap(),
+            SOLUTION
+        );
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn a_file_name_with_a_newline_keeps_the_message_on_one_line() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("b\nad.txt"), "0 x\n").unwrap();
+        let o = run(&["solve", "b\nad.txt"], dir.path());
+        assert_refused(&o, "\"b\\nad.txt\":line 1: expected the second vertex id");
+        let o = run(&["solve", "no\nsuch.txt"], dir.path());
+        assert_refused(&o, "\"no\\nsuch.txt\": No such file or directory");
     }
 }

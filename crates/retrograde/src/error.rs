@@ -4,6 +4,8 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
+use crate::io::paths::shown;
+
 /// Where in an input a problem was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Position {
@@ -27,7 +29,7 @@ impl fmt::Display for Position {
 #[non_exhaustive]
 pub enum Error {
     /// The file could not be opened, read or written.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", shown(path))]
     Io {
         /// The file (`-` for standard input).
         path: PathBuf,
@@ -35,7 +37,7 @@ pub enum Error {
         source: io::Error,
     },
     /// The input does not follow its format.
-    #[error("{path}:{position}: {message}")]
+    #[error("{}:{position}: {message}", shown(path))]
     Parse {
         /// The file (`-` for standard input).
         path: PathBuf,
@@ -88,6 +90,14 @@ pub enum Error {
     /// An [`EdgeSource`](crate::EdgeSource) reported different edges on its two passes.
     #[error("the edge source changed between its two passes")]
     SourceChanged,
+    /// A stream (standard input, a pipe, a device) holds more than may be read into memory.
+    #[error("{}: holds more than the {} that may be read into memory (a stream is read whole; give a file, or raise the limit)", shown(path), human_bytes(*limit))]
+    StreamTooLarge {
+        /// The stream's name (`-` for standard input).
+        path: PathBuf,
+        /// Bytes allowed.
+        limit: u64,
+    },
     /// A game's moves were not the same when generated again (they must
     /// depend on the position only).
     #[error(

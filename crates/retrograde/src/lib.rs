@@ -47,7 +47,6 @@ pub mod kernel;
 mod outcome;
 mod shared;
 pub mod solve;
-mod store;
 pub mod verify;
 
 pub use error::{ArraysError, Error, Naming, Position, Result, SolveError};

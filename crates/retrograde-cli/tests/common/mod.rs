@@ -31,3 +31,12 @@ pub fn stderr(o: &Output) -> String {
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
+
+/// Asserts exit 2 with exactly one line on standard error containing `want`.
+pub fn assert_refused(o: &Output, want: &str) {
+    let e = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.starts_with("retrograde: error: "), "{e}");
+    assert!(e.contains(want), "expected {want:?} in {e:?}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+}

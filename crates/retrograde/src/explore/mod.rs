@@ -70,7 +70,6 @@ use crate::graph::csr::Adjacency;
 use crate::graph::{MAX_VERTICES, NONE};
 use crate::shared::{as_atomic_u32, as_atomic_u64};
 use crate::solve::{NoProgress, Progress};
-use crate::store::Store;
 use crate::{Csr, GameGraph, Labels, NoMoveRule, Outcome, Rules, Successors};
 use index::Index;
 
@@ -301,7 +300,7 @@ impl<'p> Explorer<'p> {
             index,
             terminal,
             graph: Csr {
-                out_degree: Store::Owned(out_degree),
+                out_degree,
                 reverse,
             },
             starts,
@@ -539,10 +538,7 @@ fn transpose(out_degree: &[u32], forward: Vec<Vec<u32>>) -> Adjacency {
         .zip(sources)
         .map(|(&q, p)| (q as usize, p));
     let (offsets, targets) = crate::graph::counting_sort(n, items);
-    Adjacency {
-        offsets: Store::Owned(offsets),
-        targets: Store::Owned(targets),
-    }
+    Adjacency { offsets, targets }
 }
 
 /// Step 2, without the moves: generated twice more, once to count each
@@ -607,10 +603,7 @@ fn regenerate<G: StateGame>(game: &G, found: &Found<G::Position>) -> Result<Adja
     if changed.load(Relaxed) || targets.par_iter().any(|&t| t == NONE) {
         return Err(Error::MovesChanged);
     }
-    Ok(Adjacency {
-        offsets: Store::Owned(offsets),
-        targets: Store::Owned(targets),
-    })
+    Ok(Adjacency { offsets, targets })
 }
 
 /// A state game explored: its positions numbered `0..len()` in the order

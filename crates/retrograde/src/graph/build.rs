@@ -5,7 +5,6 @@ use rayon::prelude::*;
 
 use super::{csr::Adjacency, Csr, MAX_VERTICES, NONE};
 use crate::error::{Error, Naming, Result};
-use crate::store::Store;
 
 /// Anything that can list its edges, as often as asked, in the same order,
 /// optionally split into chunks that can be read in parallel.
@@ -329,11 +328,8 @@ impl CsrBuilder {
             return Err(Error::SourceChanged);
         }
         Ok(Csr {
-            out_degree: Store::Owned(out_degree),
-            reverse: Adjacency {
-                offsets: Store::Owned(offsets),
-                targets: Store::Owned(targets),
-            },
+            out_degree,
+            reverse: Adjacency { offsets, targets },
         })
     }
 

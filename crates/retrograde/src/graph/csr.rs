@@ -1,14 +1,13 @@
 //! An explicit graph in compressed sparse row (CSR) form.
 
 use super::{GameGraph, Successors};
-use crate::store::Store;
 
 /// Rows of `u32` ids packed into one array: row `v` is
 /// `targets[offsets[v]..offsets[v + 1]]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Adjacency {
-    pub(crate) offsets: Store<u64>,
-    pub(crate) targets: Store<u32>,
+    pub(crate) offsets: Vec<u64>,
+    pub(crate) targets: Vec<u32>,
 }
 
 impl Adjacency {
@@ -48,7 +47,7 @@ impl Adjacency {
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Csr {
-    pub(crate) out_degree: Store<u32>,
+    pub(crate) out_degree: Vec<u32>,
     pub(crate) reverse: Adjacency,
 }
 
@@ -103,10 +102,7 @@ fn transpose(rows: &Adjacency, n: usize) -> Adjacency {
     let items = (0..rows.offsets.len().saturating_sub(1) as u32)
         .flat_map(|v| rows.row(v).iter().map(move |&u| (u as usize, v)));
     let (offsets, targets) = super::counting_sort(n, items);
-    Adjacency {
-        offsets: Store::Owned(offsets),
-        targets: Store::Owned(targets),
-    }
+    Adjacency { offsets, targets }
 }
 
 /// A graph lists its edges grouped by target, in chunks of vertices, so it

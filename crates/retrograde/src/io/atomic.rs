@@ -22,18 +22,113 @@ fn pending() -> MutexGuard<'static, Vec<PathBuf>> {
 /// untouched; if the process is interrupted, a signal handler calling
 /// [`remove_temporary_files`] removes it.
 ///
-/// Special cases:
+/// Where the output goes:
+/// - `-`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and `/proc/self/fd/N`
+///   are this process's own descriptors: written in place, at their
+///   current position (so `-o /dev/stdout >> log` appends, and a pipe works);
 /// - if `path` is a symbolic link, the file it points to is replaced (the link stays);
-/// - if `path` exists and is not a regular file (`/dev/stdout`, `/dev/null`, a
-///   named pipe), it is written directly: there is nothing to rename, and a
-///   device must never be replaced by a regular file;
+/// - if `path` exists and is not a regular file (`/dev/null`, a named
+///   pipe), it is written directly: a device is never replaced by a file;
 /// - a directory is refused.
 ///
-/// The new file gets the usual permissions (`0666` less the umask).
+/// The new file gets the usual permissions (`0666` less the umask). Several
+/// outputs that must appear together go through [`Outputs`].
 pub fn write_atomically<F>(path: &Path, write: F) -> Result<()>
 where
     F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
 {
+    let mut outputs = Outputs::new();
+    outputs.write(path, write)?;
+    outputs.commit()
+}
+
+/// Outputs of one run, committed together: each regular file is written to
+/// a temporary file, and all are renamed into place by [`Outputs::commit`]
+/// once every one is complete. Dropped without a commit (an error, a panic),
+/// they leave nothing behind. Descriptors, devices and pipes (see
+/// [`write_atomically`]) cannot wait: they are written at once.
+#[derive(Debug, Default)]
+pub struct Outputs {
+    staged: Vec<Staged>,
+}
+
+#[derive(Debug)]
+struct Staged {
+    /// The name given, for messages.
+    path: PathBuf,
+    /// The file to replace.
+    target: PathBuf,
+    tmp: tempfile::NamedTempFile,
+}
+
+impl Outputs {
+    /// No outputs yet.
+    pub fn new() -> Outputs {
+        Outputs::default()
+    }
+
+    /// Writes `path` through `write` (see [`write_atomically`]); a regular
+    /// file appears only at [`Outputs::commit`].
+    pub fn write<F>(&mut self, path: &Path, write: F) -> Result<()>
+    where
+        F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    {
+        match destination(path)? {
+            Destination::Descriptor(fd) => write_descriptor(path, fd, write),
+            Destination::Device(target) => write_directly(path, &target, write),
+            Destination::File(target) => {
+                let staged = stage(path, target, write)?;
+                self.staged.push(staged);
+                Ok(())
+            }
+        }
+    }
+
+    /// Renames every staged file into place.
+    ///
+    /// # Errors
+    /// The first rename that fails; the files not yet renamed are removed
+    /// (those renamed before it stay).
+    pub fn commit(mut self) -> Result<()> {
+        for s in std::mem::take(&mut self.staged) {
+            let tmp_path = s.tmp.path().to_path_buf();
+            let result = s
+                .tmp
+                .persist(&s.target)
+                .map(|_| ())
+                .map_err(|e| Error::io(&s.path, without_temporary_name(e.error)));
+            pending().retain(|p| *p != tmp_path);
+            result?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Outputs {
+    fn drop(&mut self) {
+        // Each temporary file removes itself when dropped; then forget it.
+        for s in self.staged.drain(..) {
+            let tmp = s.tmp.path().to_path_buf();
+            drop(s);
+            pending().retain(|p| *p != tmp);
+        }
+    }
+}
+
+/// Where an output goes.
+enum Destination {
+    /// One of this process's descriptors.
+    Descriptor(i32),
+    /// An existing file that is not regular (a device, a pipe).
+    Device(PathBuf),
+    /// A regular file, existing or not: replaced by a renamed temporary file.
+    File(PathBuf),
+}
+
+fn destination(path: &Path) -> Result<Destination> {
+    if let Some(fd) = super::paths::output_descriptor(path) {
+        return Ok(Destination::Descriptor(fd));
+    }
     let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     let target = if is_link {
         // A dangling link fails here, with the link's name in the message.
@@ -42,24 +137,38 @@ where
         path.to_path_buf()
     };
     match fs::metadata(&target) {
-        Ok(m) if m.is_dir() => {
-            return Err(Error::io(
-                path,
-                std::io::Error::other("is a directory, expected a file"),
-            ))
-        }
-        Ok(m) if !m.is_file() => return write_directly(path, &target, write),
-        _ => {}
+        Ok(m) if m.is_dir() => Err(Error::io(
+            path,
+            std::io::Error::other("is a directory, expected a file"),
+        )),
+        Ok(m) if !m.is_file() => Ok(Destination::Device(target)),
+        _ => Ok(Destination::File(target)),
     }
+}
+
+/// The longest file name a temporary file may start with; longer names get
+/// a fixed prefix, so that `.NAME.XXXXXX.tmp` stays within the 255 bytes a
+/// file name may have.
+const MAX_PREFIX: usize = 200;
+
+/// Writes `target` into a registered temporary file next to it.
+fn stage<F>(path: &Path, target: PathBuf, write: F) -> Result<Staged>
+where
+    F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
+{
     let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
     };
     let name = target
         .file_name()
         .ok_or_else(|| Error::io(path, std::io::Error::other("not a file name")))?;
     let mut prefix = std::ffi::OsString::from(".");
-    prefix.push(name);
+    if name.len() <= MAX_PREFIX {
+        prefix.push(name);
+    } else {
+        prefix.push("retrograde-output");
+    }
     prefix.push(".");
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".tmp");
@@ -72,24 +181,44 @@ where
     // between the two and leave an unregistered file behind.
     let tmp = {
         let mut pending = pending();
-        let tmp = builder.tempfile_in(dir).map_err(|e| Error::io(path, e))?;
+        let tmp = builder
+            .tempfile_in(&dir)
+            .map_err(|e| Error::io(path, without_temporary_name(e)))?;
         pending.push(tmp.path().to_path_buf());
         tmp
     };
     let tmp_path = tmp.path().to_path_buf();
-    let result = (|| {
-        {
-            let mut out = BufWriter::with_capacity(1 << 20, tmp.as_file());
-            write(&mut out).map_err(|e| from_write(path, e))?;
-            out.flush().map_err(|e| Error::io(path, e))?;
-        }
-        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
-        tmp.persist(&target).map_err(|e| Error::io(path, e.error))?;
-        Ok(())
+    let written = (|| {
+        let mut out = BufWriter::with_capacity(1 << 20, tmp.as_file());
+        write(&mut out).map_err(|e| from_write(path, e))?;
+        out.flush().map_err(|e| Error::io(path, e))?;
+        drop(out);
+        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))
     })();
-    // On error the temporary file was dropped (removed) above.
-    pending().retain(|p| *p != tmp_path);
-    result
+    if let Err(e) = written {
+        // Dropping the file removes it.
+        drop(tmp);
+        pending().retain(|p| *p != tmp_path);
+        return Err(e);
+    }
+    Ok(Staged {
+        path: path.to_path_buf(),
+        target,
+        tmp,
+    })
+}
+
+/// The operating system's error without the temporary file's name that the
+/// temporary-file crate adds to it: messages name the output the user gave.
+fn without_temporary_name(e: std::io::Error) -> std::io::Error {
+    if let Some(code) = e.raw_os_error() {
+        return std::io::Error::from_raw_os_error(code);
+    }
+    let text = e.to_string();
+    match text.split_once(" at path ") {
+        Some((cause, _)) => std::io::Error::new(e.kind(), cause.to_string()),
+        None => e,
+    }
 }
 
 /// An error of a writer: the library's own error if the writer carried one
@@ -99,6 +228,50 @@ fn from_write(path: &Path, e: std::io::Error) -> Error {
         Ok(inner) => inner,
         Err(e) => Error::io(path, e),
     }
+}
+
+/// Writes to one of this process's descriptors, at its current position.
+fn write_descriptor<F>(path: &Path, fd: i32, write: F) -> Result<()>
+where
+    F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
+{
+    let result = match fd {
+        1 => {
+            let mut out = BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+            write(&mut out).and_then(|()| out.flush())
+        }
+        2 => {
+            let mut out = std::io::stderr().lock();
+            write(&mut out).and_then(|()| out.flush())
+        }
+        _ => write_fd(fd, write),
+    };
+    result.map_err(|e| from_write(path, e))
+}
+
+#[cfg(unix)]
+fn write_fd<F>(fd: i32, write: F) -> std::io::Result<()>
+where
+    F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
+{
+    use std::os::fd::BorrowedFd;
+    if fd < 0 {
+        return Err(std::io::Error::other("not a file descriptor"));
+    }
+    // SAFETY: the descriptor is only borrowed to duplicate it; a number that
+    // is not open makes the duplication fail (EBADF), which is reported.
+    let owned = unsafe { BorrowedFd::borrow_raw(fd) }.try_clone_to_owned()?;
+    let mut out = BufWriter::with_capacity(1 << 20, fs::File::from(owned));
+    write(&mut out)?;
+    out.flush()
+}
+
+#[cfg(not(unix))]
+fn write_fd<F>(_fd: i32, _write: F) -> std::io::Result<()>
+where
+    F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
+{
+    Err(std::io::Error::other("file descriptors are a Unix feature"))
 }
 
 /// Writes to an existing non-regular file (a device or a pipe) in place.

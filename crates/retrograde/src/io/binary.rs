@@ -27,7 +27,6 @@
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
-use std::sync::Arc;
 
 use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
@@ -35,7 +34,6 @@ use xxhash_rust::xxh3::xxh3_64;
 use super::{write_atomically, Input};
 use crate::error::{Error, Result};
 use crate::graph::csr::Adjacency;
-use crate::store::{Plain, Store};
 use crate::Csr;
 
 /// The first 8 bytes of every binary graph file.
@@ -53,6 +51,14 @@ pub fn is_binary(bytes: &[u8]) -> bool {
 fn pad8(n: usize) -> usize {
     n.div_ceil(8) * 8
 }
+
+/// Plain integer types that may be viewed as their bytes.
+///
+/// # Safety
+/// Every bit pattern must be a valid value and the type must have no padding.
+unsafe trait Plain: Copy + 'static {}
+unsafe impl Plain for u32 {}
+unsafe impl Plain for u64 {}
 
 fn as_bytes<T: Plain>(s: &[T]) -> &[u8] {
     // SAFETY: T is a plain integer without padding; u8 has no alignment needs.
@@ -131,19 +137,59 @@ pub fn write(path: &Path, g: &Csr) -> Result<()> {
     write_atomically(path, |w| write_to(w, g))
 }
 
-/// Reads a binary graph. A mapped file is used in place (no copy); standard
-/// input is copied into memory. Verifies everything listed in the module docs.
+/// Reads a binary graph into memory and verifies everything listed in the
+/// module docs. A file is read with ordinary reads, never through a memory
+/// map, and checked after it is read: a file changed meanwhile is refused (a
+/// bad checksum or a short read), never solved.
 pub fn read(input: &Input) -> Result<Csr> {
     if cfg!(target_endian = "big") {
         return Err(Error::BigEndian);
     }
     let fail = |at: u64, msg: String| Error::at_byte(input.path(), at, msg);
-    let layout = Layout::read(input.bytes(), &fail)?;
-    layout.check_integrity(input.bytes(), &fail)?;
+    let mut head = [0u8; HEADER];
+    let len = input.len();
+    if len < HEADER {
+        return Err(fail(
+            len as u64,
+            format!(
+                "file too short for a binary graph header ({len} of {HEADER} bytes): truncated?"
+            ),
+        ));
+    }
+    read_at(input, 0, &mut head)?;
+    let layout = Layout::read(&head, len, &fail)?;
     let g = layout.load(input)?;
+    layout.check_integrity(input, &head, &g, &fail)?;
     layout.check_structure(&g, &fail)?;
     layout.check_sources(&g, &fail)?;
     Ok(g)
+}
+
+/// Fills `buf` from `input` at `offset`; a short read means the file
+/// shrank while it was read.
+fn read_at(input: &Input, offset: usize, buf: &mut [u8]) -> Result<()> {
+    input
+        .read_at(offset as u64, buf)
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => Error::at_byte(
+                input.path(),
+                offset as u64,
+                "the file ended early: it changed while it was read".to_string(),
+            ),
+            _ => Error::io(input.path(), e),
+        })
+}
+
+/// `n` little-endian values of `input` at `offset`.
+fn read_vec<T: Plain + Default>(input: &Input, offset: usize, n: usize) -> Result<Vec<T>> {
+    let mut v = vec![T::default(); n];
+    read_at(input, offset, as_bytes_mut(&mut v))?;
+    Ok(v)
+}
+
+fn as_bytes_mut<T: Plain>(s: &mut [T]) -> &mut [u8] {
+    // SAFETY: T is a plain integer without padding, every bit pattern valid.
+    unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut u8, std::mem::size_of_val(s)) }
 }
 
 /// Where the sections of a binary graph file lie, from its header.
@@ -158,16 +204,7 @@ struct Layout {
 
 impl Layout {
     /// The header's fields, checked, and the file's size against them.
-    fn read(b: &[u8], fail: &dyn Fn(u64, String) -> Error) -> Result<Layout> {
-        if b.len() < HEADER {
-            return Err(fail(
-                b.len() as u64,
-                format!(
-                    "file too short for a binary graph header ({} of {HEADER} bytes): truncated?",
-                    b.len()
-                ),
-            ));
-        }
+    fn read(b: &[u8; HEADER], len: usize, fail: &dyn Fn(u64, String) -> Error) -> Result<Layout> {
         if !is_binary(b) {
             return Err(fail(0, "not a binary graph (wrong magic number)".into()));
         }
@@ -197,15 +234,14 @@ impl Layout {
             .checked_mul(4)
             .and_then(|t| t.checked_next_multiple_of(8))
             .and_then(|t| (tgt_at as u64).checked_add(t));
-        if expected != Some(b.len() as u64) {
+        if expected != Some(len as u64) {
             return Err(fail(
-                b.len() as u64,
+                len as u64,
                 match expected {
-                    Some(x) if x > b.len() as u64 => format!(
-                        "file is {} bytes but a graph of {v} vertices and {e} edges needs {x}: truncated?",
-                        b.len()
+                    Some(x) if x > len as u64 => format!(
+                        "file is {len} bytes but a graph of {v} vertices and {e} edges needs {x}: truncated?"
                     ),
-                    Some(x) => format!("file is {} bytes, expected {x}: trailing data", b.len()),
+                    Some(x) => format!("file is {len} bytes, expected {x}: trailing data"),
                     None => format!("edge count {e} is impossible"),
                 },
             ));
@@ -218,56 +254,49 @@ impl Layout {
         })
     }
 
-    /// The three sections' bytes.
-    fn sections<'b>(&self, b: &'b [u8]) -> [&'b [u8]; 3] {
+    /// The three arrays, read out of the file.
+    fn load(&self, input: &Input) -> Result<Csr> {
         let n = self.v as usize;
-        [
-            &b[HEADER..HEADER + n * 4],
-            &b[self.off_at..self.off_at + (n + 1) * 8],
-            &b[self.tgt_at..self.tgt_at + self.e * 4],
-        ]
+        Ok(Csr {
+            out_degree: read_vec(input, HEADER, n)?,
+            reverse: Adjacency {
+                offsets: read_vec(input, self.off_at, n + 1)?,
+                targets: read_vec(input, self.tgt_at, self.e)?,
+            },
+        })
     }
 
-    /// The checksum and the zero padding.
-    fn check_integrity(&self, b: &[u8], fail: &dyn Fn(u64, String) -> Error) -> Result<()> {
-        if checksum(b, self.sections(b)) != u64_at(b, 32) {
+    /// The checksum over what was read, and the zero padding.
+    fn check_integrity(
+        &self,
+        input: &Input,
+        head: &[u8; HEADER],
+        g: &Csr,
+        fail: &dyn Fn(u64, String) -> Error,
+    ) -> Result<()> {
+        let sections = [
+            as_bytes(g.out_degrees()),
+            as_bytes(g.reverse().offsets()),
+            as_bytes(g.reverse().targets()),
+        ];
+        if checksum(head, sections) != u64_at(head, 32) {
             return Err(fail(32, "checksum mismatch: the file is corrupted".into()));
         }
-        if b[HEADER + self.v as usize * 4..self.off_at]
-            .iter()
-            .chain(&b[self.tgt_at + self.e * 4..])
-            .any(|&x| x != 0)
-        {
+        let out_end = HEADER + self.v as usize * 4;
+        let tgt_end = self.tgt_at + self.e * 4;
+        let mut pads = [0u8; 16];
+        let (first, second) = pads.split_at_mut(8);
+        let first = &mut first[..self.off_at - out_end];
+        let second = &mut second[..pad8(self.e * 4) - self.e * 4];
+        read_at(input, out_end, first)?;
+        read_at(input, tgt_end, second)?;
+        if first.iter().chain(second.iter()).any(|&x| x != 0) {
             return Err(fail(
                 self.off_at as u64,
                 "padding bytes are not zero".into(),
             ));
         }
         Ok(())
-    }
-
-    /// The arrays: mapped in place, or copied out of a buffer in memory.
-    fn load(&self, input: &Input) -> Result<Csr> {
-        let n = self.v as usize;
-        let (out, offsets, targets) = match input.map() {
-            Some(map) => (
-                mapped(map, HEADER, n, input.path())?,
-                mapped(map, self.off_at, n + 1, input.path())?,
-                mapped(map, self.tgt_at, self.e, input.path())?,
-            ),
-            None => {
-                let [out, offsets, targets] = self.sections(input.bytes());
-                (
-                    Store::Owned(decode(out)),
-                    Store::Owned(decode(offsets)),
-                    Store::Owned(decode(targets)),
-                )
-            }
-        };
-        Ok(Csr {
-            out_degree: out,
-            reverse: Adjacency { offsets, targets },
-        })
     }
 
     /// Offsets from 0 to `E` without decreasing, ids below `V`, out-degrees
@@ -378,23 +407,6 @@ fn u64_at(b: &[u8], i: usize) -> u64 {
     u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"))
 }
 
-/// Little-endian integers out of a byte section.
-fn decode<T: Plain>(bytes: &[u8]) -> Vec<T> {
-    bytes
-        .chunks_exact(std::mem::size_of::<T>())
-        .map(T::from_le_bytes)
-        .collect()
-}
-
-fn mapped<T: Plain>(
-    map: &Arc<memmap2::Mmap>,
-    at: usize,
-    len: usize,
-    path: &Path,
-) -> Result<Store<T>> {
-    Store::mapped(map, at, len).ok_or_else(|| Error::at_byte(path, at as u64, "misaligned section"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -414,8 +426,50 @@ mod tests {
         read(&Input::from_bytes("g.bin", b))
     }
 
+    /// Regression: the graph was used in place from its memory map, so a
+    /// file rewritten during the solve changed the answer (or panicked).
     #[test]
-    fn round_trips_in_memory_and_through_a_mapped_file() {
+    fn a_file_changed_after_it_was_read_does_not_change_the_graph() {
+        let g = sample();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.bin");
+        std::fs::write(&path, bytes(&g)).unwrap();
+        let input = Input::open(&path).unwrap();
+        let read_back = read(&input).unwrap();
+        // Rewrite the predecessors in place: same size, other content.
+        let mut other = bytes(&Csr::from_edges(
+            5,
+            &[(1, 0), (2, 1), (4, 3), (3, 4), (0, 3), (2, 2), (1, 0)],
+        ));
+        other.truncate(std::fs::metadata(&path).unwrap().len() as usize);
+        std::fs::write(&path, &other).unwrap();
+        assert_eq!(read_back, g);
+        assert_eq!(
+            solve(&read_back, &Rules::normal()).unwrap(),
+            solve(&g, &Rules::normal()).unwrap()
+        );
+    }
+
+    /// Regression: a file truncated after it was opened was read through its
+    /// mapping, which ends the process with SIGBUS.
+    #[test]
+    fn a_file_truncated_after_it_was_opened_is_an_error_not_a_crash() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.bin");
+        std::fs::write(&path, bytes(&sample())).unwrap();
+        let input = Input::open(&path).unwrap();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(70)
+            .unwrap();
+        let e = read(&input).unwrap_err().to_string();
+        assert!(e.contains("changed while it was read"), "{e}");
+    }
+
+    #[test]
+    fn round_trips_in_memory_and_through_a_file() {
         let g = sample();
         assert_eq!(read_bytes(bytes(&g)).unwrap(), g);
         let dir = tempfile::tempdir().unwrap();

@@ -1,4 +1,10 @@
 //! Input bytes: a memory-mapped file, or standard input read whole.
+//!
+//! The rule for inputs that change while they are read: a text file is
+//! parsed from its mapping, so a concurrent writer can make it fail to parse
+//! (and truncating it may end the process); a binary graph is copied out of
+//! the file with ordinary reads and checked by its checksum afterwards, so a
+//! concurrent change is refused, never solved.
 
 use std::fs::File;
 use std::io::Read;
@@ -17,6 +23,8 @@ use crate::error::{Error, Result};
 pub struct Input {
     path: PathBuf,
     data: Data,
+    /// The file, for reads that must not see it change (the binary reader).
+    file: Option<File>,
 }
 
 #[derive(Debug)]
@@ -28,14 +36,30 @@ enum Data {
 impl Input {
     /// Opens `path` (`-` for standard input).
     pub fn open(path: impl AsRef<Path>) -> Result<Input> {
+        Input::open_within(path, u64::MAX)
+    }
+
+    /// Opens `path` (`-` for standard input), refusing with
+    /// [`Error::StreamTooLarge`] a stream (standard input, a pipe, a device)
+    /// that holds more than `limit` bytes: those are read into memory, and
+    /// `/dev/zero` never ends.
+    pub fn open_within(path: impl AsRef<Path>, limit: u64) -> Result<Input> {
         let path = path.as_ref();
-        if path.as_os_str() == "-" {
+        let read_stream = |r: &mut dyn Read| -> Result<Input> {
             let mut buf = Vec::new();
-            std::io::stdin()
-                .lock()
+            r.take(limit.saturating_add(1))
                 .read_to_end(&mut buf)
                 .map_err(|e| Error::io(path, e))?;
-            return Ok(Input::from_bytes(path, buf));
+            if buf.len() as u64 > limit {
+                return Err(Error::StreamTooLarge {
+                    path: path.to_path_buf(),
+                    limit,
+                });
+            }
+            Ok(Input::from_bytes(path, buf))
+        };
+        if path.as_os_str() == "-" {
+            return read_stream(&mut std::io::stdin().lock());
         }
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         let meta = file.metadata().map_err(|e| Error::io(path, e))?;
@@ -47,11 +71,7 @@ impl Input {
         }
         if !meta.is_file() || meta.len() == 0 {
             // Pipes, devices and empty files: read them instead of mapping.
-            let mut buf = Vec::new();
-            (&file)
-                .read_to_end(&mut buf)
-                .map_err(|e| Error::io(path, e))?;
-            return Ok(Input::from_bytes(path, buf));
+            return read_stream(&mut &file);
         }
         // SAFETY: the map is read-only. If another process truncates the file
         // while we read it, the OS may kill us with SIGBUS; this is the usual
@@ -60,6 +80,7 @@ impl Input {
         Ok(Input {
             path: path.to_path_buf(),
             data: Data::Mapped(Arc::new(map)),
+            file: Some(file),
         })
     }
 
@@ -68,6 +89,7 @@ impl Input {
         Input {
             path: path.into(),
             data: Data::Owned(bytes),
+            file: None,
         }
     }
 
@@ -76,12 +98,37 @@ impl Input {
         &self.path
     }
 
-    /// The memory map, if the input is a mapped file.
-    pub(crate) fn map(&self) -> Option<&Arc<Mmap>> {
-        match &self.data {
-            Data::Mapped(m) => Some(m),
-            Data::Owned(_) => None,
+    /// Fills `buf` with the bytes at `offset`: from the file itself with an
+    /// ordinary read (never from the mapping, so a file truncated meanwhile
+    /// is an error, not a signal), or from memory.
+    pub(crate) fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        #[cfg(unix)]
+        if let Some(f) = &self.file {
+            use std::os::unix::fs::FileExt;
+            return f.read_exact_at(buf, offset);
         }
+        let b = self.bytes();
+        let start = usize::try_from(offset).unwrap_or(usize::MAX);
+        match start
+            .checked_add(buf.len())
+            .and_then(|end| b.get(start..end))
+        {
+            Some(src) => {
+                buf.copy_from_slice(src);
+                Ok(())
+            }
+            None => Err(std::io::ErrorKind::UnexpectedEof.into()),
+        }
+    }
+
+    /// The length in bytes (of the file when it was opened).
+    pub fn len(&self) -> usize {
+        self.bytes().len()
+    }
+
+    /// Whether there are no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.bytes().is_empty()
     }
 
     /// The bytes.

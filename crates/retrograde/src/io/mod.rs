@@ -6,8 +6,9 @@ pub mod binary;
 pub mod edge_list;
 mod input;
 pub mod labels;
+pub mod paths;
 pub mod solution;
 mod text;
 
-pub use atomic::{remove_temporary_files, write_atomically, WritesHeld};
+pub use atomic::{remove_temporary_files, write_atomically, Outputs, WritesHeld};
 pub use input::Input;

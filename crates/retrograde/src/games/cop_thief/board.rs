@@ -240,7 +240,7 @@ impl fmt::Display for Piece {
 
 /// A board that cannot be played: where, and what was wrong.
 #[derive(Debug, thiserror::Error)]
-#[error("{}{}: {kind}", path.display(), line.map_or_else(String::new, |l| format!(":line {l}")))]
+#[error("{}{}: {kind}", crate::io::paths::shown(path), line.map_or_else(String::new, |l| format!(":line {l}")))]
 pub struct BoardError {
     /// The file (`-` for standard input).
     pub path: PathBuf,
