@@ -28,8 +28,12 @@ pub struct ClusterArgs {
     #[arg(long, value_name = "I", requires = "cluster")]
     pub process: Option<usize>,
     /// Seconds to wait for all processes of the cluster to connect.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
-    pub connect_timeout: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = common::parse_seconds)]
+    pub connect_timeout: Duration,
+    /// Seconds a round may go without any message before the run stops,
+    /// naming the processes it waits for (a peer stopped or hung).
+    #[arg(long, value_name = "SECONDS", default_value = "120", value_parser = common::parse_seconds)]
+    pub stall_timeout: Duration,
 }
 
 /// What a timely run is given.
@@ -51,9 +55,7 @@ pub struct Run<'a> {
 pub fn run(run: &Run) -> Result<ExitCode> {
     let c = run.cluster;
     let threads = run.threads;
-    if !(c.connect_timeout.is_finite() && c.connect_timeout > 0.0) {
-        bail!("--connect-timeout must be a positive number of seconds");
-    }
+    common::check_threads(threads, common::machine_limit())?;
     let started = Instant::now();
     let bars = Bars::new(run.quiet);
 
@@ -69,7 +71,7 @@ pub fn run(run: &Run) -> Result<ExitCode> {
             run.game.graph.display()
         );
     }
-    let graph_bytes = input.bytes().len() as u64;
+    let graph_hash = input.content_hash();
     let config = match (&c.cluster, c.process) {
         (Some(hostfile), Some(process)) => {
             let hosts = retrograde_timely::read_hostfile(&Input::open(hostfile)?)?;
@@ -77,8 +79,9 @@ pub fn run(run: &Run) -> Result<ExitCode> {
         }
         _ => Config::threads(threads),
     }
-    .connect_timeout(Duration::from_secs_f64(c.connect_timeout))
-    .fingerprint(fingerprint(run.game.vertices, &rules, graph_bytes));
+    .connect_timeout(c.connect_timeout)
+    .stall_timeout(c.stall_timeout)
+    .fingerprint(fingerprint(run.game.vertices, &rules, graph_hash));
     let read = started.elapsed();
 
     exit_on_timely_panic();
@@ -162,9 +165,11 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A fingerprint of everything the processes of a cluster must agree on
-/// (FNV-1a, so that it is the same on every machine and build).
-fn fingerprint(vertices: Option<usize>, rules: &Rules, graph_bytes: u64) -> u64 {
+/// A fingerprint of everything that decides the answer, which the processes
+/// of a cluster must agree on: the version, the graph's content (its hash),
+/// the no-move rule, `--vertices` and every label (FNV-1a over them, the same
+/// on every machine and build).
+fn fingerprint(vertices: Option<usize>, rules: &Rules, graph_hash: u64) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |bytes: &[u8]| {
         for &b in bytes {
@@ -173,7 +178,7 @@ fn fingerprint(vertices: Option<usize>, rules: &Rules, graph_bytes: u64) -> u64 
         }
     };
     eat(env!("CARGO_PKG_VERSION").as_bytes());
-    eat(&graph_bytes.to_le_bytes());
+    eat(&graph_hash.to_le_bytes());
     eat(&[rules.no_move.outcome() as u8]);
     eat(&vertices.map_or(u64::MAX, |v| v as u64).to_le_bytes());
     for (v, o) in rules.labels.iter() {
@@ -215,7 +220,7 @@ fn exit_on_timely_panic() {
                 ),
                 None => format!("a worker stopped: {payload}"),
             };
-            let _ = writeln!(io::stderr(), "retrograde: error: the run failed: {cause}");
+            crate::report_error(&format!("the run failed: {cause}"));
             std::process::exit(2);
         }));
     });

@@ -45,7 +45,80 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
 
 /// The memory a run may use: `--max-memory`, else the machine's memory.
 pub fn memory_limit(max_memory: Option<u64>) -> u64 {
-    max_memory.or_else(physical_memory).unwrap_or(u64::MAX)
+    max_memory.unwrap_or_else(machine_limit)
+}
+
+/// The memory this process may use without being given a limit: the least
+/// of the machine's memory, the address-space limit (`ulimit -v`,
+/// `prlimit --as`) and the cgroup's `memory.max` (a container's or
+/// `systemd-run`'s limit), whichever of them are set.
+pub fn machine_limit() -> u64 {
+    [physical_memory(), address_space_limit(), cgroup_limit()]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(u64::MAX)
+}
+
+/// The soft address-space limit of this process, if set (from
+/// `/proc/self/limits`: no C library call needed).
+fn address_space_limit() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = text.lines().find(|l| l.starts_with("Max address space"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// The memory limit of this process's cgroup (version 2), if set.
+fn cgroup_limit() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let rel = text.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let mut dir = std::path::PathBuf::from("/sys/fs/cgroup");
+    dir.push(rel.trim_start_matches('/'));
+    // The tightest limit on the way up to the root.
+    let mut least: Option<u64> = None;
+    loop {
+        if let Ok(v) = std::fs::read_to_string(dir.join("memory.max")) {
+            if let Ok(b) = v.trim().parse::<u64>() {
+                least = Some(least.map_or(b, |l| l.min(b)));
+            }
+        }
+        if !dir.pop() || dir.as_os_str() == "/sys/fs" {
+            break;
+        }
+    }
+    least
+}
+
+/// Parses a positive number of seconds, up to a year.
+pub fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    let x: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number of seconds, found {s:?}"))?;
+    if !(x > 0.0 && x <= 365.0 * 86_400.0) {
+        return Err(format!(
+            "expected a positive number of seconds up to a year (31536000), found {s}"
+        ));
+    }
+    Ok(std::time::Duration::from_secs_f64(x))
+}
+
+/// The address space one worker thread reserves: its stack (rayon's and
+/// timely's default, 2 MiB) and the alternate signal stack.
+pub const THREAD_BYTES: u64 = (2 << 20) + (64 << 10);
+
+/// Refuses more threads than the memory limit has room for (their stacks),
+/// before any is started.
+pub fn check_threads(threads: usize, limit: u64) -> Result<()> {
+    let needed = (threads as u64).saturating_mul(THREAD_BYTES);
+    if needed > limit / 2 {
+        anyhow::bail!(
+            "{threads} threads would reserve about {} for their stacks, more than half the {} allowed",
+            HumanBytes(needed),
+            HumanBytes(limit)
+        );
+    }
+    Ok(())
 }
 
 /// One timed phase of a run.

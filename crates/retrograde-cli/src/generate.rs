@@ -58,6 +58,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         })?,
         Format::Binary => {
             let limit = common::memory_limit(args.max_memory);
+            // The graph is built in memory first: 12 bytes a vertex, 4 an edge.
+            let needed = u64::from(args.vertices)
+                .saturating_mul(12)
+                .saturating_add(args.edges.saturating_mul(4));
+            if needed > limit {
+                return Err(retrograde::Error::TooLarge {
+                    vertices: u64::from(args.vertices),
+                    edges: args.edges,
+                    needed,
+                    limit,
+                }
+                .into());
+            }
             let g = times.time("build", || {
                 bars.spin("build", || {
                     CsrBuilder::new().memory_limit(limit).build(&source)

@@ -75,10 +75,16 @@ fn main() -> ExitCode {
             eprintln!("retrograde: error: --threads must be at least 1");
             return ExitCode::from(2);
         }
-        // Fails only if a pool was already built, which cannot happen here.
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build_global();
+        let started = common::check_threads(n, common::machine_limit()).and_then(|()| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build_global()
+                .map_err(|e| anyhow::anyhow!("cannot start {n} threads: {e}"))
+        });
+        if let Err(e) = started {
+            eprintln!("retrograde: error: {e}");
+            return ExitCode::from(2);
+        }
     }
     let result = match cli.command {
         Command::Solve(args) => solve::run(args, global),
@@ -99,13 +105,20 @@ fn main() -> ExitCode {
             } else {
                 ""
             };
-            let _ = writeln!(
-                std::io::stderr(),
-                "retrograde: error: {}{hint}",
-                message(&err)
-            );
+            report_error(&format!("{}{hint}", message(&err)));
             ExitCode::from(2)
         }
+    }
+}
+
+/// Prints `retrograde: error: MESSAGE` on standard error, once per run: when
+/// several threads fail at once (a broken connection seen by the network
+/// threads and by the workers), the first one says what happened.
+pub fn report_error(message: &str) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static REPORTED: AtomicBool = AtomicBool::new(false);
+    if !REPORTED.swap(true, Ordering::SeqCst) {
+        let _ = writeln!(std::io::stderr(), "retrograde: error: {message}");
     }
 }
 

@@ -302,3 +302,188 @@ fn a_peer_that_dies_makes_the_others_stop_with_an_error() {
     assert!(e.contains("lost the connection to process 0"), "{e}");
     assert!(!e.contains("panicked"), "{e}");
 }
+
+/// Regression: the handshake compared the graph files' sizes, so peers with
+/// different graphs of one size joined and process 0 wrote a solution wrong
+/// for both.
+#[test]
+fn peers_whose_graphs_differ_in_content_but_not_in_size_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.txt");
+    let b = dir.path().join("b.txt");
+    fs::write(&a, "0 1\n1 2\n").unwrap();
+    fs::write(&b, "0 2\n2 1\n").unwrap();
+    let hosts = write_hostfile(dir.path(), &free_addresses(2));
+    let children: Vec<Child> = [&a, &b]
+        .iter()
+        .enumerate()
+        .map(|(p, graph)| {
+            bin()
+                .args(["solve", graph.to_str().unwrap(), "-q"])
+                .args(["--cluster", hosts.to_str().unwrap()])
+                .args(["--process", &p.to_string(), "--connect-timeout", "60"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for (p, c) in children.into_iter().enumerate() {
+        let o = wait_bounded(c, Duration::from_secs(90));
+        assert_eq!(o.status.code(), Some(2), "process {p}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("another input"),
+            "process {p}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+/// Regression: a peer that answers the handshake and then stays silent with
+/// its connection open (stopped, hung) made the other process wait for ever.
+#[test]
+fn a_peer_that_stays_connected_but_silent_is_named_after_the_stall_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = random_graph(dir.path(), 7, 50, 100);
+    let fake = TcpListener::bind("127.0.0.1:0").unwrap();
+    let mut addresses = free_addresses(1);
+    addresses.insert(0, fake.local_addr().unwrap().to_string());
+    let hosts = write_hostfile(dir.path(), &addresses);
+    let child = bin()
+        .args(["solve", graph.to_str().unwrap()])
+        .args(["--cluster", hosts.to_str().unwrap(), "--process", "1"])
+        .args(["--stall-timeout", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (mut peer, _) = fake.accept().unwrap();
+    let mut hello = [0u8; 40];
+    peer.read_exact(&mut hello).unwrap();
+    hello[8..16].copy_from_slice(&0u64.to_be_bytes());
+    peer.write_all(&hello).unwrap();
+    // Silent from now on, the connection kept open until the child is done.
+    let o = wait_bounded(child, Duration::from_secs(60));
+    drop(peer);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("no progress for 2 s waiting for process 0"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1, "{e}");
+}
+
+/// Relays a connection from process 1 to process 0, flipping one byte of
+/// what process 1 sends at `flip` (counted from the first byte after the
+/// 40-byte handshake).
+fn corrupting_proxy(listener: TcpListener, to: String, flip: usize) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let Ok((from_1, _)) = listener.accept() else {
+            return;
+        };
+        let Ok(to_0) = TcpStream::connect(&to) else {
+            return;
+        };
+        let relay = |mut a: TcpStream, mut b: TcpStream, flip: Option<usize>| {
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                let mut seen = 0usize;
+                loop {
+                    let n = match a.read(&mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => n,
+                    };
+                    if let Some(at) = flip.map(|f| f + 40) {
+                        if (seen..seen + n).contains(&at) {
+                            buf[at - seen] ^= 0x10;
+                        }
+                    }
+                    seen += n;
+                    if b.write_all(&buf[..n]).is_err() {
+                        break;
+                    }
+                }
+                let _ = b.shutdown(std::net::Shutdown::Both);
+            })
+        };
+        let up = relay(
+            from_1.try_clone().unwrap(),
+            to_0.try_clone().unwrap(),
+            Some(flip),
+        );
+        let down = relay(to_0, from_1, None);
+        let _ = up.join();
+        let _ = down.join();
+    })
+}
+
+/// Regression: cluster traffic had no integrity check, so one flipped byte
+/// through a proxy gave a wrong solution with exit 0 (or a hang). Now every
+/// run either fails (exit 2, within the stall timeout) or gives the right
+/// answer.
+#[test]
+fn a_byte_flipped_between_processes_never_gives_a_wrong_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = random_graph(dir.path(), 8, 300, 900);
+    let expected = dir.path().join("sequential.tsv");
+    sequential(&graph, &[], &expected);
+    let expected = fs::read(&expected).unwrap();
+    let mut failed = 0;
+    for flip in [3, 17, 64, 200, 513, 1500, 4000, 9000] {
+        let real = free_addresses(2);
+        let proxy = TcpListener::bind("127.0.0.1:0").unwrap();
+        let proxied = vec![proxy.local_addr().unwrap().to_string(), real[1].clone()];
+        let relay = corrupting_proxy(proxy, real[0].clone(), flip);
+        let out = dir.path().join(format!("out{flip}.tsv"));
+        let spawn = |p: usize, hosts: &[String]| {
+            let file = dir.path().join(format!("hosts{flip}-{p}.txt"));
+            let hostfile = write_hostfile_at(&file, hosts);
+            bin()
+                .args([
+                    "solve",
+                    graph.to_str().unwrap(),
+                    "-q",
+                    "-o",
+                    out.to_str().unwrap(),
+                ])
+                .args([
+                    "--cluster",
+                    hostfile.to_str().unwrap(),
+                    "--process",
+                    &p.to_string(),
+                ])
+                .args(["--stall-timeout", "3", "--connect-timeout", "30"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let zero = spawn(0, &real);
+        let one = spawn(1, &proxied);
+        let o0 = wait_bounded(zero, Duration::from_secs(60));
+        let o1 = wait_bounded(one, Duration::from_secs(60));
+        let _ = relay.join();
+        match o0.status.code() {
+            Some(0) => assert_eq!(fs::read(&out).unwrap(), expected, "flip at {flip}"),
+            Some(2) => {
+                failed += 1;
+                assert!(!out.exists(), "flip at {flip}: output left behind");
+                assert_eq!(stderr(&o0).lines().count(), 1, "{}", stderr(&o0));
+            }
+            other => panic!("flip at {flip}: exit {other:?}: {}", stderr(&o0)),
+        }
+        assert!(
+            matches!(o1.status.code(), Some(0 | 2)),
+            "flip at {flip}: {}",
+            stderr(&o1)
+        );
+    }
+    assert!(failed > 0, "no flip was detected at all");
+}
+
+fn write_hostfile_at(path: &Path, addresses: &[String]) -> PathBuf {
+    let text: String = addresses.iter().map(|a| format!("{a}\n")).collect();
+    fs::write(path, text).unwrap();
+    path.to_path_buf()
+}

@@ -26,7 +26,7 @@ use retrograde::{Outcome, Rules, Solution};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
-use crate::channel::Channel;
+use crate::channel::{digest_bytes, digest_words, Channel, Checked, Watch};
 use crate::error::{Error, Result};
 use crate::input::EdgeShards;
 
@@ -51,6 +51,49 @@ struct Move {
     pred: u32,
     succ: u32,
     code: u8,
+}
+
+impl Checked for Move {
+    fn digest(&self) -> u32 {
+        digest_words([
+            u64::from(self.pred),
+            u64::from(self.succ),
+            u64::from(self.code),
+        ])
+    }
+}
+
+impl Checked for Report {
+    fn digest(&self) -> u32 {
+        let error = self
+            .error
+            .as_ref()
+            .map_or(0, |e| u64::from(digest_bytes(format!("{e:?}").as_bytes())));
+        digest_words([
+            u64::from(self.to),
+            u64::from(self.from),
+            self.vertices,
+            self.edges,
+            error,
+            self.overflow.map_or(u64::MAX, u64::from),
+        ])
+    }
+}
+
+impl Checked for Chunk {
+    fn digest(&self) -> u32 {
+        let words = |v: &[u32]| {
+            let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+            u64::from(digest_bytes(&bytes))
+        };
+        digest_words([
+            u64::from(self.worker),
+            u64::from(self.start),
+            u64::from(digest_bytes(&self.outcomes)),
+            words(&self.remoteness),
+            words(&self.best),
+        ])
+    }
 }
 
 /// An input error, in a form that travels between processes.
@@ -145,14 +188,14 @@ struct Channels {
 }
 
 impl Channels {
-    fn new(worker: &mut Worker) -> Channels {
+    fn new(worker: &mut Worker, watch: Watch) -> Channels {
         Channels {
-            edges: Channel::new(worker, "Edges", |e: &(u32, u32)| u64::from(e.1)),
-            sources: Channel::new(worker, "Degrees", |&u: &u32| u64::from(u)),
-            reports: Channel::new(worker, "Reports", |r: &Report| u64::from(r.to)),
-            moves: Channel::new(worker, "Moves", |m: &Move| u64::from(m.pred)),
-            draws: Channel::new(worker, "Draws", |d: &(u32, u32)| u64::from(d.0)),
-            gather: Channel::new(worker, "Gather", |_: &Chunk| 0),
+            edges: Channel::new(worker, "edges", |e: &(u32, u32)| u64::from(e.1), watch),
+            sources: Channel::new(worker, "degrees", |&u: &u32| u64::from(u), watch),
+            reports: Channel::new(worker, "reports", |r: &Report| u64::from(r.to), watch),
+            moves: Channel::new(worker, "moves", |m: &Move| u64::from(m.pred), watch),
+            draws: Channel::new(worker, "draws", |d: &(u32, u32)| u64::from(d.0), watch),
+            gather: Channel::new(worker, "results", |_: &Chunk| 0, watch),
         }
     }
 }
@@ -214,13 +257,14 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
     worker: &mut Worker,
     source: &S,
     rules: &Rules,
+    watch: Watch,
     abort: &AtomicBool,
 ) -> Result<Option<Solved>> {
     let me = Me {
         peers: worker.peers() as u32,
         me: worker.index() as u32,
     };
-    let mut ch = Channels::new(worker);
+    let mut ch = Channels::new(worker, watch);
     let read = read_shard(worker, &mut ch, source, me, abort)?;
     let (n, edges) = agree_on_totals(worker, &mut ch, source, rules, read.report.clone(), abort)?;
     let (mut share, terminals) = Share::build(me, n, read, rules);
@@ -337,7 +381,9 @@ fn agree_on_totals<S: EdgeShards + ?Sized>(
         None => {
             let from_edges = all.iter().map(|r| r.vertices).max().unwrap_or(0);
             let from_labels = rules.labels.max_vertex().map_or(0, |v| u64::from(v) + 1);
-            from_edges.max(from_labels)
+            from_edges
+                .max(from_labels)
+                .max(source.min_vertices() as u64)
         }
     };
     rules.check(n as usize).map_err(retrograde::Error::from)?;

@@ -29,6 +29,12 @@ pub trait EdgeShards: Send + Sync {
     fn declared_vertices(&self) -> Option<usize> {
         None
     }
+
+    /// The fewest vertices the source declares, beyond its largest id (a
+    /// text file's `# Nodes: N` or Matrix Market size line). The default: 0.
+    fn min_vertices(&self) -> usize {
+        0
+    }
 }
 
 /// A text edge list (see [`retrograde::io::edge_list`]), split at line
@@ -75,6 +81,10 @@ impl EdgeShards for TextEdgeList {
 
     fn declared_vertices(&self) -> Option<usize> {
         self.vertices
+    }
+
+    fn min_vertices(&self) -> usize {
+        EdgeList::new(self.input.bytes(), self.input.path(), self.vertices).min_vertices()
     }
 }
 

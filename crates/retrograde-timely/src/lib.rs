@@ -67,12 +67,17 @@ pub use input::{EdgeArray, EdgeShards, TextEdgeList};
 /// The default time allowed to connect to all peers.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The default time a round may go without any message before the run
+/// stops, naming the processes it waits for.
+pub const DEFAULT_STALL_TIMEOUT: Duration = Duration::from_secs(120);
+
 /// Where the workers run: threads of this process, or a cluster of processes.
 #[derive(Clone, Debug)]
 pub struct Config {
     threads: usize,
     cluster: Option<Cluster>,
     connect_timeout: Duration,
+    stall_timeout: Duration,
     fingerprint: u64,
 }
 
@@ -89,6 +94,7 @@ impl Config {
             threads,
             cluster: None,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            stall_timeout: DEFAULT_STALL_TIMEOUT,
             fingerprint: 0,
         }
     }
@@ -106,6 +112,16 @@ impl Config {
     /// How long to wait for all peers to connect (default 30 s).
     pub fn connect_timeout(mut self, timeout: Duration) -> Config {
         self.connect_timeout = timeout;
+        self
+    }
+
+    /// How long a round may go without any message arriving before the run
+    /// stops with [`Error::Failed`] naming the processes it waits for (a
+    /// peer stopped, hung or cut off while its connection stays open;
+    /// default 2 minutes). A peer busy longer than this between messages
+    /// (building its share of a huge graph) needs more.
+    pub fn stall_timeout(mut self, timeout: Duration) -> Config {
+        self.stall_timeout = timeout;
         self
     }
 
@@ -249,12 +265,16 @@ where
     };
     let connect = started.elapsed();
 
+    let watch = channel::Watch {
+        stall: config.stall_timeout,
+        threads: config.threads,
+    };
     let shared = Arc::new((source, rules.clone(), AtomicBool::new(false)));
     let guards = initialize_from(builders, Box::new(()), move |allocator| {
         let (source, rules, abort) = &*shared;
         let _flag = AbortOnPanic(abort);
         let mut worker = Worker::new(WorkerConfig::default(), allocator, Some(Instant::now()));
-        let result = engine::run_worker(&mut worker, source, rules, abort);
+        let result = engine::run_worker(&mut worker, source, rules, watch, abort);
         if result.is_err() {
             abort.store(true, Ordering::Relaxed);
         }

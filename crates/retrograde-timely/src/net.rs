@@ -107,7 +107,11 @@ impl Plan<'_> {
 /// process's own index, blocking and without timeouts, ready for timely.
 pub(crate) fn connect(plan: &Plan) -> Result<Vec<Option<TcpStream>>> {
     let n = plan.addresses.len();
-    let deadline = Instant::now() + plan.timeout;
+    // A timeout past what an instant can hold means no deadline to speak of.
+    let now = Instant::now();
+    let deadline = now
+        .checked_add(plan.timeout)
+        .unwrap_or_else(|| now + Duration::from_secs(365 * 86_400));
     let listener = if plan.process + 1 < n {
         let address = &plan.addresses[plan.process];
         let listen = |source| Error::Listen {

@@ -86,6 +86,10 @@ struct Counts {
     out: Vec<u32>,
     into: Vec<u32>,
     edges: u64,
+    /// Every edge read and the largest id, counted even past a refusal, so
+    /// that a refusal names the whole graph and not the part that fitted.
+    seen: u64,
+    largest: u32,
     /// The first id that did not fit (past the fixed count or the memory limit).
     too_big: Option<u32>,
     /// A vertex whose degree overflowed `u32`.
@@ -217,7 +221,7 @@ impl CsrBuilder {
 
     /// Ensures at least `n` vertices (used when labels name vertices without edges).
     pub fn min_vertices(mut self, n: usize) -> CsrBuilder {
-        self.min_vertices = n;
+        self.min_vertices = self.min_vertices.max(n);
         self
     }
 
@@ -276,12 +280,16 @@ impl CsrBuilder {
             out: vec![0; n0],
             into: vec![0; n0],
             edges: 0,
+            seen: 0,
+            largest: 0,
             too_big: None,
             overflow: None,
         };
         let mut batch = Batch::new();
         let mut count_one = |u: u32, v: u32| {
             let hi = u.max(v) as usize;
+            c.seen += 1;
+            c.largest = c.largest.max(hi as u32);
             if hi >= c.out.len() {
                 if fixed.is_some() || u == NONE || v == NONE || c.too_big.is_some() {
                     c.too_big.get_or_insert(hi as u32);
@@ -372,8 +380,11 @@ impl CsrBuilder {
         };
         let edges: u64 = counts.iter().map(|c| c.edges).sum();
         if let Some(hi) = counts.iter().filter_map(|c| c.too_big).max() {
-            if plan.fixed.is_none() {
-                self.check_memory(hi as u64 + 1, edges, g as u64)?;
+            if plan.fixed.is_none() && hi != NONE {
+                // Refused for memory: name the whole graph.
+                let seen: u64 = counts.iter().map(|c| c.seen).sum();
+                let largest = counts.iter().map(|c| c.largest).max().unwrap_or(0);
+                self.check_memory(u64::from(largest) + 1, seen, g as u64)?;
             }
             return Err(Error::VertexOutOfRange {
                 what: Naming::Edge,

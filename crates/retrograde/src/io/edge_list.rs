@@ -22,11 +22,15 @@ use crate::graph::{CsrBuilder, EdgeSource};
 use crate::{Csr, Successors};
 
 /// An edge list in text form, ready to be read (twice) by [`CsrBuilder`].
+/// A Matrix Market coordinate file is read as one: ids from 1, the size
+/// line read as such, a symmetric matrix's entries both ways.
 pub struct EdgeList<'a> {
     data: &'a [u8],
     path: &'a Path,
     vertices: Option<usize>,
     chunks: Vec<std::ops::Range<usize>>,
+    /// A Matrix Market file's header, or the fault in it.
+    market: Result<Option<super::matrix_market::Header>, super::matrix_market::Fault>,
 }
 
 impl<'a> EdgeList<'a> {
@@ -38,6 +42,18 @@ impl<'a> EdgeList<'a> {
             path,
             vertices,
             chunks: std::iter::once(0..data.len()).collect(),
+            market: super::matrix_market::header(data),
+        }
+    }
+
+    /// The fewest vertices the file declares: a Matrix Market file's size
+    /// line, or a leading comment `# Nodes: N` (as SNAP files and this
+    /// library's writer put it), so that isolated vertices past the largest
+    /// id survive a round trip. 0 if it declares none.
+    pub fn min_vertices(&self) -> usize {
+        match &self.market {
+            Ok(Some(h)) => h.vertices as usize,
+            _ => nodes_comment(self.data).unwrap_or(0),
         }
     }
 
@@ -56,7 +72,25 @@ impl EdgeSource for EdgeList<'_> {
         self.chunks.len()
     }
 
-    fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, mut f: F) -> Result<()> {
+    fn for_each_edge_in<F: FnMut(u32, u32)>(&self, chunk: usize, f: F) -> Result<()> {
+        match &self.market {
+            Ok(None) => self.plain(chunk, f),
+            Ok(Some(h)) => self.matrix_market(chunk, h, f),
+            Err((line, message)) if chunk == 0 => {
+                Err(crate::Error::at_line(self.path, *line, message.clone()))
+            }
+            Err(_) => Ok(()),
+        }
+    }
+
+    fn declared_vertices(&self) -> Option<usize> {
+        self.vertices
+    }
+}
+
+impl EdgeList<'_> {
+    /// A plain edge list's chunk.
+    fn plain<F: FnMut(u32, u32)>(&self, chunk: usize, mut f: F) -> Result<()> {
         let (limit, too_big) = super::text::vertex_id_limit(self.vertices);
         let mut s = Scanner::chunk(self.data, self.chunks[chunk].clone(), self.path);
         loop {
@@ -79,9 +113,57 @@ impl EdgeSource for EdgeList<'_> {
         Ok(())
     }
 
-    fn declared_vertices(&self) -> Option<usize> {
-        self.vertices
+    /// A Matrix Market file's chunk: entries after the size line, ids from 1.
+    fn matrix_market<F: FnMut(u32, u32)>(
+        &self,
+        chunk: usize,
+        h: &super::matrix_market::Header,
+        mut f: F,
+    ) -> Result<()> {
+        let n = self.vertices.map_or(h.vertices, |v| v as u64);
+        let too_big = |x: u64| format!("entry {x} is past the {n} rows and columns of the matrix");
+        let range = self.chunks[chunk].clone();
+        let range = range.start.max(h.body)..range.end.max(h.body);
+        let mut s = Scanner::chunk(self.data, range, self.path);
+        while s.next_record() {
+            let at = s.pos;
+            let i = s.number("a row number (a decimal number from 1)", n + 1, &too_big)?;
+            s.separator("a space or tab, then the column number")?;
+            let j = s.number("a column number (a decimal number from 1)", n + 1, &too_big)?;
+            s.end_record("the column number")?;
+            if i == 0 || j == 0 {
+                s.pos = at;
+                return Err(s.error(
+                    "Matrix Market rows and columns are numbered from 1, found 0".to_string(),
+                ));
+            }
+            let (u, v) = ((i - 1) as u32, (j - 1) as u32);
+            f(u, v);
+            if h.symmetric && u != v {
+                f(v, u);
+            }
+        }
+        Ok(())
     }
+}
+
+/// The `N` of a leading comment line holding `Nodes: N` (SNAP's header).
+fn nodes_comment(data: &[u8]) -> Option<usize> {
+    for line in data.split(|&b| b == b'\n').take(64) {
+        let t = String::from_utf8_lossy(line);
+        let t = t.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let rest = t.strip_prefix('#').or_else(|| t.strip_prefix('%'))?;
+        let mut words = rest.split_whitespace();
+        while let Some(w) = words.next() {
+            if w == "Nodes:" {
+                return words.next()?.parse().ok();
+            }
+        }
+    }
+    None
 }
 
 /// Parses a line `u v\n` (or `u v` followed by blanks and ignored columns)
@@ -149,13 +231,19 @@ pub fn write<S: EdgeSource + ?Sized>(
     header: &str,
 ) -> io::Result<()> {
     use rayon::prelude::*;
+    // The vertex count first, as SNAP's header gives it, so that vertices
+    // without moves past the largest id survive a round trip.
+    if let Some(n) = source.declared_vertices() {
+        writeln!(w, "# Nodes: {n}")?;
+    }
     super::text::write_header(w, header)?;
-    let chunks: Vec<usize> = (0..source.chunk_count()).collect();
-    let batch = 2 * rayon::current_num_threads();
-    for group in chunks.chunks(batch) {
-        let texts: Vec<Result<Vec<u8>>> = group
-            .par_iter()
-            .map(|&c| {
+    // Chunks in groups of a few per thread, never all their numbers at once
+    // (a source may have billions of chunks).
+    let (chunks, batch) = (source.chunk_count(), 2 * rayon::current_num_threads());
+    for first in (0..chunks).step_by(batch) {
+        let texts: Vec<Result<Vec<u8>>> = (first..(first + batch).min(chunks))
+            .into_par_iter()
+            .map(|c| {
                 let mut buf = Vec::new();
                 let mut itoa = itoa::Buffer::new();
                 source.for_each_edge_in(c, |u, v| {
@@ -195,6 +283,10 @@ pub fn read(input: Input, vertices: Option<usize>, builder: CsrBuilder) -> Resul
     let parts = rayon::current_num_threads();
     let path = input.path().to_path_buf();
     let list = EdgeList::new(input.bytes(), &path, vertices).split(parts);
+    let builder = match vertices {
+        None => builder.min_vertices(list.min_vertices()),
+        Some(_) => builder,
+    };
     // Parsed edges take at most 2 bytes per input byte (a line holds at least 4).
     let buffered_bytes = (input.len() as u64).saturating_mul(3);
     let fits = builder
@@ -280,7 +372,7 @@ impl EdgeSource for Buffers {
 /// let g = Csr::from_edges(3, &[(2, 0), (0, 1), (0, 1)]).with_successors();
 /// let mut out = Vec::new();
 /// edge_list::write_forward(&mut out, &g, "a small graph").unwrap();
-/// assert_eq!(String::from_utf8(out).unwrap(), "# a small graph\n0 1\n0 1\n2 0\n");
+/// assert_eq!(String::from_utf8(out).unwrap(), "# Nodes: 3\n# a small graph\n0 1\n0 1\n2 0\n");
 /// ```
 pub fn write_forward<G: Successors + Sync + ?Sized>(
     w: &mut dyn Write,

@@ -121,6 +121,21 @@ impl Input {
         }
     }
 
+    /// A 64-bit fingerprint of the content (XXH3 of each 4 MiB block, on all
+    /// threads, then of those): equal for equal bytes on every machine, and
+    /// different for different bytes but with probability about 2⁻⁶⁴.
+    pub fn content_hash(&self) -> u64 {
+        use rayon::prelude::*;
+        use xxhash_rust::xxh3::xxh3_64;
+        let blocks: Vec<u64> = self.bytes().par_chunks(4 << 20).map(xxh3_64).collect();
+        let mut all = Vec::with_capacity(blocks.len() * 8 + 8);
+        all.extend_from_slice(&(self.len() as u64).to_le_bytes());
+        for b in blocks {
+            all.extend_from_slice(&b.to_le_bytes());
+        }
+        xxh3_64(&all)
+    }
+
     /// The length in bytes (of the file when it was opened).
     pub fn len(&self) -> usize {
         self.bytes().len()

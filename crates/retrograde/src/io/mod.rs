@@ -6,6 +6,7 @@ pub mod binary;
 pub mod edge_list;
 mod input;
 pub mod labels;
+mod matrix_market;
 pub mod paths;
 pub mod solution;
 mod text;
