@@ -1,7 +1,7 @@
 //! Integration tests that run the real `retrograde` binary.
 
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -1102,5 +1102,144 @@ mod promises {
         assert_refused(&o, "\"b\\nad.txt\":line 1: expected the second vertex id");
         let o = run(&["solve", "no\nsuch.txt"], dir.path());
         assert_refused(&o, "\"no\\nsuch.txt\": No such file or directory");
+    }
+
+    #[test]
+    fn a_stream_larger_than_the_memory_limit_is_refused_not_read_whole() {
+        let o = run(
+            &["solve", "/dev/zero", "--max-memory", "1M"],
+            Path::new("."),
+        );
+        assert_refused(
+            &o,
+            "/dev/zero: holds more than the 1.0 MiB that may be read into memory",
+        );
+        let mut child = bin()
+            .args(["verify", "-", "nothing.tsv", "--max-memory", "1M"])
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || {
+            let line = [b'7'; 1 << 16];
+            for _ in 0..64 {
+                if stdin.write_all(&line).is_err() {
+                    break;
+                }
+            }
+        });
+        let o = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        assert_refused(&o, "-: holds more than the 1.0 MiB");
+    }
+
+    /// Runs the binary with the address space limited to `kib`, as `ulimit
+    /// -v` does.
+    fn under_ulimit(kib: u64, args: &[&str], cwd: &Path) -> Output {
+        let mut script = format!("ulimit -v {kib} && exec \"$0\"");
+        for (i, _) in args.iter().enumerate() {
+            script.push_str(&format!(" \"${}\"", i + 1));
+        }
+        Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .arg(env!("CARGO_BIN_EXE_retrograde"))
+            .args(args)
+            .current_dir(cwd)
+            .output()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_run_too_large_for_the_address_space_limit_is_refused_not_aborted() {
+        let dir = tempfile::tempdir().unwrap();
+        // 10^8 vertices: below the machine's memory, above the 300 MB allowed.
+        fs::write(dir.path().join("g.txt"), "0 99999999\n").unwrap();
+        let o = under_ulimit(300_000, &["solve", "g.txt"], dir.path());
+        assert_refused(&o, "would need about");
+        let mut board = String::from("100 100\nP");
+        for r in 0..100 {
+            board.push_str(&".".repeat(if r == 0 { 98 } else { 100 }));
+            board.push_str(if r == 0 { "T\n" } else { "\n" });
+        }
+        fs::write(dir.path().join("b.txt"), board).unwrap();
+        let o = under_ulimit(60_000, &["cop-thief", "b.txt"], dir.path());
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("would need about"), "{}", stderr(&o));
+        let o = under_ulimit(300_000, &["-j", "5000", "solve", "g.txt"], dir.path());
+        assert_refused(&o, "5000 threads would reserve about");
+    }
+
+    #[test]
+    fn generate_refuses_a_graph_too_large_before_building_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let o = run(
+            &["generate", "-n", "10", "-m", "10000000000000000", "g.rgb"],
+            dir.path(),
+        );
+        assert_refused(
+            &o,
+            "a graph of 10 vertices and 10000000000000000 edges would need about",
+        );
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+        let o = run(
+            &[
+                "generate",
+                "-n",
+                "10",
+                "-m",
+                "1000",
+                "--max-memory",
+                "1K",
+                "g.rgb",
+            ],
+            dir.path(),
+        );
+        assert_refused(&o, "more than the 1.0 KiB allowed");
+        // Text streams: a huge graph into a pipe that closes early is fine.
+        let mut child = bin()
+            .args(["generate", "-n", "10", "-m", "10000000000000000", "-", "-q"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut head = [0u8; 4096];
+        child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(0));
+    }
+
+    #[test]
+    fn timeouts_too_large_for_a_clock_are_usage_errors_not_panics() {
+        for t in ["1e20", "1e19", "0", "-1", "nan", "inf"] {
+            let flag = format!("--connect-timeout={t}");
+            let o = run(
+                &["solve", "g.txt", "--engine", "timely", &flag],
+                Path::new("."),
+            );
+            assert_eq!(o.status.code(), Some(2), "{t}: {}", stderr(&o));
+            assert!(
+                stderr(&o).contains("positive number of seconds"),
+                "{t}: {}",
+                stderr(&o)
+            );
+            assert!(!stderr(&o).contains("panicked"), "{t}");
+        }
+        let o = run(
+            &["solve", "g.txt", "--stall-timeout", "1e20"],
+            Path::new("."),
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    }
+
+    #[test]
+    fn a_memory_refusal_names_the_whole_graph_and_the_memory_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("g.txt"), "0 1\n2 7\n9 3\n").unwrap();
+        let o = run(&["solve", "g.txt", "--max-memory", "100"], dir.path());
+        assert_refused(
+            &o,
+            "a graph of 10 vertices and 3 edges would need about 462 B of memory, more than the 100 B allowed (see --max-memory)",
+        );
     }
 }

@@ -63,6 +63,7 @@ pub use engine::Solved;
 pub use error::{ConfigError, Error, Result};
 pub use hosts::read_hostfile;
 pub use input::{EdgeArray, EdgeShards, TextEdgeList};
+pub use net::{Hello, HELLO_BYTES};
 
 /// The default time allowed to connect to all peers.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);

@@ -17,17 +17,26 @@ use crate::error::{Error, Result};
 const MAGIC: &[u8; 8] = b"RTGRDv01";
 const HELLO_LEN: usize = 40;
 
-/// What a process says about itself when it connects.
+/// What a process says about itself when it connects: the 40-byte hello of
+/// the handshake (a magic string, then four big-endian `u64`s).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Hello {
-    index: u64,
-    processes: u64,
-    threads: u64,
-    fingerprint: u64,
+pub struct Hello {
+    /// The process's index in the host list.
+    pub index: u64,
+    /// How many processes the run has.
+    pub processes: u64,
+    /// Worker threads per process.
+    pub threads: u64,
+    /// The fingerprint of everything that decides the answer.
+    pub fingerprint: u64,
 }
 
+/// The length of a [`Hello`] on the wire.
+pub const HELLO_BYTES: usize = HELLO_LEN;
+
 impl Hello {
-    fn encode(&self) -> [u8; HELLO_LEN] {
+    /// The hello as sent.
+    pub fn encode(&self) -> [u8; HELLO_LEN] {
         let mut b = [0u8; HELLO_LEN];
         b[..8].copy_from_slice(MAGIC);
         for (i, x) in [self.index, self.processes, self.threads, self.fingerprint]
@@ -39,7 +48,8 @@ impl Hello {
         b
     }
 
-    fn decode(b: &[u8; HELLO_LEN]) -> Option<Hello> {
+    /// The hello in `b`; `None` if it does not start with the magic string.
+    pub fn decode(b: &[u8; HELLO_LEN]) -> Option<Hello> {
         if &b[..8] != MAGIC {
             return None;
         }
@@ -53,7 +63,7 @@ impl Hello {
     }
 
     /// Why `other` cannot join a run described by `self`, if it cannot.
-    fn mismatch(&self, other: &Hello) -> Option<String> {
+    pub fn mismatch(&self, other: &Hello) -> Option<String> {
         if other.processes != self.processes {
             Some(format!(
                 "it runs with {} processes, this one with {}",
