@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Speed and memory of `retrograde solve` against the plain single-threaded
-# baseline (bench/baseline), measured in the same run on the same graph.
+# Speed and memory of `retrograde solve` against a tight single-threaded C++
+# program of the same algorithm (bench/baseline/baseline.cpp, built here with
+# g++ -O3 -march=native), measured in the same run on the same graph. The
+# Rust version of that program (bench/baseline) is shown too.
 #
 #   bench/speed.sh [VERTICES] [EDGES] [RUNS]     (default 4000000 24000000 3)
 #
@@ -15,8 +17,11 @@ E=${2:-24000000}
 RUNS=${3:-3}
 DIR=target/bench
 BIN=target/release/retrograde
-BASE=target/release/baseline
+BASE=target/release/baseline-cpp
+RUST_BASE=target/release/baseline
 cargo build --release -q -p retrograde-cli -p retrograde-baseline
+command -v "${CXX:-g++}" >/dev/null || { echo "speed.sh needs a C++ compiler (g++, or CXX=...)" >&2; exit 1; }
+"${CXX:-g++}" -O3 -march=native -o "$BASE" bench/baseline/baseline.cpp
 mkdir -p "$DIR"
 TXT="$DIR/random-$V-$E.txt"
 RGB="$DIR/random-$V-$E.rgb"
@@ -56,7 +61,8 @@ row() {
         "$(awk "BEGIN {print $m / 1024}")" "$(awk "BEGIN {print $m / $bm}")" \
         "$(echo "$res" | cut -d' ' -f3-)"
 }
-row "baseline (1 thread, text)" "$base"
+row "C++ baseline (1 thread, text)" "$base"
+row "Rust baseline (1 thread, text)" "$(measure "$RUST_BASE" "$TXT")"
 for threads in 1 2; do
     for input in "$TXT" "$RGB"; do
         kind=text; [ "$input" = "$RGB" ] && kind=binary

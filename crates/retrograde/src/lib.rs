@@ -37,6 +37,7 @@
 //! - [`io`]: the text edge list, terminal labels and solution formats.
 #![deny(missing_docs)]
 
+mod alloc;
 mod error;
 pub mod explore;
 pub mod game;

@@ -10,6 +10,7 @@
 //! - [`reference::solve_reference`]: a slow fixed-point iteration straight from
 //!   the definitions, the yardstick every engine is tested against.
 
+mod draws;
 mod lean;
 mod parallel;
 pub mod reference;

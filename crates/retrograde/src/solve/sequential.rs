@@ -1,9 +1,10 @@
 //! The sequential engine: retrograde analysis with a FIFO queue.
 
 use super::{NoProgress, Progress, Solution};
+use crate::alloc::filled;
 use crate::error::SolveError;
 use crate::graph::NONE;
-use crate::kernel::{self, Entry, Phase, DRAW, UNDECIDED};
+use crate::kernel::{self, Entry, Phase, UNDECIDED};
 use crate::{GameGraph, Rules};
 
 /// Strongly solves the game `g` under `rules`.
@@ -53,10 +54,10 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
 ) -> Result<Solution, SolveError> {
     rules.check(g.vertex_count())?;
     let n = g.vertex_count();
-    let mut state = vec![UNDECIDED; n];
-    let mut rem = vec![NONE; n];
-    let mut best = vec![NONE; n];
-    let mut counter = vec![0u32; n];
+    let mut state = filled(n, UNDECIDED);
+    let mut rem = filled(n, NONE);
+    let mut best = filled(n, NONE);
+    let mut counter = filled(n, 0u32);
     let mut terminals: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
     progress.begin("solve", n as u64);
 
@@ -106,47 +107,9 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
     }
     drop(counter);
     drop(queue);
-    finish_draws(g, &mut state, &mut rem, &mut best);
+    super::draws::finish_draws(g, &mut state, &mut rem, &mut best);
     progress.end();
     Ok(Solution::from_parts(state, rem, best))
-}
-
-/// Marks undecided positions as draws and gives each non-terminal draw its
-/// best move: the draw successor of greatest [`rank`](kernel::rank), i.e.
-/// the smallest id. `O(V + E)`, reverse edges only.
-pub(crate) fn finish_draws<G: GameGraph + ?Sized>(
-    g: &G,
-    state: &mut [u8],
-    rem: &mut [u32],
-    best: &mut [u32],
-) {
-    for v in 0..state.len() {
-        if state[v] == UNDECIDED {
-            rem[v] = NONE;
-            best[v] = NONE;
-        }
-    }
-    // A draw that has its move is marked MOVED, so the scan reads only the
-    // small state array, not the best moves, for every edge. Draws are
-    // scanned in increasing id, so the first one to reach a position is its
-    // best move.
-    const MOVED: u8 = UNDECIDED + 1;
-    for d in 0..state.len() {
-        if state[d] >= DRAW {
-            g.for_each_predecessor(d as u32, |p| {
-                let pi = p as usize;
-                if state[pi] == UNDECIDED {
-                    state[pi] = MOVED;
-                    best[pi] = d as u32;
-                }
-            });
-        }
-    }
-    for s in state.iter_mut() {
-        if *s >= UNDECIDED {
-            *s = DRAW;
-        }
-    }
 }
 
 #[cfg(test)]

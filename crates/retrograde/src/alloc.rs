@@ -1,0 +1,69 @@
+//! Big arrays, allocated the way memory-bound code wants them.
+//!
+//! A solve touches a few bytes of several arrays per position, and on a
+//! fresh allocation the first touch of every 4 KiB page is a page fault: at
+//! a few GB/s, faulting in the arrays of a big graph costs as much as the
+//! solve itself. [`filled`] asks the OS for transparent huge pages (2 MiB,
+//! on Linux, where the system allows them at all: `madvise` mode or
+//! `always`) and writes the initial value on all threads, so the faults
+//! are few and happen in parallel. Elsewhere it is an ordinary vector.
+
+use std::mem::MaybeUninit;
+
+use rayon::prelude::*;
+
+/// Arrays smaller than this are allocated and filled plainly.
+const BIG: usize = 4 << 20;
+
+/// Elements filled per task.
+const CHUNK: usize = 1 << 18;
+
+/// A vector of `n` copies of `value`; see the module docs.
+pub(crate) fn filled<T: Copy + Send + Sync>(n: usize, value: T) -> Vec<T> {
+    let bytes = n.saturating_mul(std::mem::size_of::<T>());
+    if bytes < BIG {
+        return vec![value; n];
+    }
+    let mut v: Vec<T> = Vec::with_capacity(n);
+    advise_huge_pages(&mut v.spare_capacity_mut()[..n]);
+    v.spare_capacity_mut()[..n]
+        .par_chunks_mut(CHUNK)
+        .for_each(|c| c.fill(MaybeUninit::new(value)));
+    // SAFETY: the first n elements were all written just above.
+    unsafe { v.set_len(n) };
+    v
+}
+
+/// Asks for huge pages under `s` (not yet touched). A hint: failure is
+/// harmless and ignored.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages<T>(s: &mut [MaybeUninit<T>]) {
+    const PAGE: usize = 4096;
+    let start = (s.as_ptr() as usize).next_multiple_of(PAGE);
+    let end = (s.as_ptr() as usize + std::mem::size_of_val(s)) & !(PAGE - 1);
+    if end > start {
+        // SAFETY: madvise with MADV_HUGEPAGE only changes how the kernel
+        // backs these pages, which lie inside an allocation we own; it
+        // neither reads nor invalidates their contents.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages<T>(_: &mut [MaybeUninit<T>]) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filled_holds_the_value_everywhere_small_or_big() {
+        for n in [0, 1, 1000, BIG / 4 + 3, 3 * CHUNK + 1] {
+            let v = filled(n, 7u32);
+            assert_eq!(v.len(), n);
+            assert!(v.iter().all(|&x| x == 7));
+        }
+    }
+}
