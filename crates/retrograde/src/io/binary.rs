@@ -32,6 +32,7 @@ use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::{write_atomically, Input};
+use crate::alloc::filled;
 use crate::error::{Error, Result};
 use crate::graph::csr::Adjacency;
 use crate::Csr;
@@ -72,9 +73,13 @@ fn section_hash(bytes: &[u8]) -> u64 {
 }
 
 fn checksum(head: &[u8], sections: [&[u8]; 3]) -> u64 {
+    checksum_of(head, sections.map(section_hash))
+}
+
+fn checksum_of(head: &[u8], section_hashes: [u64; 3]) -> u64 {
     let mut all = head[..32].to_vec();
-    for s in sections {
-        all.extend_from_slice(&section_hash(s).to_le_bytes());
+    for h in section_hashes {
+        all.extend_from_slice(&h.to_le_bytes());
     }
     xxh3_64(&all)
 }
@@ -158,10 +163,15 @@ pub fn read(input: &Input) -> Result<Csr> {
     }
     read_at(input, 0, &mut head)?;
     let layout = Layout::read(&head, len, &fail)?;
-    let g = layout.load(input)?;
-    layout.check_integrity(input, &head, &g, &fail)?;
-    layout.check_structure(&g, &fail)?;
-    layout.check_sources(&g, &fail)?;
+    let key = sources_key(layout.e);
+    let (g, digest) = layout.load(input, key)?;
+    layout.check_integrity(input, &head, digest.hashes, &fail)?;
+    if !digest.structure_holds(layout.v, layout.e as u64) {
+        layout.check_structure(&g, &fail)?;
+    }
+    if digest.by_edges != digest.by_degrees {
+        layout.check_sources(&g, &fail)?;
+    }
     Ok(g)
 }
 
@@ -178,13 +188,6 @@ fn read_at(input: &Input, offset: usize, buf: &mut [u8]) -> Result<()> {
             ),
             _ => Error::io(input.path(), e),
         })
-}
-
-/// `n` little-endian values of `input` at `offset`.
-fn read_vec<T: Plain + Default>(input: &Input, offset: usize, n: usize) -> Result<Vec<T>> {
-    let mut v = vec![T::default(); n];
-    read_at(input, offset, as_bytes_mut(&mut v))?;
-    Ok(v)
 }
 
 fn as_bytes_mut<T: Plain>(s: &mut [T]) -> &mut [u8] {
@@ -254,16 +257,45 @@ impl Layout {
         })
     }
 
-    /// The three arrays, read out of the file.
-    fn load(&self, input: &Input) -> Result<Csr> {
+    /// The three arrays, read out of the file on all threads, block by
+    /// block, each block hashed and summarised for the checks while it is
+    /// still in cache.
+    fn load(&self, input: &Input, key: u64) -> Result<(Csr, Digest)> {
         let n = self.v as usize;
-        Ok(Csr {
-            out_degree: read_vec(input, HEADER, n)?,
-            reverse: Adjacency {
-                offsets: read_vec(input, self.off_at, n + 1)?,
-                targets: read_vec(input, self.tgt_at, self.e)?,
-            },
-        })
+        let mut out_degree = filled(n, 0u32);
+        let mut offsets = filled(n + 1, 0u64);
+        let mut targets = filled(self.e, 0u32);
+        let h = |v: u32| source_hash(key, v);
+        let (out_hash, degrees) = read_section(input, HEADER, &mut out_degree, |first, b| {
+            b.iter()
+                .enumerate()
+                .fold((0u64, 0u64), |(sum, by), (i, &d)| {
+                    let by_degree = u64::from(d).wrapping_mul(h((first + i) as u32));
+                    (sum + u64::from(d), by.wrapping_add(by_degree))
+                })
+        })?;
+        let (off_hash, rows) = read_section(input, self.off_at, &mut offsets, |_, b| {
+            (b[0], b[b.len() - 1], b.windows(2).all(|w| w[0] <= w[1]))
+        })?;
+        let (tgt_hash, edges) = read_section(input, self.tgt_at, &mut targets, |_, b| {
+            b.iter().fold((0u32, 0u64), |(max, by), &u| {
+                (max.max(u), by.wrapping_add(h(u)))
+            })
+        })?;
+        let digest = Digest {
+            hashes: [out_hash, off_hash, tgt_hash],
+            degree_sum: degrees.iter().map(|d| d.0).sum(),
+            by_degrees: degrees.iter().fold(0, |a, d| a.wrapping_add(d.1)),
+            by_edges: edges.iter().fold(0, |a, e| a.wrapping_add(e.1)),
+            max_target: edges.iter().map(|e| e.0).max(),
+            offsets_first_last: (offsets[0], offsets[n]),
+            offsets_ordered: rows.iter().all(|r| r.2) && rows.windows(2).all(|w| w[0].1 <= w[1].0),
+        };
+        let g = Csr {
+            out_degree,
+            reverse: Adjacency { offsets, targets },
+        };
+        Ok((g, digest))
     }
 
     /// The checksum over what was read, and the zero padding.
@@ -271,15 +303,10 @@ impl Layout {
         &self,
         input: &Input,
         head: &[u8; HEADER],
-        g: &Csr,
+        section_hashes: [u64; 3],
         fail: &dyn Fn(u64, String) -> Error,
     ) -> Result<()> {
-        let sections = [
-            as_bytes(g.out_degrees()),
-            as_bytes(g.reverse().offsets()),
-            as_bytes(g.reverse().targets()),
-        ];
-        if checksum(head, sections) != u64_at(head, 32) {
+        if checksum_of(head, section_hashes) != u64_at(head, 32) {
             return Err(fail(32, "checksum mismatch: the file is corrupted".into()));
         }
         let out_end = HEADER + self.v as usize * 4;
@@ -340,42 +367,21 @@ impl Layout {
     /// Each vertex must be the source of exactly as many edges as its
     /// out-degree says (the sum alone lets one vertex gain what another
     /// loses, and the solver and `with_successors` trust each degree).
-    /// Counting per vertex costs a random access per edge, so first compare
-    /// two fingerprints read in order: the sum over edges of h(source) and the
-    /// sum over vertices of out-degree × h(vertex), for a hash h keyed afresh
-    /// on every read (wrapping arithmetic). They differ for any disagreement
-    /// but with probability about 2^-63, which no file can arrange without
-    /// knowing the key. Only a mismatch pays for the exact count.
+    /// Counting per vertex costs a random access per edge, so the load
+    /// compares two fingerprints read in order ([`Digest`]) and only a
+    /// mismatch pays for this exact count, which names the first edge too
+    /// many.
     fn check_sources(&self, g: &Csr, fail: &dyn Fn(u64, String) -> Error) -> Result<()> {
         let out = g.out_degrees();
         let targets = g.reverse().targets();
-        let key = {
-            use std::hash::{BuildHasher, Hasher};
-            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-            h.write_u64(self.e as u64);
-            h.finish()
-        };
-        // SplitMix64's finaliser on the keyed id: every bit depends on every bit.
-        let h = |v: u32| crate::graph::splitmix64(u64::from(v) ^ key);
-        let by_edges = targets
-            .par_iter()
-            .with_min_len(1 << 16)
-            .map(|&u| h(u))
-            .reduce(|| 0, u64::wrapping_add);
-        let by_degrees = out
-            .par_iter()
-            .enumerate()
-            .with_min_len(1 << 16)
-            .map(|(v, &d)| u64::from(d).wrapping_mul(h(v as u32)))
-            .reduce(|| 0, u64::wrapping_add);
-        if by_edges == by_degrees {
-            return Ok(());
-        }
         let left: Vec<AtomicU32> = out.par_iter().map(|&d| AtomicU32::new(d)).collect();
         let any = targets
             .par_iter()
             .position_any(|&u| left[u as usize].fetch_sub(1, Relaxed) == 0)
-            .unwrap_or(0);
+            .unwrap_or(usize::MAX);
+        if any == usize::MAX {
+            return Ok(());
+        }
         // Again in order, for a message that names the first such edge.
         let mut left = out.to_vec();
         let i = targets
@@ -397,6 +403,75 @@ impl Layout {
             ),
         ))
     }
+}
+
+/// What the checks need to know of the three sections, gathered while they
+/// are read. The source fingerprints: the sum over edges of h(source) and
+/// the sum over vertices of out-degree × h(vertex), for a hash h keyed
+/// afresh on every read (wrapping arithmetic). They differ for any
+/// disagreement between edges and out-degrees but with probability about
+/// 2^-63, which no file can arrange without knowing the key.
+struct Digest {
+    hashes: [u64; 3],
+    degree_sum: u64,
+    by_degrees: u64,
+    by_edges: u64,
+    max_target: Option<u32>,
+    offsets_first_last: (u64, u64),
+    offsets_ordered: bool,
+}
+
+impl Digest {
+    /// Offsets from 0 to `e` without decreasing, ids below `v`, out-degrees
+    /// adding up to `e`.
+    fn structure_holds(&self, v: u64, e: u64) -> bool {
+        self.offsets_first_last == (0, e)
+            && self.offsets_ordered
+            && self.max_target.is_none_or(|t| u64::from(t) < v)
+            && self.degree_sum == e
+    }
+}
+
+/// The key of this read's source fingerprints.
+fn sources_key(e: usize) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(e as u64);
+    h.finish()
+}
+
+/// SplitMix64's finaliser on the keyed id: every bit depends on every bit.
+fn source_hash(key: u64, v: u32) -> u64 {
+    crate::graph::splitmix64(u64::from(v) ^ key)
+}
+
+/// Reads the section at `at` into `v` on all threads, one [`BLOCK`] at a
+/// time; returns the section's hash and `summarise(first index, block)`
+/// of every block, in order.
+fn read_section<T, S>(
+    input: &Input,
+    at: usize,
+    v: &mut [T],
+    summarise: impl Fn(usize, &[T]) -> S + Sync,
+) -> Result<(u64, Vec<S>)>
+where
+    T: Plain + Send + Sync,
+    S: Send,
+{
+    let per_block = BLOCK / std::mem::size_of::<T>();
+    let blocks: Vec<(u64, S)> = v
+        .par_chunks_mut(per_block)
+        .enumerate()
+        .map(|(i, block)| {
+            read_at(input, at + i * BLOCK, as_bytes_mut(block))?;
+            Ok((xxh3_64(as_bytes(block)), summarise(i * per_block, block)))
+        })
+        .collect::<Result<_>>()?;
+    let hashes: Vec<u64> = blocks.iter().map(|b| b.0).collect();
+    Ok((
+        xxh3_64(as_bytes(&hashes)),
+        blocks.into_iter().map(|b| b.1).collect(),
+    ))
 }
 
 fn u32_at(b: &[u8], i: usize) -> u32 {
@@ -620,6 +695,25 @@ mod tests {
             o.pop();
         })
         .contains("truncated"));
+    }
+
+    /// The checks run block by block as the file is read: a fault that
+    /// straddles two blocks, or lies in a later one, must still be seen.
+    #[test]
+    fn faults_across_and_beyond_the_first_block_are_refused() {
+        let n = 1_100_000u32; // offsets: 3 blocks; targets: 2 blocks
+        let edges: Vec<(u32, u32)> = (0..n).map(|v| (v, (v + 1) % n)).collect();
+        let g = Csr::from_edges(n as usize, &edges);
+        assert_eq!(tampered(&g, |_, _, _| {}).unwrap(), g);
+        let e = |change: fn(&mut Vec<u32>, &mut Vec<u64>, &mut Vec<u32>)| {
+            tampered(&g, change).unwrap_err().to_string()
+        };
+        let first = (BLOCK / 8) as usize; // the second block's first offset
+        assert!(e(|_, o, _| o.swap(BLOCK / 8 - 1, BLOCK / 8))
+            .ends_with(&format!("offsets decrease at vertex {}", first - 1)));
+        assert!(e(|_, _, t| t[1_099_999] = 1_100_000)
+            .ends_with("edge names vertex 1100000, but there are 1100000 vertices"));
+        assert!(e(|_, _, t| t[1_099_999] = 0).contains("source of more edges"));
     }
 
     /// Fuzz finding (`binary_structure`): out-degrees that add up to `E` but
