@@ -708,7 +708,7 @@ mod tests {
         let e = |change: fn(&mut Vec<u32>, &mut Vec<u64>, &mut Vec<u32>)| {
             tampered(&g, change).unwrap_err().to_string()
         };
-        let first = (BLOCK / 8) as usize; // the second block's first offset
+        let first = BLOCK / 8; // the second block's first offset
         assert!(e(|_, o, _| o.swap(BLOCK / 8 - 1, BLOCK / 8))
             .ends_with(&format!("offsets decrease at vertex {}", first - 1)));
         assert!(e(|_, _, t| t[1_099_999] = 1_100_000)
