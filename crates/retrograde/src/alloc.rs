@@ -34,6 +34,16 @@ pub(crate) fn filled<T: Copy + Send + Sync>(n: usize, value: T) -> Vec<T> {
     v
 }
 
+/// An empty vector with room for `n` elements, on huge pages where it is
+/// big enough; see the module docs.
+pub(crate) fn with_capacity<T>(n: usize) -> Vec<T> {
+    let mut v: Vec<T> = Vec::with_capacity(n);
+    if n.saturating_mul(std::mem::size_of::<T>()) >= BIG {
+        advise_huge_pages(&mut v.spare_capacity_mut()[..n]);
+    }
+    v
+}
+
 /// Asks for huge pages under `s` (not yet touched). A hint: failure is
 /// harmless and ignored.
 #[cfg(target_os = "linux")]

@@ -4,6 +4,7 @@
 use rayon::prelude::*;
 
 use super::{csr::Adjacency, Csr, MAX_VERTICES, NONE};
+use crate::alloc::filled;
 use crate::error::{Error, Naming, Result};
 
 /// Anything that can list its edges, as often as asked, in the same order,
@@ -277,8 +278,8 @@ impl CsrBuilder {
         chunks: u64,
     ) -> Result<Counts> {
         let mut c = Counts {
-            out: vec![0; n0],
-            into: vec![0; n0],
+            out: filled(n0, 0),
+            into: filled(n0, 0),
             edges: 0,
             seen: 0,
             largest: 0,
@@ -326,7 +327,7 @@ impl CsrBuilder {
         } = merge(counts)?;
         let n = out_degree.len();
         let edges = offsets[n];
-        let mut targets: Vec<u32> = vec![NONE; edges as usize];
+        let mut targets: Vec<u32> = filled(edges as usize, NONE);
         let changed = match cursors {
             None => place_one(source, &mut offsets, &mut targets)?,
             Some(cursors) => place_groups(source, &plan, &offsets, &mut targets, cursors)?,
@@ -427,7 +428,7 @@ fn merge(mut counts: Vec<Counts>) -> Result<Merged> {
         c.into.resize(n, 0);
     }
     let mut overflow = counts.iter().find_map(|c| c.overflow);
-    let mut offsets: Vec<u64> = vec![0; n + 1];
+    let mut offsets: Vec<u64> = filled(n + 1, 0);
     let (first, rest) = counts.split_first_mut().expect("one group at least");
     let mut out_degree = std::mem::take(&mut first.out);
     let cursors = if rest.is_empty() {

@@ -68,7 +68,7 @@ impl<G: Successors + Sync + ?Sized> EdgeSource for Forward<'_, G> {
 /// assert_eq!(starts, [0, 1, 1, 3]);
 /// assert_eq!(values, ['b', 'a', 'c']);
 /// ```
-pub fn counting_sort<V: Copy + Default>(
+pub fn counting_sort<V: Copy + Default + Send + Sync>(
     buckets: usize,
     items: impl Iterator<Item = (usize, V)> + Clone,
 ) -> (Vec<u64>, Vec<V>) {
@@ -80,7 +80,7 @@ pub fn counting_sort<V: Copy + Default>(
         starts[b + 1] += starts[b];
     }
     let mut cursor = starts[..buckets].to_vec();
-    let mut values = vec![V::default(); starts[buckets] as usize];
+    let mut values = crate::alloc::filled(starts[buckets] as usize, V::default());
     for (b, v) in items {
         // An iterator that yields more the second time only loses the excess.
         let c = &mut cursor[b];

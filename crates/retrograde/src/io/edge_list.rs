@@ -299,7 +299,8 @@ pub fn read(input: Input, vertices: Option<usize>, builder: CsrBuilder) -> Resul
         .into_par_iter()
         .map(|c| {
             let range = &list.chunks[c];
-            let mut edges = Vec::with_capacity((range.end - range.start) / 12);
+            input.prefault(range.clone());
+            let mut edges = crate::alloc::with_capacity((range.end - range.start) / 12);
             list.for_each_edge_in(c, |u, v| edges.push((u, v)))?;
             Ok(edges)
         })
