@@ -202,7 +202,7 @@ impl<G: Game> Successors for AsGraph<G> {
 /// # Errors
 /// If a terminal label of `rules` names a position outside the game, or the
 /// game has more positions than `u32` ids allow.
-pub fn solve_game<'g, G: Game + ?Sized>(
+pub fn solve_game<'g, G: Game + Sync + ?Sized>(
     game: &'g G,
     rules: &Rules,
 ) -> Result<Solved<AsGraph<&'g G>>, SolveError> {
@@ -210,7 +210,7 @@ pub fn solve_game<'g, G: Game + ?Sized>(
 }
 
 /// [`solve_game`], reporting progress (phase `"solve"`).
-pub fn solve_game_with_progress<'g, G: Game + ?Sized>(
+pub fn solve_game_with_progress<'g, G: Game + Sync + ?Sized>(
     game: &'g G,
     rules: &Rules,
     progress: &dyn Progress,

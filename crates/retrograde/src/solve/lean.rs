@@ -1,11 +1,16 @@
 //! The lean engine: retrograde analysis in a few bytes per position, for games
 //! generated on the fly whose edges are never stored.
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
 use super::solution::{Remoteness, Values};
 use super::{NoProgress, Progress};
+use crate::alloc::filled;
 use crate::error::SolveError;
 use crate::graph::NONE;
-use crate::kernel::{self, Effect, DRAW, LOSE, UNDECIDED};
+use crate::kernel::{self, Effect, Phase, DRAW, LOSE, UNDECIDED};
 use crate::{GameGraph, Rules};
 
 /// The largest out-degree whose move counter fits in the state byte: codes
@@ -34,7 +39,10 @@ const PACKED_MAX_DEGREE: u32 = (u8::MAX - UNDECIDED) as u32;
 ///
 /// It reads `g` only through [`GameGraph`]: the out-degree of every position
 /// once, and the predecessors of every decided position once, so a game that
-/// generates them on the fly never stores an edge.
+/// generates them on the fly never stores an edge. The out-degrees and
+/// terminal positions are found on all threads of the current rayon pool;
+/// the levels are walked on one, which on two cores measured faster than
+/// sharing a level's updates between them (see BENCHMARKS.md).
 ///
 /// # Complexity
 /// Time **O(V + E)**. Memory: 3 bytes per position (state byte and `u16`
@@ -56,12 +64,15 @@ const PACKED_MAX_DEGREE: u32 = (u8::MAX - UNDECIDED) as u32;
 /// assert_eq!(lean.best_move(3), full.best_move(3));
 /// assert_eq!(lean.into_solution(), full);
 /// ```
-pub fn solve_lean<G: GameGraph + ?Sized>(g: &G, rules: &Rules) -> Result<Values, SolveError> {
+pub fn solve_lean<G: GameGraph + Sync + ?Sized>(
+    g: &G,
+    rules: &Rules,
+) -> Result<Values, SolveError> {
     solve_lean_with_progress(g, rules, &NoProgress)
 }
 
 /// [`solve_lean`], reporting the positions decided to `progress` (phase `"solve"`).
-pub fn solve_lean_with_progress<G: GameGraph + ?Sized>(
+pub fn solve_lean_with_progress<G: GameGraph + Sync + ?Sized>(
     g: &G,
     rules: &Rules,
     progress: &dyn Progress,
@@ -69,46 +80,18 @@ pub fn solve_lean_with_progress<G: GameGraph + ?Sized>(
     rules.check(g.vertex_count())?;
     let n = g.vertex_count();
     progress.begin("solve", n as u64);
-    let mut state = vec![UNDECIDED; n];
-    let mut rem = Remoteness::Narrow(vec![u16::MAX; n]);
-    let mut levels: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
-
-    // Terminal positions form level 0 of their phase; every other position
-    // gets its counter in its state byte.
-    let mut wide: Option<Vec<u32>> = None;
-    let mut labels = rules.labels.walk();
-    for v in 0..n as u32 {
-        let start = kernel::start_of(g, v, labels.at(v), rules.no_move);
-        let vi = v as usize;
-        state[vi] = start.code;
-        if start.is_open() {
-            let d = start.moves;
-            match &mut wide {
-                Some(c) => c[vi] = d,
-                None if d <= PACKED_MAX_DEGREE => state[vi] = UNDECIDED + d as u8,
-                None => {
-                    // A large degree: move every counter seen so far to u32s.
-                    let mut c = vec![0u32; n];
-                    for (u, s) in state[..vi].iter_mut().enumerate() {
-                        if *s > UNDECIDED {
-                            c[u] = u32::from(*s - UNDECIDED);
-                            *s = UNDECIDED;
-                        }
-                    }
-                    c[vi] = d;
-                    wide = Some(c);
-                }
-            }
-        } else if let Some(phase) = kernel::phase(start.code) {
-            levels[phase as usize].push(v);
-        }
-    }
+    let Start {
+        mut state,
+        counters,
+        levels,
+    } = start(g, rules);
+    let mut rem = Remoteness::Narrow(filled(n, u16::MAX));
     for &v in levels.iter().flatten() {
         rem.set(v as usize, 0);
     }
 
     let [win_lose, ties] = levels;
-    match wide {
+    match counters {
         None => {
             let mut c = Packed;
             walk(g, &mut state, &mut rem, win_lose, &mut c, progress);
@@ -120,13 +103,89 @@ pub fn solve_lean_with_progress<G: GameGraph + ?Sized>(
             walk(g, &mut state, &mut rem, ties, &mut c, progress);
         }
     }
-    for s in state.iter_mut() {
+    state.par_iter_mut().with_min_len(CHUNK).for_each(|s| {
         if *s >= UNDECIDED {
             *s = DRAW;
         }
-    }
+    });
     progress.end();
     Ok(Values::new(state, rem))
+}
+
+/// Positions started per task.
+const CHUNK: usize = 1 << 16;
+
+/// Where the walk starts from.
+struct Start {
+    /// Terminal codes, and every other position's move counter in its state
+    /// byte (code `UNDECIDED + c`), or `UNDECIDED` if `counters` holds them.
+    state: Vec<u8>,
+    /// The move counters, if some out-degree exceeds [`PACKED_MAX_DEGREE`].
+    counters: Option<Vec<u32>>,
+    /// Level 0 of each phase: the terminal wins and losses, and the ties.
+    levels: [Vec<u32>; 2],
+}
+
+/// Every position's start ([`kernel::start_of`]), on all threads of the
+/// current rayon pool, in blocks of [`CHUNK`] positions.
+fn start<G: GameGraph + Sync + ?Sized>(g: &G, rules: &Rules) -> Start {
+    let n = g.vertex_count();
+    let mut state = filled(n, UNDECIDED);
+    let wide = AtomicBool::new(false);
+    state
+        .par_chunks_mut(CHUNK)
+        .enumerate()
+        .for_each(|(k, states)| {
+            let first = k * CHUNK;
+            let mut labels = rules.labels.walk_from(first as u32);
+            for (i, s) in states.iter_mut().enumerate() {
+                let v = (first + i) as u32;
+                let start = kernel::start_of(g, v, labels.at(v), rules.no_move);
+                *s = start.code;
+                if start.is_open() {
+                    if start.moves <= PACKED_MAX_DEGREE {
+                        *s = UNDECIDED + start.moves as u8;
+                    } else {
+                        wide.store(true, Relaxed);
+                    }
+                }
+            }
+        });
+    // A large degree: every counter moves to a u32 array.
+    let counters = wide.into_inner().then(|| {
+        let mut c = filled(n, 0u32);
+        c.par_chunks_mut(CHUNK)
+            .zip(state.par_chunks_mut(CHUNK))
+            .enumerate()
+            .for_each(|(k, (c, states))| {
+                let first = k * CHUNK;
+                let mut labels = rules.labels.walk_from(first as u32);
+                for (i, (c, s)) in c.iter_mut().zip(states.iter_mut()).enumerate() {
+                    let v = (first + i) as u32;
+                    let start = kernel::start_of(g, v, labels.at(v), rules.no_move);
+                    if start.is_open() {
+                        *c = start.moves;
+                        *s = UNDECIDED;
+                    }
+                }
+            });
+        c
+    });
+    let level = |phase: Phase| -> Vec<u32> {
+        state
+            .par_iter()
+            .with_min_len(CHUNK)
+            .enumerate()
+            .filter(|&(_, &s)| kernel::phase(s) == Some(phase))
+            .map(|(v, _)| v as u32)
+            .collect()
+    };
+    let levels = [level(Phase::WinLose), level(Phase::Tie)];
+    Start {
+        state,
+        counters,
+        levels,
+    }
 }
 
 /// Where the move counters of undecided positions live.
@@ -278,6 +337,47 @@ mod tests {
             assert_eq!(lean.best_move(v), full.best_move(v), "{v}");
         }
         assert_eq!(lean.into_solution(), full);
+    }
+
+    #[test]
+    fn starts_split_across_threads_and_blocks_agree() {
+        // Three blocks of CHUNK positions: labels, ties, terminals and a
+        // position of 300 moves (wide counters) in the later ones.
+        let n = 2 * CHUNK as u32 + 1000;
+        let mut x = 7u64;
+        let mut edges = Vec::new();
+        for v in 0..n {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            if x >> 62 != 0 {
+                edges.push((v, (x >> 33) as u32 % n));
+                edges.push((v, (x >> 13) as u32 % n));
+            }
+        }
+        let big = CHUNK as u32 + 5;
+        edges.extend((0..300).map(|i| (big, (big + 1 + i) % n)));
+        let g = Csr::from_edges(n as usize, &edges).with_successors();
+        let labels = Labels::from_pairs(
+            (0..n)
+                .step_by(997)
+                .map(|v| {
+                    (
+                        v,
+                        [Outcome::Win, Outcome::Tie, Outcome::Draw][v as usize % 3],
+                    )
+                })
+                .collect(),
+        );
+        let rules = Rules::normal().with_labels(labels);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        pool.install(|| agree(&g, &rules));
+        edges.truncate(edges.len() - 300);
+        let g = Csr::from_edges(n as usize, &edges).with_successors();
+        pool.install(|| agree(&g, &rules));
     }
 
     #[test]
