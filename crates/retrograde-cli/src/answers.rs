@@ -38,6 +38,20 @@ impl OutputArgs {
         Ok(())
     }
 
+    /// Refuses `--json` with the solution written to standard output: both
+    /// would be on it.
+    pub fn check_json(&self, json: bool) -> Result<()> {
+        if let Some(path) = &self.output {
+            if json && retrograde::io::paths::output_descriptor(path) == Some(1) {
+                anyhow::bail!(
+                    "--json and --output {} both write to standard output: write the solution to a file",
+                    crate::common::shown(path)
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// Writes the solution file, if one was asked for.
     pub fn write<S: Answers>(&self, sol: &S, bars: &Bars) -> Result<()> {
         if let Some(path) = &self.output {

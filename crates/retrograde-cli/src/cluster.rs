@@ -46,6 +46,8 @@ pub struct Run<'a> {
     pub cluster: &'a ClusterArgs,
     /// No summary, no progress.
     pub quiet: bool,
+    /// The JSON report on standard output (process 0).
+    pub json: bool,
     /// Worker threads per process (every process must agree).
     pub threads: usize,
 }
@@ -88,7 +90,8 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     let (solved, times) = bars.spin("solve", || {
         retrograde_timely::solve_timed(&config, TextEdgeList::new(input, run.game.vertices), &rules)
     })?;
-    let mut out = common::talk(&outputs);
+    run.outputs.check_json(run.json)?;
+    let mut out = common::talk();
 
     let Some(solved) = solved else {
         if !run.quiet {
@@ -140,7 +143,7 @@ pub fn run(run: &Run) -> Result<ExitCode> {
             if threads == 1 { "" } else { "s" },
             solved.rounds
         )?;
-        writeln!(out, "solved: {}", sol.summary())?;
+        writeln!(out, "solved: {}", common::summary_line(&sol.summary()))?;
         let peak = common::peak_memory().map_or_else(String::new, |b| {
             format!("; peak memory {} (this process)", HumanBytes(b))
         });
@@ -158,6 +161,23 @@ pub fn run(run: &Run) -> Result<ExitCode> {
         }
     }
     out.flush()?;
+    if run.json {
+        let mut t = common::Timings::default();
+        t.record("read", read.as_secs_f64());
+        t.record("connect", times.connect.as_secs_f64());
+        t.record("solve", times.solve.as_secs_f64());
+        t.record("write", write.as_secs_f64());
+        let report = crate::solve::Report {
+            graph: &run.game.graph,
+            moves: solved.edges,
+            labels: rules.labels.len() as u64,
+            engine: "timely",
+            threads,
+            processes: config.processes(),
+            times: &t,
+        };
+        return crate::solve::report(&report, run.outputs, sol);
+    }
     let stdout = io::stdout();
     let mut data = stdout.lock();
     run.outputs.print(&mut data, sol)?;

@@ -150,6 +150,20 @@ impl Timings {
         out
     }
 
+    /// Records a phase timed elsewhere.
+    pub fn record(&mut self, name: &'static str, seconds: f64) {
+        self.phases.push(Phase {
+            name,
+            seconds,
+            peak: peak_memory(),
+        });
+    }
+
+    /// The phases so far.
+    pub fn phases(&self) -> &[Phase] {
+        &self.phases
+    }
+
     /// The total of all phases, in seconds.
     pub fn total(&self) -> f64 {
         self.phases.iter().map(|p| p.seconds).sum()
@@ -238,17 +252,35 @@ pub fn check_files(inputs: &[&Path], outputs: &[&Path]) -> Result<()> {
     Ok(())
 }
 
-/// Where the summary goes: standard output, or standard error when one of
-/// `outputs` is standard output (so that the data stays clean).
-pub fn talk(outputs: &[&Path]) -> Box<dyn std::io::Write> {
-    let to_stdout = outputs
-        .iter()
-        .any(|p| retrograde::io::paths::output_descriptor(p) == Some(1));
-    if to_stdout {
-        Box::new(std::io::stderr())
-    } else {
-        Box::new(std::io::stdout())
-    }
+/// Where summaries, tables and notes go: standard error, always, so that
+/// standard output carries only data (solutions, answers, JSON).
+pub fn talk() -> std::io::StderrLock<'static> {
+    std::io::stderr().lock()
+}
+
+/// `1 vertex`, `2,500 vertices`: a count with thousands separators and the
+/// word that goes with it.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!(
+        "{} {}",
+        indicatif::HumanCount(n),
+        if n == 1 { one } else { many }
+    )
+}
+
+/// A solution's totals on one line, with thousands separators:
+/// `4 win, 3 lose, 0 tie, 3 draw, longest remoteness 5`.
+pub fn summary_line(s: &retrograde::Summary) -> String {
+    use indicatif::HumanCount;
+    format!(
+        "{} win, {} lose, {} tie, {} draw, longest remoteness {}",
+        HumanCount(s.wins),
+        HumanCount(s.losses),
+        HumanCount(s.ties),
+        HumanCount(s.draws),
+        s.max_remoteness
+            .map_or_else(|| "-".to_string(), |r| r.to_string())
+    )
 }
 
 /// A path for a one-line message: as it is, or quoted with escapes if it
@@ -257,26 +289,71 @@ pub fn shown(path: &Path) -> String {
     retrograde::io::paths::shown(path)
 }
 
-/// Prints the line `wrote FILE: V vertices, E edges, SIZE (FORMAT)` and the
-/// phase times, after `convert` or `generate`.
-pub fn print_written(
-    path: &Path,
-    vertices: u64,
-    edges: u64,
-    binary: bool,
-    times: &Timings,
-) -> Result<()> {
+/// What `convert` and `generate` wrote, for the summary or `--json`.
+pub struct Written<'a> {
+    pub command: &'static str,
+    pub input: Option<&'a Path>,
+    pub output: &'a Path,
+    pub vertices: u64,
+    pub edges: u64,
+    pub binary: bool,
+}
+
+/// Refuses `--json` with the output on standard output: both would be on it.
+pub fn check_json_output(json: bool, output: &Path) -> Result<()> {
+    if json && retrograde::io::paths::output_descriptor(output) == Some(1) {
+        anyhow::bail!(
+            "--json and the output {} both write to standard output: write the graph to a file",
+            shown(output)
+        );
+    }
+    Ok(())
+}
+
+/// Reports what `convert` or `generate` wrote: the line
+/// `wrote FILE: V vertices, E edges, SIZE (FORMAT)` and the phase times on
+/// standard error (unless `quiet`), or the JSON report on standard output.
+pub fn print_written(w: &Written<'_>, times: &Timings, quiet: bool, json: bool) -> Result<()> {
     use std::io::Write;
-    let mut out = talk(&[path]);
-    let size = std::fs::metadata(path)
+    let bytes = std::fs::metadata(w.output)
         .ok()
         .filter(|m| m.is_file())
-        .map_or_else(String::new, |m| format!(", {}", HumanBytes(m.len())));
+        .map(|m| m.len());
+    if json {
+        #[derive(serde::Serialize)]
+        struct Json {
+            command: &'static str,
+            input: Option<String>,
+            output: String,
+            format: &'static str,
+            vertices: u64,
+            moves: u64,
+            bytes: Option<u64>,
+            time: crate::report::Time,
+        }
+        return crate::report::print(&Json {
+            command: w.command,
+            input: w.input.map(|p| p.display().to_string()),
+            output: w.output.display().to_string(),
+            format: if w.binary { "binary" } else { "text" },
+            vertices: w.vertices,
+            moves: w.edges,
+            bytes,
+            time: crate::report::Time::of(times),
+        });
+    }
+    if quiet {
+        return Ok(());
+    }
+    let mut out = talk();
+    let size = bytes.map_or_else(String::new, |b| format!(", {}", HumanBytes(b)));
     writeln!(
         out,
-        "wrote {}: {vertices} vertices, {edges} edges{size} ({})",
-        shown(path),
-        if binary { "binary" } else { "text" }
+        "wrote {}: {}, {}{size} ({})",
+        shown(w.output),
+        count(w.vertices, "vertex", "vertices"),
+        count(w.edges, "edge", "edges"),
+        if w.binary { "binary" } else { "text" }
     )?;
     writeln!(out, "time: {}", times.line())?;
     Ok(())

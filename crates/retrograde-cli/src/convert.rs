@@ -30,6 +30,10 @@ pub struct Args {
     /// Print no summary and no progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print one JSON object on standard output: what was written, sizes,
+    /// time and memory (docs/JSON.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Graph file formats.
@@ -54,6 +58,7 @@ pub fn format_of(path: &Path) -> Format {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    common::check_json_output(args.json, &args.output)?;
     common::check_files(&[&args.input], &[&args.output])?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
@@ -83,14 +88,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }),
         })
     })?;
-    if !args.quiet {
-        common::print_written(
-            &args.output,
-            graph.vertex_count() as u64,
-            graph.edge_count(),
-            to == Format::Binary,
-            &times,
-        )?;
-    }
+    common::print_written(
+        &common::Written {
+            command: "convert",
+            input: Some(&args.input),
+            output: &args.output,
+            vertices: graph.vertex_count() as u64,
+            edges: graph.edge_count(),
+            binary: to == Format::Binary,
+        },
+        &times,
+        args.quiet,
+        args.json,
+    )?;
     Ok(ExitCode::SUCCESS)
 }

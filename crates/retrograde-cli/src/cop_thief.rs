@@ -1,6 +1,5 @@
 //! `retrograde cop-thief BOARD`: solve the cop and the thief on a board.
 
-use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -101,12 +100,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
         write_atomically(path, |w| w.write_all(picture.as_bytes()))?;
     }
 
-    let mut out = common::talk(&outputs);
     if args.json {
-        writeln!(out, "{}", json(&args.board, &game, sol))?;
-    } else {
-        writeln!(out, "{}", game.verdict(sol))?;
+        return report(&args.board, &game, sol, &times);
     }
+    // The verdict, map and line are the data: standard output, unless the
+    // picture goes there.
+    let svg_to_stdout = outputs
+        .iter()
+        .any(|p| retrograde::io::paths::output_descriptor(p) == Some(1));
+    let mut out: Box<dyn Write> = if svg_to_stdout {
+        Box::new(common::talk())
+    } else {
+        Box::new(std::io::stdout().lock())
+    };
+    writeln!(out, "{}", game.verdict(sol))?;
     if args.map {
         writeln!(out)?;
         out.write_all(game.map(sol).as_bytes())?;
@@ -118,17 +125,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
     out.flush()?;
 
     if args.stats {
-        let s = sol.summary();
         let b = game.board();
         let peak = common::peak_memory()
             .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
         eprintln!(
-            "board: {}: {} x {}, {} free cells, {} positions\nsolved: {s}\ntime: {}{peak}",
+            "board: {}: {} x {}, {}, {}\nsolved: {}\ntime: {}{peak}",
             args.board.display(),
             b.rows(),
             b.cols(),
-            game.free_cells(),
-            game.position_count(),
+            common::count(game.free_cells() as u64, "free cell", "free cells"),
+            common::count(game.position_count() as u64, "position", "positions"),
+            common::summary_line(&sol.summary()),
             times.line()
         );
     }
@@ -195,64 +202,56 @@ fn print_line(out: &mut dyn Write, game: &CopThief, sol: &dyn Answers, limit: us
     Ok(())
 }
 
-/// The JSON object of `--json`, written by hand (flat, a few fields).
-fn json(path: &Path, game: &CopThief, sol: &dyn Answers) -> String {
-    let s = sol.summary();
+/// The JSON report (docs/JSON.md): the board, the start position's value for
+/// the cop, who moves there, the verdict, and the report of every solve.
+fn report(path: &Path, game: &CopThief, sol: &dyn Answers, times: &Timings) -> Result<ExitCode> {
+    #[derive(serde::Serialize)]
+    struct BoardJson {
+        path: String,
+        rows: u32,
+        columns: u32,
+        free_cells: usize,
+    }
+    #[derive(serde::Serialize)]
+    struct Start {
+        position: u32,
+        to_move: &'static str,
+        outcome: &'static str,
+        remoteness: Option<u32>,
+        best_move: Option<u32>,
+        verdict: String,
+    }
+    #[derive(serde::Serialize)]
+    struct Json {
+        command: &'static str,
+        game: &'static str,
+        board: BoardJson,
+        start: Start,
+        #[serde(flatten)]
+        outcomes: crate::report::Outcomes,
+        time: crate::report::Time,
+    }
     let b = game.board();
     let start = game.start();
-    let opt = |r: Option<u32>| r.map_or_else(|| "null".to_string(), |r| r.to_string());
-    let mut o = String::from("{");
-    let _ = write!(
-        o,
-        "\"board\":{},\"rows\":{},\"cols\":{},\"free_cells\":{},\"positions\":{},",
-        json_string(&path.display().to_string()),
-        b.rows(),
-        b.cols(),
-        game.free_cells(),
-        s.positions
-    );
-    let _ = write!(
-        o,
-        "\"verdict\":{},\"outcome\":\"{}\",\"remoteness\":{},",
-        json_string(&game.verdict(sol).to_string()),
-        sol.outcome(start),
-        opt(sol.remoteness(start))
-    );
-    let _ = write!(
-        o,
-        "\"wins\":{},\"losses\":{},\"ties\":{},\"draws\":{},\"max_remoteness\":{}}}",
-        s.wins,
-        s.losses,
-        s.ties,
-        s.draws,
-        opt(s.max_remoteness)
-    );
-    o
-}
-
-/// `text` as a JSON string literal.
-fn json_string(text: &str) -> String {
-    let mut s = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => s.push_str("\\\""),
-            '\\' => s.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(s, "\\u{:04x}", c as u32);
-            }
-            c => s.push(c),
-        }
-    }
-    s.push('"');
-    s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_strings_are_escaped() {
-        assert_eq!(json_string("a\"b\\c\n"), r#""a\"b\\c\u000a""#);
-    }
+    crate::report::print(&Json {
+        command: "cop-thief",
+        game: "cop-thief",
+        board: BoardJson {
+            path: path.display().to_string(),
+            rows: b.rows() as u32,
+            columns: b.cols() as u32,
+            free_cells: game.free_cells(),
+        },
+        start: Start {
+            position: start,
+            to_move: "cop",
+            outcome: sol.outcome(start).as_str(),
+            remoteness: sol.remoteness(start),
+            best_move: sol.best_move(start),
+            verdict: game.verdict(sol).to_string(),
+        },
+        outcomes: crate::report::Outcomes::of(sol),
+        time: crate::report::Time::of(times),
+    })?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -35,12 +35,17 @@ pub struct Args {
     /// Print no summary and no progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print one JSON object on standard output: what was written, sizes,
+    /// time and memory (docs/JSON.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
     if args.vertices == 0 || args.vertices == u32::MAX {
         anyhow::bail!("--vertices must be between 1 and {}", u32::MAX - 1);
     }
+    common::check_json_output(args.json, &args.output)?;
     common::check_files(&[], &[&args.output])?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
@@ -81,14 +86,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
             })?;
         }
     }
-    if !args.quiet {
-        common::print_written(
-            &args.output,
-            u64::from(args.vertices),
-            args.edges,
-            to == Format::Binary,
-            &times,
-        )?;
-    }
+    common::print_written(
+        &common::Written {
+            command: "generate",
+            input: None,
+            output: &args.output,
+            vertices: u64::from(args.vertices),
+            edges: args.edges,
+            binary: to == Format::Binary,
+        },
+        &times,
+        args.quiet,
+        args.json,
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -11,6 +11,7 @@ mod export;
 mod generate;
 mod load;
 mod progress;
+mod report;
 mod solve;
 mod verify;
 

@@ -27,9 +27,13 @@ pub struct Args {
     /// Which solver runs: `auto` (parallel when there is more than one thread; timely with --cluster), `sequential`, `parallel`, `timely`.
     #[arg(long, value_enum, default_value = "auto")]
     pub engine: Engine,
-    /// Print a table of time, edges per second and peak memory per phase.
+    /// Print a table of time, edges per second and peak memory per phase (on standard error).
     #[arg(long)]
     pub stats: bool,
+    /// Print one JSON object on standard output: counts, longest remoteness,
+    /// histogram, the --query and --line answers, engine, time and memory (docs/JSON.md).
+    #[arg(long)]
+    pub json: bool,
     /// Print no summary and no progress bars.
     #[arg(long, short)]
     pub quiet: bool,
@@ -94,11 +98,13 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
             outputs: &args.outputs,
             cluster: &args.cluster,
             quiet: args.quiet,
+            json: args.json,
             threads: global.threads.unwrap_or(1),
         });
     }
     let outputs: Vec<&std::path::Path> = args.outputs.output.iter().map(|p| p.as_path()).collect();
     common::check_files(&args.game.inputs(), &outputs)?;
+    args.outputs.check_json(args.json)?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
     let budget = Budget {
@@ -126,39 +132,42 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         times.time("write", || args.outputs.write(&sol, &bars))?;
     }
 
-    let mut out = common::talk(&outputs);
+    let threads = if engine == Engine::Parallel {
+        threads
+    } else {
+        1
+    };
+    let mut out = common::talk();
     if !args.quiet {
         writeln!(
             out,
-            "graph: {}: {} vertices, {} edges{}",
+            "graph: {}: {}, {}{}",
             common::shown(&args.game.graph),
-            n,
-            graph.edge_count(),
+            common::count(n as u64, "vertex", "vertices"),
+            common::count(graph.edge_count(), "edge", "edges"),
             if rules.labels.is_empty() {
                 String::new()
             } else {
-                format!(", {} terminal labels", rules.labels.len())
+                format!(
+                    ", {}",
+                    common::count(
+                        rules.labels.len() as u64,
+                        "terminal label",
+                        "terminal labels"
+                    )
+                )
             }
         )?;
-        writeln!(out, "solved: {}", sol.summary())?;
+        writeln!(out, "solved: {}", common::summary_line(&sol.summary()))?;
         let peak = times
             .peak()
             .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
         writeln!(
             out,
-            "time: {}{peak} ({} engine, {} thread{})",
+            "time: {}{peak} ({} engine, {})",
             times.line(),
             engine.name(),
-            if engine == Engine::Parallel {
-                threads
-            } else {
-                1
-            },
-            if engine == Engine::Parallel && threads > 1 {
-                "s"
-            } else {
-                ""
-            },
+            common::count(threads as u64, "thread", "threads"),
         )?;
         if let Some(path) = &args.outputs.output {
             writeln!(out, "wrote: {}", common::shown(path))?;
@@ -168,9 +177,82 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         write!(out, "{}", times.table(graph.edge_count()))?;
     }
     out.flush()?;
+    if args.json {
+        return report(
+            &Report {
+                graph: &args.game.graph,
+                moves: graph.edge_count(),
+                labels: rules.labels.len() as u64,
+                engine: engine.name(),
+                threads,
+                processes: 1,
+                times: &times,
+            },
+            &args.outputs,
+            &sol,
+        );
+    }
     let stdout = io::stdout();
     let mut out = stdout.lock();
     args.outputs.print(&mut out, &sol)?;
     out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What the JSON report of a solve says besides the solution.
+pub struct Report<'a> {
+    pub graph: &'a std::path::Path,
+    pub moves: u64,
+    pub labels: u64,
+    pub engine: &'static str,
+    pub threads: usize,
+    pub processes: usize,
+    pub times: &'a Timings,
+}
+
+/// Prints the JSON report of a solve (docs/JSON.md) on standard output.
+pub fn report<S: Answers + ?Sized>(
+    r: &Report<'_>,
+    outputs: &OutputArgs,
+    sol: &S,
+) -> Result<ExitCode> {
+    #[derive(serde::Serialize)]
+    struct Json {
+        command: &'static str,
+        graph: String,
+        #[serde(flatten)]
+        outcomes: crate::report::Outcomes,
+        moves: u64,
+        labels: u64,
+        queries: Vec<crate::report::PositionValue>,
+        lines: Vec<crate::report::LineReport>,
+        output: Option<String>,
+        engine: &'static str,
+        threads: usize,
+        processes: usize,
+        time: crate::report::Time,
+    }
+    crate::report::print(&Json {
+        command: "solve",
+        graph: r.graph.display().to_string(),
+        outcomes: crate::report::Outcomes::of(sol),
+        moves: r.moves,
+        labels: r.labels,
+        queries: outputs
+            .query
+            .iter()
+            .map(|&v| crate::report::PositionValue::of(sol, v))
+            .collect(),
+        lines: outputs
+            .line
+            .iter()
+            .map(|&v| crate::report::LineReport::of(sol, v, outputs.line_limit))
+            .collect(),
+        output: outputs.output.as_ref().map(|p| p.display().to_string()),
+        engine: r.engine,
+        threads: r.threads,
+        processes: r.processes,
+        time: crate::report::Time::of(r.times),
+    })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -29,6 +29,10 @@ pub struct Args {
     /// Print only the violations, no summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print one JSON object on standard output: whether it is correct, the
+    /// positions checked, the violations (docs/JSON.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -55,39 +59,84 @@ pub fn run(args: Args) -> Result<ExitCode> {
         retrograde::verify(&graph, &rules, &sol, args.show)
     })?;
 
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    for v in &report.violations {
-        writeln!(out, "{}: {v}", args.solution.display())?;
-    }
-    if report.total > report.violations.len() as u64 {
-        writeln!(
-            out,
-            "... and {} more",
-            report.total - report.violations.len() as u64
-        )?;
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct ViolationJson {
+            position: u32,
+            outcome: Option<&'static str>,
+            remoteness: Option<u32>,
+            message: String,
+        }
+        #[derive(serde::Serialize)]
+        struct Json {
+            command: &'static str,
+            graph: String,
+            solution: String,
+            correct: bool,
+            positions: u64,
+            moves: u64,
+            violations_total: u64,
+            violations: Vec<ViolationJson>,
+            time: crate::report::Time,
+        }
+        crate::report::print(&Json {
+            command: "verify",
+            graph: args.game.graph.display().to_string(),
+            solution: args.solution.display().to_string(),
+            correct: report.is_ok(),
+            positions: report.positions,
+            moves: graph.edge_count(),
+            violations_total: report.total,
+            violations: report
+                .violations
+                .iter()
+                .map(|v| ViolationJson {
+                    position: v.vertex,
+                    outcome: v.value.map(|x| x.outcome.as_str()),
+                    remoteness: v.value.and_then(|x| x.remoteness),
+                    message: v.to_string(),
+                })
+                .collect(),
+            time: crate::report::Time::of(&times),
+        })?;
+    } else {
+        // The violations are the data: standard output.
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        for v in &report.violations {
+            writeln!(out, "{}: {v}", args.solution.display())?;
+        }
+        if report.total > report.violations.len() as u64 {
+            writeln!(
+                out,
+                "... and {} more",
+                report.total - report.violations.len() as u64
+            )?;
+        }
+        out.flush()?;
     }
     if !args.quiet {
+        let mut out = common::talk();
         if report.is_ok() {
             writeln!(
                 out,
-                "verified: {} solves {} ({n} positions, {} edges)",
+                "verified: {} solves {} ({}, {})",
                 args.solution.display(),
                 args.game.graph.display(),
-                graph.edge_count()
+                common::count(n as u64, "position", "positions"),
+                common::count(graph.edge_count(), "edge", "edges"),
             )?;
         } else {
             writeln!(
                 out,
-                "wrong: {} violation{} in {} ({n} positions)",
-                report.total,
-                if report.total == 1 { "" } else { "s" },
-                args.solution.display()
+                "wrong: {} in {} ({})",
+                common::count(report.total, "violation", "violations"),
+                args.solution.display(),
+                common::count(n as u64, "position", "positions"),
             )?;
         }
         writeln!(out, "time: {}", times.line())?;
     }
-    out.flush()?;
     Ok(if report.is_ok() {
         ExitCode::SUCCESS
     } else {

@@ -55,10 +55,11 @@ fn hand_worked_fixtures_solve_to_their_expected_files() {
 }
 
 #[test]
-fn summary_reports_counts_and_longest_remoteness() {
+fn summary_reports_counts_and_longest_remoteness_on_standard_error() {
     let o = run(&["solve", "chase.txt"], &data(""));
     assert!(o.status.success(), "{}", stderr(&o));
-    let s = stdout(&o);
+    assert_eq!(stdout(&o), "", "no data was asked for");
+    let s = stderr(&o);
     assert!(s.contains("10 vertices, 14 edges"), "{s}");
     assert!(
         s.contains("solved: 4 win, 3 lose, 0 tie, 3 draw, longest remoteness 5"),
@@ -253,13 +254,13 @@ fn corrupted_or_truncated_binary_graph_exits_2() {
 }
 
 #[test]
-fn stats_table_lists_every_phase() {
+fn stats_table_lists_every_phase_on_standard_error() {
     let o = run(
         &["solve", "chase.txt", "--stats", "-o", "/dev/null"],
         &data(""),
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let s = stdout(&o);
+    let s = stderr(&o);
     for phase in ["read", "solve", "write", "total"] {
         assert!(s.lines().any(|l| l.starts_with(phase)), "{phase}: {s}");
     }
@@ -297,7 +298,8 @@ mod verify {
                 stdout(&o),
                 stderr(&o)
             );
-            assert!(stdout(&o).starts_with("verified: "), "{}", stdout(&o));
+            assert!(stderr(&o).starts_with("verified: "), "{}", stderr(&o));
+            assert_eq!(stdout(&o), "");
             checked += 1;
         }
         assert_eq!(checked, 3);
@@ -321,7 +323,8 @@ mod verify {
             s.contains("bad.tsv: vertex 7 (win in 3): a win must take 1 + the least remoteness of its lose successors = 5 plies"),
             "{s}"
         );
-        assert!(s.contains("wrong: 2 violations"), "{s}");
+        assert!(!s.contains("wrong:"), "{s}");
+        assert!(stderr(&o).contains("wrong: 2 violations"), "{}", stderr(&o));
     }
 
     #[test]
@@ -750,7 +753,7 @@ mod bad_input {
     #[test]
     fn closed_standard_output_is_not_an_error() {
         let mut child = bin()
-            .args(["solve", "-", "--line", "0"])
+            .args(["solve", "-", "--line", "0", "-q"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -1240,6 +1243,195 @@ mod promises {
         assert_refused(
             &o,
             "a graph of 10 vertices and 3 edges would need about 462 B of memory, more than the 100 B allowed (see --max-memory)",
+        );
+    }
+}
+
+/// Standard output carries data only, and every summary has a JSON form.
+mod pipeline {
+    use super::*;
+
+    fn json(o: &Output) -> serde_json::Value {
+        assert!(o.status.success(), "{}", stderr(o));
+        serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
+    }
+
+    #[test]
+    fn solution_to_standard_output_is_the_solution_alone() {
+        let o = run(&["solve", "chase.txt", "-o", "-"], &data(""));
+        assert!(o.status.success(), "{}", stderr(&o));
+        let expected = fs::read_to_string(data("chase.expected")).unwrap();
+        assert_eq!(stdout(&o), expected);
+        assert!(stderr(&o).contains("solved: 4 win"), "{}", stderr(&o));
+    }
+
+    #[test]
+    fn queries_alone_reach_standard_output() {
+        let o = run(&["solve", "chase.txt", "--query", "3"], &data(""));
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(stdout(&o), "3\twin\t3\t0\n");
+    }
+
+    #[test]
+    fn solve_json_has_counts_longest_histogram_and_answers() {
+        let j = json(&run(
+            &[
+                "solve",
+                "chase.txt",
+                "--json",
+                "--query",
+                "7",
+                "--line",
+                "5",
+            ],
+            &data(""),
+        ));
+        assert_eq!(j["command"], "solve");
+        assert_eq!(j["positions"], 10);
+        assert_eq!(j["moves"], 14);
+        assert_eq!(
+            j["counts"],
+            serde_json::json!({"win": 4, "lose": 3, "tie": 0, "draw": 3})
+        );
+        assert_eq!(
+            j["longest"],
+            serde_json::json!({"win": 5, "lose": 4, "tie": null})
+        );
+        let levels = j["histogram"].as_array().unwrap();
+        let total: u64 = levels
+            .iter()
+            .map(|l| l["win"].as_u64().unwrap() + l["lose"].as_u64().unwrap())
+            .sum();
+        assert_eq!(total, 7);
+        assert_eq!(
+            j["queries"],
+            serde_json::json!([{"position": 7, "outcome": "win", "remoteness": 5, "best_move": 4}])
+        );
+        assert_eq!(j["lines"][0]["from"], 5);
+        assert_eq!(j["lines"][0]["endless"], true);
+        assert!(j["engine"].is_string() && j["threads"].is_number());
+        assert!(j["time"]["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "solve"));
+    }
+
+    #[test]
+    fn json_and_the_solution_cannot_share_standard_output() {
+        let o = run(&["solve", "chase.txt", "--json", "-o", "-"], &data(""));
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("both write to standard output"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(stdout(&o), "");
+    }
+
+    #[test]
+    fn verify_json_says_correct_or_lists_violations() {
+        let j = json(&run(
+            &["verify", "chase.txt", "chase.expected", "--json"],
+            &data(""),
+        ));
+        assert_eq!(j["correct"], true);
+        assert_eq!(j["positions"], 10);
+        assert_eq!(j["violations_total"], 0);
+
+        let dir = tempfile::tempdir().unwrap();
+        let good = fs::read_to_string(data("chase.expected")).unwrap();
+        fs::write(
+            dir.path().join("bad.tsv"),
+            good.replace("7\twin\t5\t4", "7\twin\t3\t4"),
+        )
+        .unwrap();
+        let o = run(
+            &[
+                "verify",
+                data("chase.txt").to_str().unwrap(),
+                "bad.tsv",
+                "--json",
+            ],
+            dir.path(),
+        );
+        assert_eq!(o.status.code(), Some(1));
+        let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(j["correct"], false);
+        assert_eq!(j["violations_total"], 2);
+        assert_eq!(j["violations"][0]["position"], 7);
+        assert_eq!(j["violations"][0]["outcome"], "win");
+    }
+
+    #[test]
+    fn convert_and_generate_json_say_what_was_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let j = json(&run(
+            &["generate", "-n", "50", "-m", "200", "g.rgb", "--json"],
+            d,
+        ));
+        assert_eq!(j["command"], "generate");
+        assert_eq!(
+            (j["vertices"].as_u64(), j["moves"].as_u64()),
+            (Some(50), Some(200))
+        );
+        assert_eq!(j["format"], "binary");
+        assert_eq!(
+            j["bytes"].as_u64(),
+            Some(fs::metadata(d.join("g.rgb")).unwrap().len())
+        );
+        let j = json(&run(&["convert", "g.rgb", "g.txt", "--json"], d));
+        assert_eq!(j["command"], "convert");
+        assert_eq!(j["input"], "g.rgb");
+        assert_eq!(j["format"], "text");
+        assert_eq!(j["moves"], 200);
+    }
+
+    #[test]
+    fn graphs_to_standard_output_keep_it_clean() {
+        let dir = tempfile::tempdir().unwrap();
+        let o = run(&["generate", "-n", "5", "-m", "7", "-"], dir.path());
+        assert!(o.status.success(), "{}", stderr(&o));
+        let edges = stdout(&o).lines().filter(|l| !l.starts_with('#')).count();
+        assert_eq!(edges, 7, "{}", stdout(&o));
+        assert!(
+            stderr(&o).contains("wrote -: 5 vertices, 7 edges"),
+            "{}",
+            stderr(&o)
+        );
+        let o = run(
+            &["convert", data("chase.txt").to_str().unwrap(), "-"],
+            dir.path(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(
+            stdout(&o).lines().filter(|l| !l.starts_with('#')).count(),
+            14
+        );
+    }
+
+    #[test]
+    fn counts_are_singular_for_one() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("g.txt"), "0 1\n").unwrap();
+        let o = run(&["-j", "1", "solve", "g.txt"], dir.path());
+        let s = stderr(&o);
+        assert!(s.contains("2 vertices, 1 edge\n"), "{s}");
+        assert!(s.contains("1 thread)"), "{s}");
+    }
+
+    #[test]
+    fn summaries_separate_thousands() {
+        let dir = tempfile::tempdir().unwrap();
+        let o = run(
+            &["generate", "-n", "2500", "-m", "12000", "g.txt"],
+            dir.path(),
+        );
+        assert!(
+            stderr(&o).contains("2,500 vertices, 12,000 edges"),
+            "{}",
+            stderr(&o)
         );
     }
 }

@@ -129,12 +129,12 @@ fn check_cluster_matches_sequential(seed: u64, processes: usize, threads: usize,
     for (p, o) in outputs.iter().enumerate() {
         assert!(o.status.success(), "process {p}: {}", stderr(o));
     }
-    let summary = String::from_utf8_lossy(&outputs[0].stdout);
+    let summary = String::from_utf8_lossy(&outputs[0].stderr);
     assert!(
         summary.contains(&format!("engine: timely, {processes} processes")),
         "{summary}"
     );
-    assert!(String::from_utf8_lossy(&outputs[1].stdout).contains("the solution is with process 0"));
+    assert!(String::from_utf8_lossy(&outputs[1].stderr).contains("the solution is with process 0"));
     assert_eq!(
         fs::read(&got).unwrap(),
         fs::read(&expected).unwrap(),

@@ -145,12 +145,36 @@ fn map_line_and_json() {
     // cop to move next to the thief wins in 1 (2 of them); the thief to move
     // next to the cop loses in 2 (2 of them).
     let o = on_board("1 2\nPT\n", &["--json"]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["command"], "cop-thief");
     assert_eq!(
-        stdout(&o),
-        "{\"board\":\"b.txt\",\"rows\":1,\"cols\":2,\"free_cells\":2,\"positions\":8,\
-         \"verdict\":\"Police catches the thief\",\"outcome\":\"win\",\"remoteness\":1,\
-         \"wins\":4,\"losses\":4,\"ties\":0,\"draws\":0,\"max_remoteness\":2}\n"
+        j["board"],
+        serde_json::json!({"path": "b.txt", "rows": 1, "columns": 2, "free_cells": 2})
     );
+    assert_eq!(j["positions"], 8);
+    assert_eq!(
+        j["start"],
+        serde_json::json!({"position": j["start"]["position"], "to_move": "cop",
+            "outcome": "win", "remoteness": 1, "best_move": j["start"]["best_move"],
+            "verdict": "Police catches the thief"})
+    );
+    assert_eq!(
+        j["counts"],
+        serde_json::json!({"win": 4, "lose": 4, "tie": 0, "draw": 0})
+    );
+    assert_eq!(
+        j["longest"],
+        serde_json::json!({"win": 1, "lose": 2, "tie": null})
+    );
+    assert_eq!(
+        j["histogram"],
+        serde_json::json!([
+            {"remoteness": 0, "win": 2, "lose": 2, "tie": 0},
+            {"remoteness": 1, "win": 2, "lose": 0, "tie": 0},
+            {"remoteness": 2, "win": 0, "lose": 2, "tie": 0}
+        ])
+    );
+    assert!(j["time"]["total_seconds"].is_number());
 }
 
 #[test]
@@ -241,15 +265,18 @@ fn export_then_solve_reproduces_the_game() {
         assert!(o.status.success(), "{}", stderr(&o));
         let solved: Vec<String> = stdout(&o).trim().split('\t').map(String::from).collect();
         let json = stdout(&run(&["cop-thief", board, "--json"], d));
-        assert!(
-            json.contains(&format!("\"outcome\":\"{}\"", solved[1])),
+        let j: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            j["start"]["outcome"],
+            solved[1].as_str(),
             "{json} {solved:?}"
         );
-        let rem = if solved[2] == "-" { "null" } else { &solved[2] };
-        assert!(
-            json.contains(&format!("\"remoteness\":{rem},")),
-            "{json} {solved:?}"
-        );
+        let rem = if solved[2] == "-" {
+            serde_json::Value::Null
+        } else {
+            serde_json::json!(solved[2].parse::<u32>().unwrap())
+        };
+        assert_eq!(j["start"]["remoteness"], rem, "{json} {solved:?}");
     }
 }
 
