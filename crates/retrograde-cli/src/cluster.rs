@@ -65,7 +65,7 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     common::check_files(&run.game.inputs(), &outputs)?;
     let limit = common::memory_limit(None);
     let rules = run.game.rules(limit)?;
-    let input = common::open_input(&run.game.graph, limit)?;
+    let input = common::open_input(&run.game.graph, limit, &bars)?;
     if retrograde::io::binary::is_binary(input.bytes()) {
         bail!(
             "{}: the timely engine reads text edge lists; write one with `retrograde convert {} OUT.txt`",

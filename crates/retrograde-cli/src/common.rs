@@ -209,9 +209,16 @@ impl Timings {
 }
 
 /// Opens an input file, with the path in the message on failure. A stream
-/// (standard input, a pipe, a device) is read whole, up to `limit` bytes.
-pub fn open_input(path: &Path, limit: u64) -> Result<retrograde::io::Input> {
-    Ok(retrograde::io::Input::open_within(path, limit)?)
+/// (standard input, a pipe, a device) is read whole, up to `limit` bytes,
+/// its progress shown in bytes.
+pub fn open_input(
+    path: &Path,
+    limit: u64,
+    bars: &crate::progress::Bars,
+) -> Result<retrograde::io::Input> {
+    Ok(retrograde::io::Input::open_within_with_progress(
+        path, limit, bars,
+    )?)
 }
 
 /// Refuses files that would clash: two outputs to the same file or

@@ -19,14 +19,18 @@ pub struct Args {
     /// The output file, written atomically.
     pub output: PathBuf,
     /// The output format (default: text for `-` and names ending in .txt, .el, .edges or .tsv, else binary).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, value_name = "FORMAT")]
     pub to: Option<Format>,
     /// The number of vertices of a text input (default: the largest id + 1).
     #[arg(long, value_name = "N")]
     pub vertices: Option<usize>,
     /// Refuse inputs that would need more memory than this (default: the machine's memory).
-    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes)]
+    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes, help_heading = "Performance")]
     pub max_memory: Option<u64>,
+    /// Threads for reading the input (default: all cores).
+    #[arg(long, short = 'j', value_name = "N", help_heading = "Performance")]
+    pub threads: Option<usize>,
+
     /// Print no summary and no progress bars.
     #[arg(long, short)]
     pub quiet: bool,

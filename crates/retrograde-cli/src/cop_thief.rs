@@ -43,8 +43,12 @@ pub struct Args {
     pub check: bool,
     /// Refuse boards whose solve would need more memory than this (e.g. 8G;
     /// default: the machine's memory).
-    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes)]
+    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes, help_heading = "Performance")]
     pub max_memory: Option<u64>,
+    /// Threads for the start of the solve, and for --explicit's graph (default: all cores; the levels are walked on one).
+    #[arg(long, short = 'j', value_name = "N", help_heading = "Performance")]
+    pub threads: Option<usize>,
+
     /// Build the explicit graph first and solve it with the queue engine (for
     /// comparison: 12 bytes per position and 4 per move for the graph, 17 per
     /// position to solve it, against about 3 per position on the fly).
@@ -144,7 +148,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 /// Reads and checks a board, refusing those whose solve needs more than `limit` bytes.
 pub fn load(path: &Path, limit: Option<u64>) -> Result<CopThief> {
-    let input = common::open_input(path, limit.unwrap_or_else(|| common::memory_limit(None)))?;
+    let input = common::open_input(
+        path,
+        limit.unwrap_or_else(|| common::memory_limit(None)),
+        &Bars::new(true),
+    )?;
     let board = Board::parse(input.bytes(), path)?;
     if let Some(limit) = limit {
         CopThief::check_memory(&board, limit)?;

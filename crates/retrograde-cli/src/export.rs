@@ -15,6 +15,9 @@ use crate::common;
 pub struct Args {
     #[command(subcommand)]
     pub game: GameArg,
+    /// Threads for listing the moves (default: all cores).
+    #[arg(long, short = 'j', value_name = "N", help_heading = "Performance")]
+    pub threads: Option<usize>,
 }
 
 /// The games that can be exported.

@@ -69,7 +69,7 @@ impl GameArgs {
     /// file; a stream up to `limit` bytes).
     pub fn rules(&self, limit: u64) -> Result<Rules> {
         let labels = match &self.terminal {
-            Some(t) => labels::read(&open_input(t, limit)?, self.vertices)?,
+            Some(t) => labels::read(&open_input(t, limit, &Bars::new(true))?, self.vertices)?,
             None => Default::default(),
         };
         Ok(Rules {
@@ -104,7 +104,7 @@ pub struct GraphFile<'a> {
 impl GraphFile<'_> {
     /// Reads the graph within `budget`.
     pub fn load(&self, budget: Budget, bars: &Bars) -> Result<Csr> {
-        let input = open_input(self.path, budget.limit)?;
+        let input = open_input(self.path, budget.limit, bars)?;
         let graph = if binary::is_binary(input.bytes()) {
             let g = bars.spin("read", || binary::read(&input))?;
             // Mapped in place: only what the caller adds on top must fit.

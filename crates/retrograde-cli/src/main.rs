@@ -23,30 +23,79 @@ use clap::{Parser, Subcommand};
 /// Strongly solve two-player games on directed graphs, cycles included:
 /// win, lose or draw for every position, with the length of best play and the best move.
 #[derive(Parser)]
-#[command(name = "retrograde", version, about, long_about = None)]
+#[command(name = "retrograde", version, about, long_about = None, after_help = EXAMPLES)]
 struct Cli {
-    /// Worker threads for parsing, building and solving (default: all cores; the timely engine: 1 per process).
-    #[arg(long, short = 'j', global = true, value_name = "N")]
+    /// Worker threads for every subcommand (default: all cores); each subcommand also takes -j.
+    #[arg(long, short = 'j', value_name = "N")]
     threads: Option<usize>,
     #[command(subcommand)]
     command: Command,
 }
 
+const EXAMPLES: &str = "\
+Examples:
+  retrograde solve game.txt --query 7            one position's value and best move
+  retrograde solve game.txt -o - | sort -k3n     the solution, by remoteness
+  retrograde solve game.txt --json | jq .counts  the totals, as JSON
+  retrograde convert game.txt game.rgb           text to binary, read 10x faster
+  retrograde verify game.txt solution.tsv        check a solution without trusting the solver
+
+Data goes to standard output, summaries and progress to standard error.";
+
 #[derive(Subcommand)]
 enum Command {
     /// Solve a game given as an edge list (one move `u v` per line) or a binary graph.
+    #[command(after_help = solve::EXAMPLES)]
     Solve(solve::Args),
     /// Convert a graph between the text edge list and the binary format.
+    #[command(
+        after_help = "Examples:\n  retrograde convert game.txt game.rgb\n  retrograde convert game.rgb - | head"
+    )]
     Convert(convert::Args),
     /// Write a random graph (text, or binary for a .rgb name), for trials and benchmarks.
+    #[command(
+        after_help = "Examples:\n  retrograde generate -n 1000000 -m 6000000 big.rgb\n  retrograde generate -n 10000 -m 30000 --acyclic dag.txt\n  retrograde generate -n 10000 -m 30000 --acyclic - | retrograde solve - --json | jq .longest\n  retrograde generate -n 10000 --out-degree 3 regular.rgb"
+    )]
     Generate(generate::Args),
     /// Check a solution file against the game without trusting the solver:
     /// exit 0 if it is correct, 1 (listing the violations) if not.
+    #[command(
+        after_help = "Examples:\n  retrograde solve game.txt -o sol.tsv && retrograde verify game.txt sol.tsv\n  retrograde verify game.txt sol.tsv --json | jq .correct"
+    )]
     Verify(verify::Args),
     /// Solve the cop and the thief on a board; print who wins from the start.
+    #[command(
+        after_help = "Examples:\n  retrograde cop-thief examples/boards/walls100.txt --stats\n  retrograde cop-thief board.txt --map --svg map.svg"
+    )]
     CopThief(cop_thief::Args),
     /// Write a built-in game out as an edge list (and terminal labels).
     Export(export::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on standard output.
+    #[command(
+        after_help = "Examples:\n  retrograde completions bash > ~/.local/share/bash-completion/completions/retrograde\n  retrograde completions zsh > ~/.zfunc/_retrograde"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) on standard output.
+    #[command(after_help = "Example:\n  retrograde man > retrograde.1 && man ./retrograde.1")]
+    Man,
+}
+
+impl Command {
+    /// The subcommand's own `-j`.
+    fn threads(&self) -> Option<usize> {
+        match self {
+            Command::Solve(a) => a.threads,
+            Command::Convert(a) => a.threads,
+            Command::Generate(a) => a.threads,
+            Command::Verify(a) => a.threads,
+            Command::CopThief(a) => a.threads,
+            Command::Export(a) => a.threads,
+            Command::Completions { .. } | Command::Man => None,
+        }
+    }
 }
 
 /// The options every subcommand shares.
@@ -66,12 +115,12 @@ fn main() -> ExitCode {
     // Failing to install the handler only loses that cleanup.
     let _ = ctrlc::set_handler(|| {
         let _held = retrograde::io::remove_temporary_files();
+        progress::clear_line();
         std::process::exit(INTERRUPTED)
     });
-    let global = Global {
-        threads: cli.threads,
-    };
-    if let Some(n) = cli.threads {
+    let threads = cli.command.threads().or(cli.threads);
+    let global = Global { threads };
+    if let Some(n) = threads {
         if n == 0 {
             eprintln!("retrograde: error: --threads must be at least 1");
             return ExitCode::from(2);
@@ -94,6 +143,16 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::CopThief(args) => cop_thief::run(args),
         Command::Export(args) => export::run(args),
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "retrograde",
+                &mut std::io::stdout(),
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => man(),
     };
     match result {
         Ok(code) => code,
@@ -110,6 +169,22 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The manual page, from the same definitions as `--help`.
+fn man() -> anyhow::Result<ExitCode> {
+    let cmd = <Cli as clap::CommandFactory>::command();
+    let mut out = std::io::stdout().lock();
+    clap_mangen::Man::new(cmd.clone()).render(&mut out)?;
+    // The subcommands' options, each as its own section.
+    for sub in cmd.get_subcommands() {
+        writeln!(out, ".SH \"RETROGRADE {}\"", sub.get_name().to_uppercase())?;
+        let man = clap_mangen::Man::new(sub.clone());
+        man.render_description_section(&mut out)?;
+        man.render_options_section(&mut out)?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Prints `retrograde: error: MESSAGE` on standard error, once per run: when

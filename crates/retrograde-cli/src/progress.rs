@@ -44,7 +44,7 @@ impl retrograde::Progress for Bars {
             let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             b.set_style(
                 ProgressStyle::with_template(
-                    "{msg:>6} [{bar:40}] {human_pos}/{human_len} ({elapsed}, {eta} left)",
+                    "{msg:>6} [{wide_bar}] {human_pos}/{human_len} ({elapsed}, {eta} left)",
                 )
                 .unwrap()
                 .progress_chars("=> "),
@@ -53,6 +53,29 @@ impl retrograde::Progress for Bars {
         };
         b_set_msg(&bar, phase);
         *self.bar.lock().unwrap() = Some(bar);
+    }
+
+    fn begin_bytes(&self, phase: &'static str, total: u64) {
+        if !self.enabled {
+            return;
+        }
+        let b = ProgressBar::with_draw_target(
+            (total > 0).then_some(total),
+            ProgressDrawTarget::stderr(),
+        );
+        let template = if total == 0 {
+            "{spinner} {msg} {bytes} ({bytes_per_sec}, {elapsed})"
+        } else {
+            "{msg:>6} [{wide_bar}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta} left)"
+        };
+        b.set_style(
+            ProgressStyle::with_template(template)
+                .unwrap()
+                .progress_chars("=> "),
+        );
+        b.enable_steady_tick(Duration::from_millis(120));
+        b_set_msg(&b, phase);
+        *self.bar.lock().unwrap() = Some(b);
     }
 
     fn advance(&self, n: u64) {
@@ -70,4 +93,16 @@ impl retrograde::Progress for Bars {
 
 fn b_set_msg(bar: &ProgressBar, phase: &'static str) {
     bar.set_message(phase);
+}
+
+/// Clears the terminal line a bar may be drawn on (after Ctrl-C, so that the
+/// shell prompt starts on a clean line); nothing if standard error is not a
+/// terminal.
+pub fn clear_line() {
+    use std::io::{IsTerminal, Write};
+    let mut err = std::io::stderr();
+    if err.is_terminal() {
+        let _ = err.write_all(b"\r\x1b[2K");
+        let _ = err.flush();
+    }
 }

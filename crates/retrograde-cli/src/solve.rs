@@ -14,31 +14,44 @@ use crate::load::{Budget, GameArgs};
 use crate::progress::Bars;
 use crate::Global;
 
+/// Examples in `retrograde solve --help`.
+pub const EXAMPLES: &str = "\
+Examples:
+  retrograde solve game.txt                         the totals (on standard error)
+  retrograde solve game.txt --query 3 --line 3      a position's value, and best play from it
+  retrograde solve game.txt -o - | sort -k3n        the solution on standard output, by remoteness
+  retrograde solve game.txt --json | jq .counts     the totals as JSON
+  retrograde solve game.txt --terminal labels.txt   some positions declared won, lost, tied or drawn
+  retrograde solve game.rgb -j 2 --stats            a binary graph on 2 threads, time per phase";
+
 /// Options of `retrograde solve`.
 #[derive(clap::Args)]
 pub struct Args {
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Input")]
     pub game: GameArgs,
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Output")]
     pub outputs: OutputArgs,
-    /// Refuse inputs that would need more memory than this (e.g. 8G; default: the machine's memory).
-    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes)]
-    pub max_memory: Option<u64>,
-    /// Which solver runs: `auto` (parallel when there is more than one thread; timely with --cluster), `sequential`, `parallel`, `timely`.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub engine: Engine,
     /// Print a table of time, edges per second and peak memory per phase (on standard error).
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub stats: bool,
     /// Print one JSON object on standard output: counts, longest remoteness,
     /// histogram, the --query and --line answers, engine, time and memory (docs/JSON.md).
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub json: bool,
     /// Print no summary and no progress bars.
-    #[arg(long, short)]
+    #[arg(long, short, help_heading = "Output")]
     pub quiet: bool,
+    /// Which solver runs: `auto` (parallel when there is more than one thread; timely with --cluster), `sequential`, `parallel`, `timely`.
+    #[arg(long, value_enum, default_value = "auto", help_heading = "Performance")]
+    pub engine: Engine,
+    /// Refuse inputs that would need more memory than this (e.g. 8G; default: the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes, help_heading = "Performance")]
+    pub max_memory: Option<u64>,
+    /// Threads for parsing, building and solving (default: all cores; the timely engine: workers per process, default 1).
+    #[arg(long, short = 'j', value_name = "N", help_heading = "Performance")]
+    pub threads: Option<usize>,
     /// The timely engine and cluster options.
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Cluster")]
     pub cluster: ClusterArgs,
 }
 

@@ -24,8 +24,12 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub show: usize,
     /// Refuse inputs that would need more memory than this (e.g. 8G; default: the machine's memory).
-    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes)]
+    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes, help_heading = "Performance")]
     pub max_memory: Option<u64>,
+    /// Threads for reading the graph and the solution (default: all cores).
+    #[arg(long, short = 'j', value_name = "N", help_heading = "Performance")]
+    pub threads: Option<usize>,
+
     /// Print only the violations, no summary.
     #[arg(long, short)]
     pub quiet: bool,
@@ -52,7 +56,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let graph = graph.with_successors();
     let n = graph.vertex_count();
     let sol = times.time("read solution", || -> Result<_> {
-        let input = common::open_input(&args.solution, budget.limit)?;
+        let input = common::open_input(&args.solution, budget.limit, &bars)?;
         Ok(solution::read(&input, Some(n))?)
     })?;
     let report = times.time("verify", || {

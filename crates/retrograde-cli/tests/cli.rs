@@ -1435,3 +1435,125 @@ mod pipeline {
         );
     }
 }
+
+/// Help, completions and the manual page come from the same definitions.
+mod help {
+    use super::*;
+
+    #[test]
+    fn help_groups_options_and_shows_examples() {
+        let o = run(&["solve", "--help"], &data(""));
+        assert!(o.status.success());
+        let s = stdout(&o);
+        for heading in ["Input:", "Output:", "Performance:", "Cluster:", "Examples:"] {
+            assert!(s.contains(heading), "{heading}: {s}");
+        }
+        let o = run(&["convert", "--help"], &data(""));
+        assert!(stdout(&o).contains("--to <FORMAT>"), "{}", stdout(&o));
+    }
+
+    #[test]
+    fn each_subcommand_says_what_its_threads_do_and_takes_them_after_its_name() {
+        let o = run(&["verify", "--help"], &data(""));
+        assert!(stdout(&o).contains("Threads for reading the graph and the solution"));
+        let o = run(&["solve", "chase.txt", "-j", "1"], &data(""));
+        assert!(
+            stderr(&o).contains("(sequential engine, 1 thread)"),
+            "{}",
+            stderr(&o)
+        );
+        let o = run(&["-j", "1", "solve", "chase.txt"], &data(""));
+        assert!(
+            stderr(&o).contains("(sequential engine, 1 thread)"),
+            "{}",
+            stderr(&o)
+        );
+    }
+
+    #[test]
+    fn completions_and_the_man_page_are_generated() {
+        let o = run(&["completions", "bash"], &data(""));
+        assert!(o.status.success());
+        assert!(
+            stdout(&o).contains("solve") && stdout(&o).contains("--max-memory"),
+            "bash completion names the subcommands and options"
+        );
+        let o = run(&["man"], &data(""));
+        assert!(o.status.success());
+        let s = stdout(&o);
+        assert!(
+            s.starts_with(".ie") || s.contains(".TH retrograde"),
+            "{}",
+            &s[..200.min(s.len())]
+        );
+        assert!(
+            s.contains("RETROGRADE SOLVE") && s.contains("max\\-memory"),
+            "every subcommand's options"
+        );
+        let o = run(&["completions", "tcsh"], &data(""));
+        assert_eq!(o.status.code(), Some(2));
+    }
+}
+
+/// `generate` shapes: acyclic graphs have no draws; a fixed out-degree.
+mod generate {
+    use super::*;
+
+    #[test]
+    fn acyclic_graphs_solve_without_draws() {
+        let dir = tempfile::tempdir().unwrap();
+        let o = run(
+            &[
+                "generate",
+                "-n",
+                "3000",
+                "-m",
+                "9000",
+                "--acyclic",
+                "dag.txt",
+            ],
+            dir.path(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = run(&["solve", "dag.txt", "--json"], dir.path());
+        let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(j["counts"]["draw"], 0);
+        assert_eq!(j["moves"], 9000);
+        assert!(j["longest"]["win"].as_u64().unwrap() > 2);
+    }
+
+    #[test]
+    fn out_degree_gives_every_vertex_that_many_moves() {
+        let dir = tempfile::tempdir().unwrap();
+        let o = run(
+            &["generate", "-n", "700", "--out-degree", "4", "g.txt"],
+            dir.path(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = fs::read_to_string(dir.path().join("g.txt")).unwrap();
+        let mut deg = [0u32; 700];
+        for l in text.lines().filter(|l| !l.starts_with('#')) {
+            deg[l
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()] += 1;
+        }
+        assert!(deg.iter().all(|&d| d == 4));
+        let o = run(
+            &[
+                "generate",
+                "-n",
+                "7",
+                "--out-degree",
+                "2",
+                "-m",
+                "3",
+                "x.txt",
+            ],
+            dir.path(),
+        );
+        assert_eq!(o.status.code(), Some(2));
+    }
+}

@@ -1,4 +1,5 @@
-//! Random graphs for benchmarks and trials: `m` edges with uniform endpoints.
+//! Random graphs for benchmarks and trials: `m` edges with uniform endpoints,
+//! every move to a larger id (acyclic), or the same out-degree everywhere.
 
 use super::EdgeSource;
 use crate::error::Result;
@@ -21,6 +22,18 @@ pub struct RandomEdges {
     vertices: u32,
     edges: u64,
     seed: u64,
+    shape: Shape,
+}
+
+/// How the ends of the random edges are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    /// Both ends uniform.
+    Uniform,
+    /// The source uniform below the last vertex, the target uniform above it.
+    Acyclic,
+    /// Edge `i` leaves vertex `i / k`; the target uniform.
+    OutDegree(u32),
 }
 
 impl RandomEdges {
@@ -30,6 +43,49 @@ impl RandomEdges {
             vertices: vertices.max(1),
             edges,
             seed,
+            shape: Shape::Uniform,
+        }
+    }
+
+    /// `edges` random edges, each from a smaller id to a larger one, so that
+    /// every line of play ends: no position is a draw. (With one vertex there
+    /// is no such edge: the graph has none.)
+    ///
+    /// ```
+    /// use retrograde::graph::RandomEdges;
+    /// use retrograde::EdgeSource;
+    /// RandomEdges::acyclic(100, 1000, 1).for_each_edge(|u, v| assert!(u < v)).unwrap();
+    /// ```
+    pub fn acyclic(vertices: u32, edges: u64, seed: u64) -> RandomEdges {
+        let vertices = vertices.max(1);
+        RandomEdges {
+            vertices,
+            edges: if vertices < 2 { 0 } else { edges },
+            seed,
+            shape: Shape::Acyclic,
+        }
+    }
+
+    /// Exactly `out_degree` random moves from every vertex (`vertices ·
+    /// out_degree` edges), their targets uniform.
+    ///
+    /// ```
+    /// use retrograde::graph::RandomEdges;
+    /// use retrograde::{CsrBuilder, GameGraph};
+    /// let g = CsrBuilder::new().build(&RandomEdges::with_out_degree(100, 3, 1)).unwrap();
+    /// assert!((0..100).all(|v| g.out_degree(v) == 3));
+    /// ```
+    pub fn with_out_degree(vertices: u32, out_degree: u32, seed: u64) -> RandomEdges {
+        let vertices = vertices.max(1);
+        RandomEdges {
+            vertices,
+            edges: u64::from(vertices) * u64::from(out_degree),
+            seed,
+            shape: if out_degree == 0 {
+                Shape::Uniform
+            } else {
+                Shape::OutDegree(out_degree)
+            },
         }
     }
 
@@ -44,12 +100,20 @@ impl RandomEdges {
         let len = CHUNK_EDGES.min(self.edges.saturating_sub(start));
         let mut state = splitmix64(self.seed ^ splitmix64(c as u64 + 1));
         let n = u64::from(self.vertices);
-        (0..len).map(move |_| {
+        let shape = self.shape;
+        (start..start + len).map(move |i| {
             state = state.wrapping_add(GOLDEN);
             let x = splitmix64(state);
-            // Two 32-bit halves, each mapped onto 0..n by a multiply-shift.
-            let u = ((x & 0xFFFF_FFFF) * n) >> 32;
-            let v = ((x >> 32) * n) >> 32;
+            // Two 32-bit halves, each mapped onto a range by a multiply-shift.
+            let (lo, hi) = (x & 0xFFFF_FFFF, x >> 32);
+            let (u, v) = match shape {
+                Shape::Uniform => ((lo * n) >> 32, (hi * n) >> 32),
+                Shape::Acyclic => {
+                    let u = (lo * (n - 1)) >> 32;
+                    (u, u + 1 + ((hi * (n - 1 - u)) >> 32))
+                }
+                Shape::OutDegree(k) => (i / u64::from(k), (hi * n) >> 32),
+            };
             (u as u32, v as u32)
         })
     }
@@ -114,5 +178,33 @@ mod tests {
                 .take(5)
                 .collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn acyclic_edges_go_up_and_reach_the_last_vertex() {
+        let mut top = 0;
+        let mut count = 0;
+        RandomEdges::acyclic(5, 10_000, 3)
+            .for_each_edge(|u, v| {
+                assert!(u < v && v < 5, "{u} {v}");
+                top = top.max(v);
+                count += 1;
+            })
+            .unwrap();
+        assert_eq!((top, count), (4, 10_000));
+        assert_eq!(RandomEdges::acyclic(1, 10, 3).edge_count(), 0);
+    }
+
+    #[test]
+    fn out_degree_is_exact_across_chunks() {
+        // 3 moves each from 500,000 vertices: chunks of 2^20 edges split rows.
+        let mut deg = vec![0u32; 500_000];
+        RandomEdges::with_out_degree(500_000, 3, 9)
+            .for_each_edge(|u, v| {
+                assert!(v < 500_000);
+                deg[u as usize] += 1;
+            })
+            .unwrap();
+        assert!(deg.iter().all(|&d| d == 3));
     }
 }

@@ -44,12 +44,31 @@ impl Input {
     /// that holds more than `limit` bytes: those are read into memory, and
     /// `/dev/zero` never ends.
     pub fn open_within(path: impl AsRef<Path>, limit: u64) -> Result<Input> {
+        Input::open_within_with_progress(path, limit, &crate::NoProgress)
+    }
+
+    /// [`Input::open_within`], reporting the bytes read from a stream to
+    /// `progress` (phase `"read"`, in bytes; a mapped file needs no report).
+    pub fn open_within_with_progress(
+        path: impl AsRef<Path>,
+        limit: u64,
+        progress: &dyn crate::Progress,
+    ) -> Result<Input> {
         let path = path.as_ref();
         let read_stream = |r: &mut dyn Read| -> Result<Input> {
             let mut buf = Vec::new();
-            r.take(limit.saturating_add(1))
-                .read_to_end(&mut buf)
-                .map_err(|e| Error::io(path, e))?;
+            let mut r = r.take(limit.saturating_add(1));
+            progress.begin_bytes("read", 0);
+            let read = loop {
+                let before = buf.len();
+                match (&mut r).take(1 << 20).read_to_end(&mut buf) {
+                    Ok(0) => break Ok(()),
+                    Ok(_) => progress.advance((buf.len() - before) as u64),
+                    Err(e) => break Err(e),
+                }
+            };
+            progress.end();
+            read.map_err(|e| Error::io(path, e))?;
             if buf.len() as u64 > limit {
                 return Err(Error::StreamTooLarge {
                     path: path.to_path_buf(),

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 
 use crate::graph::NONE;
 use crate::kernel::{DRAW, UNDECIDED};
-use crate::GameGraph;
+use crate::{GameGraph, Progress};
 
 /// Hits buffered before they are written out.
 const BATCH: usize = 4096;
@@ -36,9 +36,10 @@ pub(crate) fn finish_draws<G: GameGraph + ?Sized>(
     state: &mut [u8],
     rem: &mut [u32],
     best: &mut [u32],
+    progress: &dyn Progress,
 ) {
     let mut need = prepare(state, rem, best);
-    scan(g, 0..state.len(), state, &mut need, |hits| {
+    scan(g, 0..state.len(), state, &mut need, progress, |hits| {
         write(best, hits)
     });
     mark_draws(state);
@@ -51,6 +52,7 @@ pub(crate) fn finish_draws_parallel<G: GameGraph + Sync + ?Sized>(
     state: &mut [u8],
     rem: &mut [u32],
     best: &mut [u32],
+    progress: &dyn Progress,
 ) {
     let n = state.len();
     let mut need = prepare(state, rem, best);
@@ -60,8 +62,12 @@ pub(crate) fn finish_draws_parallel<G: GameGraph + Sync + ?Sized>(
     // The upper half's moves go where the draws' remoteness will be: unused
     // until the end, and written by that half alone.
     rayon::join(
-        || scan(g, 0..mid, st, &mut need, |hits| write(best, hits)),
-        || scan(g, mid..n, st, &mut upper_need, |hits| write(rem, hits)),
+        || scan(g, 0..mid, st, &mut need, progress, |hits| write(best, hits)),
+        || {
+            scan(g, mid..n, st, &mut upper_need, progress, |hits| {
+                write(rem, hits)
+            })
+        },
     );
     drop((need, upper_need));
     rem.par_chunks_mut(1 << 16)
@@ -126,20 +132,28 @@ fn write(best: &mut [u32], hits: &[(u32, u32)]) {
 
 /// Hands each draw in `range` (labelled or undecided) (in increasing id) to its predecessors whose
 /// bit in `need` is set, clearing the bit; `sink` gets the `(position,
-/// move)` pairs in batches, in the order they were found.
+/// move)` pairs in batches, in the order they were found. Reports each
+/// draw to `progress` as it goes.
 fn scan<G: GameGraph + ?Sized>(
     g: &G,
     range: std::ops::Range<usize>,
     state: &[u8],
     need: &mut [u64],
+    progress: &dyn Progress,
     mut sink: impl FnMut(&[(u32, u32)]),
 ) {
     let mut buf = vec![(0u32, 0u32); BATCH];
     let mut k = 0;
+    let mut draws = 0u64;
     for d in range {
+        if d % (1 << 16) == 0 {
+            progress.advance(draws);
+            draws = 0;
+        }
         if state[d] < DRAW {
             continue;
         }
+        draws += 1;
         g.for_each_predecessor(d as u32, |p| {
             let (w, shift) = (p as usize >> 6, p & 63);
             let word = need[w];
@@ -154,6 +168,7 @@ fn scan<G: GameGraph + ?Sized>(
         });
     }
     sink(&buf[..k]);
+    progress.advance(draws);
 }
 
 #[cfg(test)]
@@ -188,9 +203,9 @@ mod tests {
         let (mut s, mut rem, mut best) =
             (state.to_vec(), vec![7; state.len()], vec![9; state.len()]);
         if split {
-            finish_draws_parallel(g, &mut s, &mut rem, &mut best);
+            finish_draws_parallel(g, &mut s, &mut rem, &mut best, &crate::NoProgress);
         } else {
-            finish_draws(g, &mut s, &mut rem, &mut best);
+            finish_draws(g, &mut s, &mut rem, &mut best, &crate::NoProgress);
         }
         (s, rem, best)
     }

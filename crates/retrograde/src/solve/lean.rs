@@ -71,7 +71,9 @@ pub fn solve_lean<G: GameGraph + Sync + ?Sized>(
     solve_lean_with_progress(g, rules, &NoProgress)
 }
 
-/// [`solve_lean`], reporting the positions decided to `progress` (phase `"solve"`).
+/// [`solve_lean`], reporting its work to `progress` (phase `"solve"`, two
+/// units a position: one when its start is known, one when it is decided or
+/// found a draw).
 pub fn solve_lean_with_progress<G: GameGraph + Sync + ?Sized>(
     g: &G,
     rules: &Rules,
@@ -79,12 +81,13 @@ pub fn solve_lean_with_progress<G: GameGraph + Sync + ?Sized>(
 ) -> Result<Values, SolveError> {
     rules.check(g.vertex_count())?;
     let n = g.vertex_count();
-    progress.begin("solve", n as u64);
+    progress.begin("solve", 2 * n as u64);
     let Start {
         mut state,
         counters,
         levels,
     } = start(g, rules);
+    progress.advance(n as u64);
     let mut rem = Remoteness::Narrow(filled(n, u16::MAX));
     for &v in levels.iter().flatten() {
         rem.set(v as usize, 0);
@@ -103,11 +106,18 @@ pub fn solve_lean_with_progress<G: GameGraph + Sync + ?Sized>(
             walk(g, &mut state, &mut rem, ties, &mut c, progress);
         }
     }
-    state.par_iter_mut().with_min_len(CHUNK).for_each(|s| {
-        if *s >= UNDECIDED {
-            *s = DRAW;
-        }
-    });
+    let draws: usize = state
+        .par_iter_mut()
+        .with_min_len(CHUNK)
+        .map(|s| {
+            let draw = *s >= UNDECIDED || *s == DRAW;
+            if *s >= UNDECIDED {
+                *s = DRAW;
+            }
+            usize::from(draw)
+        })
+        .sum();
+    progress.advance(draws as u64);
     progress.end();
     Ok(Values::new(state, rem))
 }

@@ -28,6 +28,11 @@ pub use solution::{
 pub trait Progress: Sync {
     /// A phase (`"solve"`, `"read"`, …) starts with `total` units of work (0 if unknown).
     fn begin(&self, _phase: &'static str, _total: u64) {}
+    /// A phase whose units are bytes (reading a stream: `total` 0 when its
+    /// length is unknown). By default, [`Progress::begin`].
+    fn begin_bytes(&self, phase: &'static str, total: u64) {
+        self.begin(phase, total)
+    }
     /// `n` more units are done.
     fn advance(&self, _n: u64) {}
     /// The phase is over.
@@ -39,3 +44,57 @@ pub trait Progress: Sync {
 pub struct NoProgress;
 
 impl Progress for NoProgress {}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+    use super::*;
+    use crate::{Csr, Labels, Outcome, Rules};
+
+    /// Adds up what a solve reports.
+    #[derive(Default)]
+    struct Tally {
+        total: AtomicU64,
+        done: AtomicU64,
+    }
+
+    impl Progress for Tally {
+        fn begin(&self, _phase: &'static str, total: u64) {
+            self.total.store(total, Relaxed);
+        }
+        fn advance(&self, n: u64) {
+            self.done.fetch_add(n, Relaxed);
+        }
+    }
+
+    #[test]
+    fn progress_counts_every_position_twice_draws_included() {
+        // 200,000 positions, mostly draws (a long cycle), some decided, a
+        // labelled draw and a tie: the bar must fill, not stop at the decided.
+        let n = 200_000u32;
+        let mut edges: Vec<(u32, u32)> = (0..n - 1000).map(|v| (v, (v + 1) % (n - 1000))).collect();
+        edges.extend((n - 1000..n - 1).map(|v| (v, v + 1)));
+        let g = Csr::from_edges(n as usize, &edges);
+        let rules = Rules::normal().with_labels(Labels::from_pairs(vec![
+            (5, Outcome::Draw),
+            (n - 500, Outcome::Tie),
+        ]));
+        let check = |name: &str, run: &dyn Fn(&Tally)| {
+            let t = Tally::default();
+            run(&t);
+            let total = t.total.load(Relaxed);
+            assert_eq!(total, 2 * u64::from(n), "{name}");
+            assert_eq!(t.done.load(Relaxed), total, "{name}");
+        };
+        check("sequential", &|t| {
+            solve_with_progress(&g, &rules, t).unwrap();
+        });
+        check("parallel", &|t| {
+            solve_parallel_with_progress(&g, &rules, t).unwrap();
+        });
+        check("lean", &|t| {
+            solve_lean_with_progress(&g, &rules, t).unwrap();
+        });
+    }
+}

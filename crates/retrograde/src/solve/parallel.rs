@@ -46,7 +46,8 @@ pub fn solve_parallel<G: GameGraph + Sync + ?Sized>(
     solve_parallel_with_progress(g, rules, &NoProgress)
 }
 
-/// [`solve_parallel`], reporting the positions decided to `progress`.
+/// [`solve_parallel`], reporting its work to `progress` as
+/// [`solve_with_progress`](super::solve_with_progress) does.
 pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
     g: &G,
     rules: &Rules,
@@ -57,7 +58,7 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
     if !fits_parallel(n) {
         return super::solve_with_progress(g, rules, progress);
     }
-    progress.begin("solve", n as u64);
+    progress.begin("solve", 2 * n as u64);
     let mut state_v = filled(n, UNDECIDED);
     let mut rem_v = filled(n, NONE);
     let mut counter_v = filled(n, 0u32);
@@ -110,6 +111,7 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
             .for_each(|&v| rem[v as usize].store(0, Relaxed));
         f
     };
+    progress.advance(n as u64);
     let win_lose = terminals(Phase::WinLose);
     let ties = if any_tie.load(Relaxed) {
         terminals(Phase::Tie)
@@ -194,9 +196,9 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
     // Draws and their moves: a scan of the draws' reverse edges, in two
     // halves at once (see draws.rs for why not more).
     if rayon::current_num_threads() >= 2 && n >= 1 << 16 {
-        super::draws::finish_draws_parallel(g, &mut state_v, &mut rem_v, &mut counter_v);
+        super::draws::finish_draws_parallel(g, &mut state_v, &mut rem_v, &mut counter_v, progress);
     } else {
-        super::draws::finish_draws(g, &mut state_v, &mut rem_v, &mut counter_v);
+        super::draws::finish_draws(g, &mut state_v, &mut rem_v, &mut counter_v, progress);
     }
     progress.end();
     Ok(Solution::from_parts(state_v, rem_v, counter_v))

@@ -46,7 +46,9 @@ pub fn solve<G: GameGraph + ?Sized>(g: &G, rules: &Rules) -> Result<Solution, So
     solve_with_progress(g, rules, &NoProgress)
 }
 
-/// [`solve`], reporting the positions decided to `progress` (phase `"solve"`).
+/// [`solve`], reporting its work to `progress` (phase `"solve"`, two units a
+/// position: one when its start is known, one when it is decided and its
+/// moves walked back or, for a draw, when its move is found).
 pub fn solve_with_progress<G: GameGraph + ?Sized>(
     g: &G,
     rules: &Rules,
@@ -59,10 +61,13 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
     let mut best = filled(n, NONE);
     let mut counter = filled(n, 0u32);
     let mut terminals: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
-    progress.begin("solve", n as u64);
+    progress.begin("solve", 2 * n as u64);
 
     let mut labels = rules.labels.walk();
     for v in 0..n as u32 {
+        if (v + 1) % (1 << 16) == 0 {
+            progress.advance(1 << 16);
+        }
         let start = kernel::start_of(g, v, labels.at(v), rules.no_move);
         let vi = v as usize;
         if start.is_open() {
@@ -76,6 +81,7 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
         }
     }
 
+    progress.advance((n % (1 << 16)) as u64);
     // Walk backwards in FIFO order: remoteness never decreases along the
     // queue. Wins and losses first, then ties from the terminal ties.
     let [mut queue, mut ties] = terminals;
@@ -105,9 +111,10 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
             });
         }
     }
+    progress.advance((head % (1 << 16)) as u64);
     drop(counter);
     drop(queue);
-    super::draws::finish_draws(g, &mut state, &mut rem, &mut best);
+    super::draws::finish_draws(g, &mut state, &mut rem, &mut best, progress);
     progress.end();
     Ok(Solution::from_parts(state, rem, best))
 }
