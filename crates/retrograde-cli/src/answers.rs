@@ -10,12 +10,43 @@ use retrograde::{Answers, Outcome};
 
 use crate::progress::Bars;
 
+/// The layouts of the solution file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SolutionFormat {
+    Tsv,
+    Csv,
+    Jsonl,
+}
+
+impl From<SolutionFormat> for solution::Format {
+    fn from(f: SolutionFormat) -> solution::Format {
+        match f {
+            SolutionFormat::Tsv => solution::Format::Tsv,
+            SolutionFormat::Csv => solution::Format::Csv,
+            SolutionFormat::Jsonl => solution::Format::Jsonl,
+        }
+    }
+}
+
 /// The outputs of `solve`.
 #[derive(clap::Args, Debug)]
 pub struct OutputArgs {
-    /// Write one line per vertex: vertex, outcome, remoteness, best move (tab-separated).
+    /// Write one line per vertex: vertex, outcome, remoteness, best move (`-` for standard output).
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// The layout of --output: `tsv` (tab-separated, `-` for none), `csv`
+    /// (empty for none) or `jsonl` (one JSON object a line, null for none).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "FORMAT",
+        default_value = "tsv",
+        requires = "output"
+    )]
+    pub format: SolutionFormat,
+    /// Start --output with a line of column names (tsv and csv).
+    #[arg(long, requires = "output")]
+    pub header: bool,
     /// Print the line of this vertex (repeatable).
     #[arg(long, value_name = "V")]
     pub query: Vec<u32>,
@@ -41,6 +72,9 @@ impl OutputArgs {
     /// Refuses `--json` with the solution written to standard output: both
     /// would be on it.
     pub fn check_json(&self, json: bool) -> Result<()> {
+        if self.header && self.format == SolutionFormat::Jsonl {
+            anyhow::bail!("--header applies to tsv and csv: each JSON line names its fields");
+        }
         if let Some(path) = &self.output {
             if json && retrograde::io::paths::output_descriptor(path) == Some(1) {
                 anyhow::bail!(
@@ -56,7 +90,9 @@ impl OutputArgs {
     pub fn write<S: Answers>(&self, sol: &S, bars: &Bars) -> Result<()> {
         if let Some(path) = &self.output {
             bars.spin("write", || {
-                write_atomically(path, |w| solution::write(w, sol))
+                write_atomically(path, |w| {
+                    solution::write_as(w, sol, self.format.into(), self.header)
+                })
             })?;
         }
         Ok(())

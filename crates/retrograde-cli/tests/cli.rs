@@ -1412,6 +1412,51 @@ mod pipeline {
     }
 
     #[test]
+    fn every_solution_format_verifies() {
+        let dir = tempfile::tempdir().unwrap();
+        let graph = data("chase.txt");
+        let graph = graph.to_str().unwrap();
+        for (format, header, first) in [
+            ("tsv", true, "vertex\toutcome\tremoteness\tbest_move"),
+            ("csv", false, "0,lose,2,1"),
+            ("csv", true, "vertex,outcome,remoteness,best_move"),
+            (
+                "jsonl",
+                false,
+                "{\"position\":0,\"outcome\":\"lose\",\"remoteness\":2,\"best_move\":1}",
+            ),
+        ] {
+            let mut args = vec!["solve", graph, "-q", "-o", "s.out", "--format", format];
+            if header {
+                args.push("--header");
+            }
+            let o = run(&args, dir.path());
+            assert!(o.status.success(), "{}", stderr(&o));
+            let text = fs::read_to_string(dir.path().join("s.out")).unwrap();
+            assert_eq!(text.lines().next(), Some(first), "{format}");
+            let o = run(&["verify", graph, "s.out"], dir.path());
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{format} {header}: {}",
+                stderr(&o)
+            );
+        }
+        let o = run(
+            &[
+                "solve", graph, "-o", "s.out", "--format", "jsonl", "--header",
+            ],
+            dir.path(),
+        );
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("--header applies to tsv and csv"),
+            "{}",
+            stderr(&o)
+        );
+    }
+
+    #[test]
     fn counts_are_singular_for_one() {
         let dir = tempfile::tempdir().unwrap();
         fs::write(dir.path().join("g.txt"), "0 1\n").unwrap();

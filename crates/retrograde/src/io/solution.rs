@@ -12,11 +12,18 @@
 //! 3<TAB>draw<TAB>-<TAB>4
 //! ```
 //!
-//! [`read`] parses the format back (for [`verify`](crate::verify())); it accepts
-//! what the other text formats accept (spaces or tabs, comments, blank lines,
-//! further ignored columns) and refuses, with file and line, anything that
-//! cannot be a solution: vertices out of order or missing, an unknown outcome,
-//! a remoteness on a draw or none on a win or loss, a move that is not a number.
+//! [`write_as`] also writes it for other tools ([`Format`]): with a header
+//! line (`vertex<TAB>outcome<TAB>remoteness<TAB>best_move`), as CSV (comma
+//! separated, an empty field where there is none, so that a data frame reads
+//! numbers as numbers), or as JSON lines (`{"position":0,"outcome":"lose",
+//! "remoteness":2,"best_move":1}`, `null` where there is none).
+//!
+//! [`read`] parses all of them back (for [`verify`](crate::verify())), telling
+//! them apart by their first line; it accepts what the other text formats
+//! accept (spaces or tabs, comments, blank lines, further ignored columns) and
+//! refuses, with file and line, anything that cannot be a solution: vertices
+//! out of order or missing, an unknown outcome, a remoteness on a draw or none
+//! on a win or loss, a move that is not a number.
 
 use std::io::{self, Write};
 
@@ -63,9 +70,42 @@ fn format_line<S: Answers + ?Sized>(buf: &mut [u8; 48], s: &S, v: u32) -> usize 
     n
 }
 
+/// The layouts of a solution file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Tab-separated, `-` where there is none (the default).
+    #[default]
+    Tsv,
+    /// Comma-separated, an empty field where there is none.
+    Csv,
+    /// One JSON object per line, `null` where there is none.
+    Jsonl,
+}
+
+/// The header line of the TSV and CSV layouts.
+const COLUMNS: [&str; 4] = ["vertex", "outcome", "remoteness", "best_move"];
+
 /// Writes every position's line, in vertex order. Takes every kind of
 /// solution ([`Answers`]): best moves stored or computed.
 pub fn write<S: Answers + ?Sized>(w: &mut dyn Write, s: &S) -> io::Result<()> {
+    write_as(w, s, Format::Tsv, false)
+}
+
+/// Writes every position's line in `format`, after a header line of column
+/// names if `header` (JSON lines have none: each object names its fields).
+pub fn write_as<S: Answers + ?Sized>(
+    w: &mut dyn Write,
+    s: &S,
+    format: Format,
+    header: bool,
+) -> io::Result<()> {
+    if header && format != Format::Jsonl {
+        let sep = if format == Format::Csv { "," } else { "\t" };
+        writeln!(w, "{}", COLUMNS.join(sep))?;
+    }
+    if format != Format::Tsv {
+        return write_records(w, s, format);
+    }
     let mut chunk = Vec::with_capacity(1 << 16);
     let mut buf = [0u8; 48];
     for v in 0..s.len() as u32 {
@@ -77,6 +117,168 @@ pub fn write<S: Answers + ?Sized>(w: &mut dyn Write, s: &S) -> io::Result<()> {
         }
     }
     w.write_all(&chunk)
+}
+
+/// The CSV and JSON-lines records.
+fn write_records<S: Answers + ?Sized>(w: &mut dyn Write, s: &S, format: Format) -> io::Result<()> {
+    let mut chunk = String::with_capacity(1 << 16);
+    let opt = |x: Option<u32>, none: &str| x.map_or_else(|| none.to_string(), |x| x.to_string());
+    for v in 0..s.len() as u32 {
+        let Some(value) = s.value(v) else { continue };
+        let (o, r, m) = (value.outcome.as_str(), value.remoteness, s.best_move(v));
+        use std::fmt::Write as _;
+        let _ = if format == Format::Csv {
+            writeln!(chunk, "{v},{o},{},{}", opt(r, ""), opt(m, ""))
+        } else {
+            writeln!(
+                chunk,
+                "{{\"position\":{v},\"outcome\":\"{o}\",\"remoteness\":{},\"best_move\":{}}}",
+                opt(r, "null"),
+                opt(m, "null")
+            )
+        };
+        if chunk.len() > (1 << 16) - 128 {
+            w.write_all(chunk.as_bytes())?;
+            chunk.clear();
+        }
+    }
+    w.write_all(chunk.as_bytes())
+}
+
+/// The arrays of a solution being read, and the checks every line passes
+/// whatever its layout.
+struct Collector<'a> {
+    path: &'a std::path::Path,
+    vertices: Option<usize>,
+    state: Vec<u8>,
+    remoteness: Vec<u32>,
+    best: Vec<u32>,
+}
+
+/// The message for a number past what ids and remoteness allow.
+fn too_big(what: &'static str) -> impl Fn(u64) -> String {
+    move |x: u64| {
+        format!(
+            "{what} {x} is too large (the largest allowed is {})",
+            NONE - 1
+        )
+    }
+}
+
+impl Collector<'_> {
+    fn error(&self, line: u64, message: String) -> Error {
+        Error::at_line(self.path, line, message)
+    }
+
+    /// Refuses a line past the graph's last vertex.
+    fn room(&self, line: u64) -> Result<()> {
+        let expected = self.state.len() as u64;
+        if self.vertices.is_some_and(|n| expected >= n as u64) {
+            return Err(self.error(
+                line,
+                format!("the graph has {expected} vertices, but the solution goes on"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses a vertex out of order.
+    fn vertex(&self, line: u64, v: u64) -> Result<()> {
+        let expected = self.state.len() as u64;
+        if v != expected {
+            return Err(self.error(
+                line,
+                format!("expected vertex {expected} (one line per vertex, in vertex order), found vertex {v}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses a remoteness that does not go with the outcome.
+    fn remoteness(&self, line: u64, outcome: Outcome, rem: Option<u64>) -> Result<()> {
+        match (outcome, rem) {
+            (Outcome::Draw, Some(r)) => Err(self.error(
+                line,
+                format!("a draw has no remoteness: expected -, found {r}"),
+            )),
+            (o @ (Outcome::Win | Outcome::Lose | Outcome::Tie), None) => Err(self.error(
+                line,
+                format!("a {o} needs a remoteness (a decimal number), found -"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn push(&mut self, outcome: Outcome, rem: Option<u32>, mv: Option<u32>) {
+        self.state.push(outcome as u8);
+        self.remoteness.push(rem.unwrap_or(NONE));
+        self.best.push(mv.unwrap_or(NONE));
+    }
+
+    /// Checks a whole record (from CSV or JSON lines) and keeps it.
+    fn record(
+        &mut self,
+        line: u64,
+        v: u64,
+        outcome: Outcome,
+        rem: Option<u64>,
+        mv: Option<u64>,
+    ) -> Result<()> {
+        self.room(line)?;
+        for (what, x) in [
+            ("vertex id", Some(v)),
+            ("remoteness", rem),
+            ("vertex id", mv),
+        ] {
+            if let Some(x) = x.filter(|&x| x >= u64::from(NONE)) {
+                return Err(self.error(line, too_big(what)(x)));
+            }
+        }
+        self.vertex(line, v)?;
+        self.remoteness(line, outcome, rem)?;
+        self.push(outcome, rem.map(|r| r as u32), mv.map(|m| m as u32));
+        Ok(())
+    }
+
+    /// Refuses a file that ended early; `next_line` is where the next vertex was due.
+    fn finish(self, next_line: u64) -> Result<Solution> {
+        if let Some(n) = self.vertices {
+            if self.state.len() < n {
+                return Err(self.error(
+                    next_line,
+                    format!(
+                        "the solution ends after {} vertices, but the graph has {n}",
+                        self.state.len()
+                    ),
+                ));
+            }
+        }
+        Ok(Solution::from_parts(self.state, self.remoteness, self.best))
+    }
+}
+
+/// The layout of a solution file, from its first line holding data, and
+/// whether that line is a header.
+fn detect(data: &[u8]) -> (Format, bool) {
+    let first = data
+        .split(|&b| b == b'\n')
+        .map(|l| l.trim_ascii())
+        .find(|l| !l.is_empty() && !l.starts_with(b"#") && !l.starts_with(b"%"))
+        .unwrap_or(b"");
+    let format = if first.starts_with(b"{") {
+        Format::Jsonl
+    } else if first.contains(&b',') {
+        Format::Csv
+    } else {
+        Format::Tsv
+    };
+    let word_end = first
+        .iter()
+        .position(|&b| b == b',' || b == b' ' || b == b'\t')
+        .unwrap_or(first.len());
+    let word = &first[..word_end];
+    let header = word.eq_ignore_ascii_case(b"vertex") || word.eq_ignore_ascii_case(b"position");
+    (format, header && format != Format::Jsonl)
 }
 
 /// Reads a solution file. With `vertices`, it must hold exactly that many
@@ -99,37 +301,29 @@ pub fn read(input: &Input, vertices: Option<usize>) -> Result<Solution> {
     // Every line takes at least 8 bytes ("0 win 0 -" has 9), so this bounds
     // the allocation by the input's size.
     let cap = vertices.unwrap_or(0).min(data.len() / 8 + 1);
-    let mut state: Vec<u8> = Vec::with_capacity(cap);
-    let mut remoteness: Vec<u32> = Vec::with_capacity(cap);
-    let mut best: Vec<u32> = Vec::with_capacity(cap);
-    let too_big = |what: &'static str| {
-        move |x: u64| {
-            format!(
-                "{what} {x} is too large (the largest allowed is {})",
-                NONE - 1
-            )
-        }
+    let mut c = Collector {
+        path: input.path(),
+        vertices,
+        state: Vec::with_capacity(cap),
+        remoteness: Vec::with_capacity(cap),
+        best: Vec::with_capacity(cap),
     };
+    let (format, header) = detect(data);
+    if format != Format::Tsv {
+        return read_records(data, c, format, header);
+    }
     let mut s = Scanner::new(data, input.path());
+    if header && s.next_record() {
+        s.skip_line();
+    }
     while s.next_record() {
-        let expected = state.len() as u64;
-        if vertices.is_some_and(|n| expected >= n as u64) {
-            return Err(s.error(format!(
-                "the graph has {expected} vertices, but the solution goes on"
-            )));
-        }
-        let v_at = s.pos;
+        c.room(s.line())?;
         let v = s.number(
             "a vertex id (a decimal number)",
             u64::from(NONE),
             &too_big("vertex id"),
         )?;
-        if v != expected {
-            s.pos = v_at;
-            return Err(s.error(format!(
-                "expected vertex {expected} (one line per vertex, in vertex order), found vertex {v}"
-            )));
-        }
+        c.vertex(s.line(), v)?;
         s.separator("a space or tab, then win, lose, tie or draw")?;
         let word_at = s.pos;
         let Some(outcome) = Outcome::from_bytes(s.word()) else {
@@ -137,7 +331,6 @@ pub fn read(input: &Input, vertices: Option<usize>) -> Result<Solution> {
             return Err(s.error(format!("expected {OUTCOME_NAMES}, found {}", s.found())));
         };
         s.separator("a space or tab, then the remoteness (a number, or - for a draw)")?;
-        let rem_at = s.pos;
         let rem = if s.dash() {
             None
         } else {
@@ -145,55 +338,114 @@ pub fn read(input: &Input, vertices: Option<usize>) -> Result<Solution> {
                 "the remoteness (a decimal number, or - for a draw)",
                 u64::from(NONE),
                 &too_big("remoteness"),
-            )? as u32)
+            )?)
         };
-        match (outcome, rem) {
-            (Outcome::Draw, Some(r)) => {
-                s.pos = rem_at;
-                return Err(s.error(format!("a draw has no remoteness: expected -, found {r}")));
-            }
-            (o @ (Outcome::Win | Outcome::Lose | Outcome::Tie), None) => {
-                s.pos = rem_at;
-                return Err(s.error(format!(
-                    "a {o} needs a remoteness (a decimal number), found -"
-                )));
-            }
-            _ => {}
-        }
+        c.remoteness(s.line(), outcome, rem)?;
         s.separator("a space or tab, then the best move (a vertex id, or - for none)")?;
         let mv = if s.dash() {
-            NONE
+            None
         } else {
-            s.number(
+            Some(s.number(
                 "the best move (a vertex id, or - for none)",
                 u64::from(NONE),
                 &too_big("vertex id"),
-            )? as u32
+            )? as u32)
         };
         s.end_record("the best move")?;
-        state.push(outcome as u8);
-        remoteness.push(rem.unwrap_or(NONE));
-        best.push(mv);
+        c.push(outcome, rem.map(|r| r as u32), mv);
     }
-    if let Some(n) = vertices {
-        if state.len() < n {
-            // The line where the next vertex was due.
-            let next_line = if data.is_empty() || data.ends_with(b"\n") {
-                s.line()
-            } else {
-                s.line() + 1
-            };
-            return Err(Error::at_line(
-                input.path(),
-                next_line,
-                format!(
-                    "the solution ends after {} vertices, but the graph has {n}",
-                    state.len()
-                ),
-            ));
+    // The line where the next vertex was due.
+    let next_line = if data.is_empty() || data.ends_with(b"\n") {
+        s.line()
+    } else {
+        s.line() + 1
+    };
+    c.finish(next_line)
+}
+
+/// One line of JSON lines.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Record {
+    #[serde(alias = "vertex")]
+    position: u64,
+    outcome: String,
+    remoteness: Option<u64>,
+    best_move: Option<u64>,
+}
+
+/// Reads the CSV and JSON-lines layouts, line by line.
+fn read_records(
+    data: &[u8],
+    mut c: Collector<'_>,
+    format: Format,
+    header: bool,
+) -> Result<Solution> {
+    let mut skip_header = header;
+    let mut lines = 0u64;
+    for (i, raw) in data.split(|&b| b == b'\n').enumerate() {
+        let line = i as u64 + 1;
+        lines = line;
+        let text = raw.trim_ascii();
+        if text.is_empty() || text.starts_with(b"#") || text.starts_with(b"%") {
+            continue;
         }
+        if std::mem::take(&mut skip_header) {
+            continue;
+        }
+        let text = std::str::from_utf8(text)
+            .map_err(|_| c.error(line, "expected text (UTF-8), found other bytes".into()))?;
+        let (v, outcome, rem, mv) = if format == Format::Jsonl {
+            let r: Record = serde_json::from_str(text).map_err(|e| {
+                c.error(
+                    line,
+                    format!("expected a JSON object with position, outcome, remoteness and best_move: {e}"),
+                )
+            })?;
+            (r.position, r.outcome, r.remoteness, r.best_move)
+        } else {
+            let fields: Vec<&str> = text.split(',').map(str::trim).collect();
+            if fields.len() < 4 {
+                return Err(c.error(
+                    line,
+                    format!(
+                        "expected 4 comma-separated fields (vertex,outcome,remoteness,best_move), found {}",
+                        fields.len()
+                    ),
+                ));
+            }
+            let num = |what: &str, f: &str, none_ok: bool| -> Result<Option<u64>> {
+                if none_ok && (f.is_empty() || f == "-") {
+                    return Ok(None);
+                }
+                f.parse::<u64>()
+                    .map(Some)
+                    .map_err(|_| c.error(line, format!("expected {what}, found {:?}", f)))
+            };
+            let v = num("a vertex id (a decimal number)", fields[0], false)?.unwrap_or(0);
+            let rem = num(
+                "the remoteness (a decimal number, or empty for a draw)",
+                fields[2],
+                true,
+            )?;
+            let mv = num(
+                "the best move (a vertex id, or empty for none)",
+                fields[3],
+                true,
+            )?;
+            (v, fields[1].to_string(), rem, mv)
+        };
+        let Some(outcome) = Outcome::from_bytes(outcome.as_bytes()) else {
+            return Err(c.error(line, format!("expected {OUTCOME_NAMES}, found {outcome:?}")));
+        };
+        c.record(line, v, outcome, rem, mv)?;
     }
-    Ok(Solution::from_parts(state, remoteness, best))
+    let next_line = if data.is_empty() || data.ends_with(b"\n") {
+        lines
+    } else {
+        lines + 1
+    };
+    c.finish(next_line.max(1))
 }
 
 #[cfg(test)]
@@ -235,6 +487,69 @@ mod tests {
         let commented = "# a comment\n0 lose 0 -\n\n1  win\t1 0 extra\r\n";
         assert_eq!(read_text(commented, Some(2)).unwrap().len(), 2);
         assert!(read_text("", Some(0)).unwrap().is_empty());
+    }
+
+    #[test]
+    fn every_format_reads_back_what_it_writes() {
+        let g = Csr::from_edges(6, &[(0, 1), (1, 2), (3, 4), (4, 3), (5, 5), (5, 0)]);
+        let s = solve(&g, &Rules::normal()).unwrap();
+        for format in [Format::Tsv, Format::Csv, Format::Jsonl] {
+            for header in [false, true] {
+                let mut out = Vec::new();
+                write_as(&mut out, &s, format, header).unwrap();
+                let text = String::from_utf8(out).unwrap();
+                assert_eq!(
+                    read_text(&text, Some(6)).unwrap(),
+                    s,
+                    "{format:?} {header}\n{text}"
+                );
+            }
+        }
+        let mut out = Vec::new();
+        write_as(&mut out, &s, Format::Csv, true).unwrap();
+        assert!(String::from_utf8(out).unwrap().starts_with(
+            "vertex,outcome,remoteness,best_move\n0,lose,2,1\n1,win,1,2\n2,lose,0,\n3,draw,,4\n"
+        ));
+        let mut out = Vec::new();
+        write_as(&mut out, &s, Format::Jsonl, true).unwrap();
+        assert!(String::from_utf8(out).unwrap().starts_with(
+            "{\"position\":0,\"outcome\":\"lose\",\"remoteness\":2,\"best_move\":1}\n"
+        ));
+        let mut out = Vec::new();
+        write_as(&mut out, &s, Format::Tsv, true).unwrap();
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .starts_with("vertex\toutcome\tremoteness\tbest_move\n0\tlose"));
+    }
+
+    #[test]
+    fn bad_csv_and_json_lines_name_their_line() {
+        assert_eq!(
+            error("vertex,outcome,remoteness,best_move\n0,lose,0,\n2,lose,0,\n", None),
+            "s.tsv:line 3: expected vertex 1 (one line per vertex, in vertex order), found vertex 2"
+        );
+        assert_eq!(
+            error("0,draw,3,0\n", None),
+            "s.tsv:line 1: a draw has no remoteness: expected -, found 3"
+        );
+        assert!(error("0,win,1\n", None).contains("expected 4 comma-separated fields"));
+        assert!(error("0,won,1,0\n", None).contains("expected win, lose, tie or draw"));
+        assert!(error("0,win,x,0\n", None).contains("expected the remoteness"));
+        assert!(error("0,win,1,4294967295\n", None).contains("vertex id 4294967295 is too large"));
+        assert!(error(
+            "{\"position\":0,\"outcome\":\"win\"}\n{\"position\":1}\n",
+            None
+        )
+        .starts_with("s.tsv:line 1: a win needs a remoteness"));
+        let e = error("{\"position\":0,\"outcome\":\"lose\",\"remoteness\":0,\"best_move\":null}\n{\"position\":1,\"outcome\":\"lose\",\"remoteness\":0,\"best_move\":null,\"x\":1}\n", None);
+        assert!(e.starts_with("s.tsv:line 2: expected a JSON object"), "{e}");
+        assert_eq!(
+            error(
+                "{\"position\":0,\"outcome\":\"lose\",\"remoteness\":0,\"best_move\":null}",
+                Some(2)
+            ),
+            "s.tsv:line 2: the solution ends after 1 vertices, but the graph has 2"
+        );
     }
 
     #[test]
