@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use anyhow::Result;
+use retrograde::io::names::{self, Names};
 use retrograde::io::{solution, write_atomically};
 use retrograde::{Answers, Outcome};
 
@@ -47,26 +48,37 @@ pub struct OutputArgs {
     /// Start --output with a line of column names (tsv and csv).
     #[arg(long, requires = "output")]
     pub header: bool,
-    /// Print the line of this vertex (repeatable).
+    /// Print the line of this vertex, an id or with --names a name (repeatable).
     #[arg(long, value_name = "V")]
-    pub query: Vec<u32>,
+    pub query: Vec<String>,
     /// Print the line of best play from this vertex (repeatable).
     #[arg(long, value_name = "V")]
-    pub line: Vec<u32>,
+    pub line: Vec<String>,
     /// How many plies of an endless (drawn) line to print.
     #[arg(long, value_name = "PLIES", default_value_t = 20)]
     pub line_limit: usize,
 }
 
 impl OutputArgs {
-    /// Refuses queries and lines of vertices outside a graph of `n`.
-    pub fn check_vertices(&self, n: usize) -> Result<()> {
-        for &v in self.query.iter().chain(&self.line) {
+    /// The vertices asked about, by id: names looked up where the graph has
+    /// them; refuses those outside a graph of `n`.
+    pub fn resolve<'n>(&self, n: usize, names: Option<&'n Names>) -> Result<Asked<'n>> {
+        let find = |text: &String| -> Result<u32> {
+            let v = names::resolve(names, text).map_err(|e| match names {
+                None => anyhow::anyhow!("{e} (for vertex names, give --names)"),
+                Some(_) => anyhow::Error::msg(e),
+            })?;
             if v as usize >= n {
                 anyhow::bail!("vertex {v} is not in the graph ({n} vertices)");
             }
-        }
-        Ok(())
+            Ok(v)
+        };
+        Ok(Asked {
+            query: self.query.iter().map(find).collect::<Result<_>>()?,
+            line: self.line.iter().map(find).collect::<Result<_>>()?,
+            limit: self.line_limit,
+            names,
+        })
     }
 
     /// Refuses `--json` with the solution written to standard output: both
@@ -87,24 +99,35 @@ impl OutputArgs {
     }
 
     /// Writes the solution file, if one was asked for.
-    pub fn write<S: Answers>(&self, sol: &S, bars: &Bars) -> Result<()> {
+    pub fn write<S: Answers>(&self, sol: &S, names: Option<&Names>, bars: &Bars) -> Result<()> {
         if let Some(path) = &self.output {
             bars.spin("write", || {
                 write_atomically(path, |w| {
-                    solution::write_as(w, sol, self.format.into(), self.header)
+                    solution::write_as(w, sol, self.format.into(), self.header, names)
                 })
             })?;
         }
         Ok(())
     }
+}
 
+/// The vertices `--query` and `--line` asked about, by id, and how to show them.
+pub struct Asked<'n> {
+    pub query: Vec<u32>,
+    pub line: Vec<u32>,
+    /// `--line-limit`.
+    pub limit: usize,
+    pub names: Option<&'n Names>,
+}
+
+impl Asked<'_> {
     /// Prints the queried vertices' lines and the lines of best play.
     pub fn print<S: Answers>(&self, out: &mut dyn Write, sol: &S) -> io::Result<()> {
         for &v in &self.query {
-            solution::write_line(out, sol, v)?;
+            solution::write_line_named(out, sol, v, self.names)?;
         }
         for &v in &self.line {
-            print_line(out, sol, v, self.line_limit)?;
+            print_line(out, sol, v, self.limit, self.names)?;
         }
         Ok(())
     }
@@ -116,15 +139,21 @@ pub fn print_line<S: Answers>(
     sol: &S,
     v: u32,
     limit: usize,
+    names: Option<&Names>,
 ) -> io::Result<()> {
     let line = sol.line(v, limit);
     let verdict = sol.value(v).map_or_else(String::new, |x| x.to_string());
-    writeln!(out, "line from {v} ({verdict} for the player to move):")?;
+    let show = |p: u32| names::shown(names, p);
+    writeln!(
+        out,
+        "line from {} ({verdict} for the player to move):",
+        show(v)
+    )?;
     for (ply, &p) in line.positions.iter().enumerate() {
         let rem = sol
             .remoteness(p)
             .map_or_else(|| "-".to_string(), |r| r.to_string());
-        writeln!(out, "  {ply}\t{p}\t{}\t{rem}", sol.outcome(p))?;
+        writeln!(out, "  {ply}\t{}\t{}\t{rem}", show(p), sol.outcome(p))?;
     }
     let last = line.positions.last().copied().unwrap_or(v);
     match crate::common::endless_note(&line, limit) {
@@ -134,7 +163,7 @@ pub fn print_line<S: Answers>(
                 Outcome::Tie => "the game ends level".to_string(),
                 o => format!("{o} for the player to move"),
             };
-            writeln!(out, "  game over at {last}: {how}")
+            writeln!(out, "  game over at {}: {how}", show(last))
         }
     }
 }

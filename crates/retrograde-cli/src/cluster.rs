@@ -116,9 +116,9 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     };
     let sol = &solved.solution;
     let n = sol.len();
-    run.outputs.check_vertices(n)?;
+    let asked = run.outputs.resolve(n, None)?;
     let write_started = Instant::now();
-    run.outputs.write(sol, &bars)?;
+    run.outputs.write(sol, None, &bars)?;
     let write = write_started.elapsed();
 
     if !run.quiet {
@@ -176,11 +176,11 @@ pub fn run(run: &Run) -> Result<ExitCode> {
             processes: config.processes(),
             times: &t,
         };
-        return crate::solve::report(&report, run.outputs, sol);
+        return crate::solve::report(&report, run.outputs, &asked, sol);
     }
     let stdout = io::stdout();
     let mut data = stdout.lock();
-    run.outputs.print(&mut data, sol)?;
+    asked.print(&mut data, sol)?;
     data.flush()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use retrograde::io::names::{self, Names};
 use retrograde::io::{binary, edge_list, labels};
 use retrograde::{Csr, CsrBuilder, GameGraph, NoMoveRule, Rules};
 
@@ -22,8 +23,12 @@ pub struct GameArgs {
     #[arg(long, value_name = "FILE")]
     pub terminal: Option<PathBuf>,
     /// The number of vertices (default: the largest id + 1); ids must be below it.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "names")]
     pub vertices: Option<usize>,
+    /// Vertices are names (any words without blanks, as networkx writes them), numbered
+    /// in order of first appearance; labels, queries and answers use the names.
+    #[arg(long)]
+    pub names: bool,
 }
 
 /// The memory a load may use: `limit` in all, of which the caller needs
@@ -78,8 +83,33 @@ impl GameArgs {
         })
     }
 
-    /// Reads the rules and then the graph, which must hold every labelled vertex.
-    pub fn load(&self, budget: Budget, bars: &Bars) -> Result<(Csr, Rules)> {
+    /// Reads the rules and then the graph, which must hold every labelled
+    /// vertex; with `--names`, the graph and then the rules, and the names.
+    pub fn load(&self, budget: Budget, bars: &Bars) -> Result<(Csr, Rules, Option<Names>)> {
+        if self.names {
+            let input = open_input(&self.graph, budget.limit, bars)?;
+            if binary::is_binary(input.bytes()) {
+                anyhow::bail!(
+                    "{}: --names reads text edge lists; this is a binary graph, whose vertices are numbers",
+                    self.graph.display()
+                );
+            }
+            let builder = CsrBuilder::new()
+                .memory_limit(budget.limit)
+                .reserve(budget.per_vertex, budget.per_edge);
+            let (graph, names) = bars.spin("read", || names::read_edges(&input, builder))?;
+            let labels = match &self.terminal {
+                Some(t) => {
+                    labels::read_named(&open_input(t, budget.limit, &Bars::new(true))?, &names)?
+                }
+                None => Default::default(),
+            };
+            let rules = Rules {
+                no_move: self.no_move,
+                labels,
+            };
+            return Ok((graph, rules, Some(names)));
+        }
         let rules = self.rules(budget.limit)?;
         let file = GraphFile {
             path: &self.graph,
@@ -87,7 +117,7 @@ impl GameArgs {
             min_vertices: rules.labels.max_vertex().map_or(0, |v| v as usize + 1),
         };
         let graph = file.load(budget, bars)?;
-        Ok((graph, rules))
+        Ok((graph, rules, None))
     }
 }
 

@@ -162,6 +162,8 @@ fn main() -> ExitCode {
             }
             let hint = if needs_memory_hint(&err) {
                 " (see --max-memory)"
+            } else if needs_names_hint(&err) {
+                " (vertices that are names need --names)"
             } else {
                 ""
             };
@@ -228,6 +230,30 @@ fn needs_memory_hint(err: &anyhow::Error) -> bool {
             })
         )
     })
+}
+
+/// Whether `err` is a numeric reader meeting a word where a vertex id goes.
+fn needs_names_hint(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        matches!(
+            e.downcast_ref::<retrograde::Error>(),
+            Some(retrograde::Error::Parse { message, .. })
+                if message.starts_with("expected a vertex id") && found_a_word(message)
+        )
+    })
+}
+
+/// Whether the `found "…"` of a message is a word (a letter first, no
+/// control characters): a name, not binary data or a negative number.
+fn found_a_word(message: &str) -> bool {
+    message
+        .split_once("found \"")
+        .map(|(_, rest)| rest.trim_end_matches('"'))
+        .is_some_and(|w| {
+            w.chars().next().is_some_and(char::is_alphabetic)
+                && !w.contains('\\')
+                && !w.chars().any(char::is_control)
+        })
 }
 
 /// A closed pipe on standard output (`retrograde ... | head`) is not a failure.

@@ -6,6 +6,7 @@
 use std::io::Write;
 
 use anyhow::Result;
+use retrograde::io::names::Names;
 use retrograde::{Answers, Histogram};
 use serde::Serialize;
 
@@ -92,22 +93,39 @@ impl Outcomes {
     }
 }
 
+/// A vertex in a report: its id, or its name where the graph has names.
+#[derive(Serialize, Debug)]
+#[serde(untagged)]
+pub enum Vertex {
+    Id(u32),
+    Name(String),
+}
+
+impl Vertex {
+    pub fn of(v: u32, names: Option<&Names>) -> Vertex {
+        match names.and_then(|n| n.name(v)) {
+            Some(name) => Vertex::Name(name.to_string()),
+            None => Vertex::Id(v),
+        }
+    }
+}
+
 /// One position's value and best move.
 #[derive(Serialize, Debug)]
 pub struct PositionValue {
-    pub position: u32,
+    pub position: Vertex,
     pub outcome: &'static str,
     pub remoteness: Option<u32>,
-    pub best_move: Option<u32>,
+    pub best_move: Option<Vertex>,
 }
 
 impl PositionValue {
-    pub fn of<S: Answers + ?Sized>(sol: &S, v: u32) -> PositionValue {
+    pub fn of<S: Answers + ?Sized>(sol: &S, v: u32, names: Option<&Names>) -> PositionValue {
         PositionValue {
-            position: v,
+            position: Vertex::of(v, names),
             outcome: sol.outcome(v).as_str(),
             remoteness: sol.remoteness(v),
-            best_move: sol.best_move(v),
+            best_move: sol.best_move(v).map(|m| Vertex::of(m, names)),
         }
     }
 }
@@ -115,7 +133,7 @@ impl PositionValue {
 /// A line of best play.
 #[derive(Serialize, Debug)]
 pub struct LineReport {
-    pub from: u32,
+    pub from: Vertex,
     /// The positions, the start first, with their values.
     pub positions: Vec<PositionValue>,
     /// Whether best play goes on forever (a draw).
@@ -125,14 +143,19 @@ pub struct LineReport {
 }
 
 impl LineReport {
-    pub fn of<S: Answers + ?Sized>(sol: &S, v: u32, limit: usize) -> LineReport {
+    pub fn of<S: Answers + ?Sized>(
+        sol: &S,
+        v: u32,
+        limit: usize,
+        names: Option<&Names>,
+    ) -> LineReport {
         let line = sol.line(v, limit);
         LineReport {
-            from: v,
+            from: Vertex::of(v, names),
             positions: line
                 .positions
                 .iter()
-                .map(|&p| PositionValue::of(sol, p))
+                .map(|&p| PositionValue::of(sol, p, names))
                 .collect(),
             endless: line.endless,
             repeats_from: line.repeats_from,

@@ -7,7 +7,7 @@ use anyhow::Result;
 use indicatif::HumanBytes;
 use retrograde::{solve, Answers, GameGraph};
 
-use crate::answers::OutputArgs;
+use crate::answers::{Asked, OutputArgs};
 use crate::cluster::{self, ClusterArgs};
 use crate::common::{self, Timings};
 use crate::load::{Budget, GameArgs};
@@ -103,6 +103,9 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         _ => false,
     };
     if timely {
+        if args.game.names {
+            anyhow::bail!("--names applies to the sequential and parallel engines only");
+        }
         if args.max_memory.is_some() {
             anyhow::bail!("--max-memory applies to the sequential and parallel engines only");
         }
@@ -125,9 +128,9 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         per_vertex: SOLVE_BYTES_PER_POSITION,
         per_edge: 0,
     };
-    let (graph, rules) = times.time("read", || args.game.load(budget, &bars))?;
+    let (graph, rules, names) = times.time("read", || args.game.load(budget, &bars))?;
     let n = graph.vertex_count();
-    args.outputs.check_vertices(n)?;
+    let asked = args.outputs.resolve(n, names.as_ref())?;
 
     let threads = rayon::current_num_threads();
     let engine = args.engine.resolve(n, threads);
@@ -142,7 +145,7 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         _ => solve::solve_with_progress(&graph, &rules, &bars),
     })?;
     if args.outputs.output.is_some() {
-        times.time("write", || args.outputs.write(&sol, &bars))?;
+        times.time("write", || args.outputs.write(&sol, names.as_ref(), &bars))?;
     }
 
     let threads = if engine == Engine::Parallel {
@@ -202,12 +205,13 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
                 times: &times,
             },
             &args.outputs,
+            &asked,
             &sol,
         );
     }
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    args.outputs.print(&mut out, &sol)?;
+    asked.print(&mut out, &sol)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -227,6 +231,7 @@ pub struct Report<'a> {
 pub fn report<S: Answers + ?Sized>(
     r: &Report<'_>,
     outputs: &OutputArgs,
+    asked: &Asked<'_>,
     sol: &S,
 ) -> Result<ExitCode> {
     #[derive(serde::Serialize)]
@@ -251,15 +256,15 @@ pub fn report<S: Answers + ?Sized>(
         outcomes: crate::report::Outcomes::of(sol),
         moves: r.moves,
         labels: r.labels,
-        queries: outputs
+        queries: asked
             .query
             .iter()
-            .map(|&v| crate::report::PositionValue::of(sol, v))
+            .map(|&v| crate::report::PositionValue::of(sol, v, asked.names))
             .collect(),
-        lines: outputs
+        lines: asked
             .line
             .iter()
-            .map(|&v| crate::report::LineReport::of(sol, v, outputs.line_limit))
+            .map(|&v| crate::report::LineReport::of(sol, v, asked.limit, asked.names))
             .collect(),
         output: outputs.output.as_ref().map(|p| p.display().to_string()),
         engine: r.engine,

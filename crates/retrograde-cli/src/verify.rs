@@ -52,12 +52,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
         per_vertex: 17,
         per_edge: 4,
     };
-    let (graph, rules) = times.time("read graph", || args.game.load(budget, &bars))?;
+    let (graph, rules, names) = times.time("read graph", || args.game.load(budget, &bars))?;
     let graph = graph.with_successors();
     let n = graph.vertex_count();
     let sol = times.time("read solution", || -> Result<_> {
         let input = common::open_input(&args.solution, budget.limit, &bars)?;
-        Ok(solution::read(&input, Some(n))?)
+        Ok(match &names {
+            Some(names) => solution::read_named(&input, names)?,
+            None => solution::read(&input, Some(n))?,
+        })
     })?;
     let report = times.time("verify", || {
         retrograde::verify(&graph, &rules, &sol, args.show)
@@ -69,6 +72,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             position: u32,
             outcome: Option<&'static str>,
             remoteness: Option<u32>,
+            name: Option<String>,
             message: String,
         }
         #[derive(serde::Serialize)]
@@ -98,6 +102,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     position: v.vertex,
                     outcome: v.value.map(|x| x.outcome.as_str()),
                     remoteness: v.value.and_then(|x| x.remoteness),
+                    name: names
+                        .as_ref()
+                        .and_then(|n| n.name(v.vertex))
+                        .map(String::from),
                     message: v.to_string(),
                 })
                 .collect(),
@@ -108,7 +116,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let stdout = io::stdout();
         let mut out = stdout.lock();
         for v in &report.violations {
-            writeln!(out, "{}: {v}", args.solution.display())?;
+            // With names, the vertex's name before the ids the check speaks in.
+            let name = names
+                .as_ref()
+                .and_then(|n| n.name(v.vertex))
+                .map_or_else(String::new, |n| format!("{n:?} is "));
+            writeln!(out, "{}: {name}{v}", args.solution.display())?;
         }
         if report.total > report.violations.len() as u64 {
             writeln!(

@@ -1602,3 +1602,137 @@ mod generate {
         assert_eq!(o.status.code(), Some(2));
     }
 }
+
+/// Vertices given by name: numbered inside, shown by name in every answer.
+mod names {
+    use super::*;
+
+    #[test]
+    fn named_vertices_are_solved_and_answered_by_name() {
+        let o = run(
+            &[
+                "solve",
+                "named.txt",
+                "--names",
+                "--query",
+                "loop",
+                "--line",
+                "start",
+                "-q",
+            ],
+            &data(""),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(
+            stdout(&o),
+            "loop\twin\t3\tstart\n\
+             line from start (lose in 2 for the player to move):\n  \
+             0\tstart\tlose\t2\n  1\tmiddle\twin\t1\n  2\tend\tlose\t0\n  \
+             game over at end: lose for the player to move\n"
+        );
+    }
+
+    #[test]
+    fn named_solution_files_verify_in_every_format() {
+        let dir = tempfile::tempdir().unwrap();
+        let graph = data("named.txt");
+        let graph = graph.to_str().unwrap();
+        for format in ["tsv", "csv", "jsonl"] {
+            let o = run(
+                &[
+                    "solve", graph, "--names", "-q", "-o", "s.out", "--format", format,
+                ],
+                dir.path(),
+            );
+            assert!(o.status.success(), "{}", stderr(&o));
+            let text = fs::read_to_string(dir.path().join("s.out")).unwrap();
+            assert!(text.contains("start") && text.contains("middle"), "{text}");
+            let o = run(&["verify", graph, "s.out", "--names"], dir.path());
+            assert_eq!(o.status.code(), Some(0), "{format}: {}", stderr(&o));
+        }
+        // A lie about "start", named in the violation.
+        let text = fs::read_to_string(dir.path().join("s.out")).unwrap();
+        let tsv =
+            "start\twin\t1\tmiddle\nmiddle\twin\t1\tend\nend\tlose\t0\t-\nloop\twin\t3\tstart\n";
+        assert!(text.contains("\"start\""));
+        fs::write(dir.path().join("bad.tsv"), tsv).unwrap();
+        let o = run(&["verify", graph, "bad.tsv", "--names"], dir.path());
+        assert_eq!(o.status.code(), Some(1));
+        assert!(
+            stdout(&o).starts_with("bad.tsv: \"start\" is vertex 0 (win in 1)"),
+            "{}",
+            stdout(&o)
+        );
+    }
+
+    #[test]
+    fn named_labels_and_json_answers_use_names() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("l.txt"), "end win\n").unwrap();
+        let graph = data("named.txt");
+        let o = run(
+            &[
+                "solve",
+                graph.to_str().unwrap(),
+                "--names",
+                "--terminal",
+                "l.txt",
+                "--json",
+                "--query",
+                "middle",
+            ],
+            dir.path(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(
+            j["queries"][0],
+            serde_json::json!({"position": "middle", "outcome": "lose", "remoteness": 1, "best_move": "end"})
+        );
+        fs::write(dir.path().join("l2.txt"), "nowhere win\n").unwrap();
+        let o = run(
+            &[
+                "solve",
+                graph.to_str().unwrap(),
+                "--names",
+                "--terminal",
+                "l2.txt",
+            ],
+            dir.path(),
+        );
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("l2.txt:line 1: no vertex of the graph is named \"nowhere\""),
+            "{}",
+            stderr(&o)
+        );
+    }
+
+    #[test]
+    fn names_without_the_option_get_a_hint_and_numbers_still_work() {
+        let o = run(&["solve", "named.txt"], &data(""));
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("found \"start\" (vertices that are names need --names)"),
+            "{}",
+            stderr(&o)
+        );
+        let o = run(
+            &["solve", "named.txt", "--names", "--query", "nowhere"],
+            &data(""),
+        );
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("no vertex is named \"nowhere\""),
+            "{}",
+            stderr(&o)
+        );
+        let o = run(&["solve", "chase.txt", "--query", "x"], &data(""));
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("for vertex names, give --names"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}

@@ -21,11 +21,44 @@ use crate::{GameGraph, Labels, Outcome};
 /// Reads terminal labels. With `vertices`, every id must be below it.
 pub fn read(input: &Input, vertices: Option<usize>) -> Result<Labels> {
     let (limit, too_big) = super::text::vertex_id_limit(vertices);
+    read_with(input, None, |s| {
+        Ok(s.number("a vertex id (a decimal number)", limit, &too_big)? as u32)
+    })
+}
+
+/// Reads terminal labels whose vertices are named (`name win`), for a graph
+/// read with [`names::read_edges`](super::names::read_edges); every name must
+/// be one of the graph's.
+///
+/// ```
+/// use retrograde::io::{labels, names, Input};
+/// use retrograde::{CsrBuilder, Outcome};
+/// let g = Input::from_bytes("g.txt", b"start end\n".to_vec());
+/// let (_, names) = names::read_edges(&g, CsrBuilder::new()).unwrap();
+/// let l = labels::read_named(&Input::from_bytes("l.txt", b"end win\n".to_vec()), &names).unwrap();
+/// assert_eq!(l.get(1), Some(Outcome::Win));
+/// ```
+pub fn read_named(input: &Input, names: &super::names::Names) -> Result<Labels> {
+    read_with(input, Some(names), |s| {
+        let word = s.word();
+        let text = String::from_utf8_lossy(word);
+        names
+            .id(&text)
+            .ok_or_else(|| super::names::unknown(input, s.line(), &text))
+    })
+}
+
+/// The labels, each vertex read by `vertex`; `names` shows them in messages.
+fn read_with(
+    input: &Input,
+    names: Option<&super::names::Names>,
+    mut vertex: impl FnMut(&mut Scanner<'_>) -> Result<u32>,
+) -> Result<Labels> {
     let mut s = Scanner::new(input.bytes(), input.path());
     let mut pairs: Vec<(u32, Outcome, u64)> = Vec::new();
     while s.next_record() {
         let at = s.pos;
-        let v = s.number("a vertex id (a decimal number)", limit, &too_big)?;
+        let v = vertex(&mut s)?;
         s.separator("a space or tab, then win, lose, tie or draw")?;
         let word_at = s.pos;
         let word = s.word();
@@ -34,7 +67,7 @@ pub fn read(input: &Input, vertices: Option<usize>) -> Result<Labels> {
             return Err(s.error(format!("expected {OUTCOME_NAMES}, found {}", s.found())));
         };
         s.end_record("the outcome")?;
-        pairs.push((v as u32, o, at as u64));
+        pairs.push((v, o, at as u64));
     }
     pairs.sort_by_key(|&(v, _, at)| (v, at));
     for w in pairs.windows(2) {
@@ -48,7 +81,9 @@ pub fn read(input: &Input, vertices: Option<usize>) -> Result<Labels> {
                 s.line(),
                 format!(
                     "vertex {} is labelled {} here but {} on line {first}",
-                    w[1].0, w[1].1, w[0].1
+                    super::names::shown(names, w[1].0),
+                    w[1].1,
+                    w[0].1
                 ),
             ));
         }

@@ -7,6 +7,7 @@ pub mod edge_list;
 mod input;
 pub mod labels;
 mod matrix_market;
+pub mod names;
 pub mod paths;
 pub mod solution;
 mod text;

@@ -27,6 +27,7 @@
 
 use std::io::{self, Write};
 
+use super::names::Names;
 use super::text::Scanner;
 use super::Input;
 use crate::error::{Error, Result};
@@ -39,6 +40,23 @@ pub fn write_line<S: Answers + ?Sized>(w: &mut dyn Write, s: &S, v: u32) -> io::
     let mut buf = [0u8; 48];
     let n = format_line(&mut buf, s, v);
     w.write_all(&buf[..n])
+}
+
+/// [`write_line`], vertices shown by their `names` if given.
+pub fn write_line_named<S: Answers + ?Sized>(
+    w: &mut dyn Write,
+    s: &S,
+    v: u32,
+    names: Option<&Names>,
+) -> io::Result<()> {
+    match names {
+        None => write_line(w, s, v),
+        Some(_) => {
+            let mut line = String::new();
+            record(&mut line, s, v, Format::Tsv, names);
+            w.write_all(line.as_bytes())
+        }
+    }
 }
 
 /// Formats the line of `v` into `buf`, returns its length (0 if `v` is not
@@ -88,23 +106,25 @@ const COLUMNS: [&str; 4] = ["vertex", "outcome", "remoteness", "best_move"];
 /// Writes every position's line, in vertex order. Takes every kind of
 /// solution ([`Answers`]): best moves stored or computed.
 pub fn write<S: Answers + ?Sized>(w: &mut dyn Write, s: &S) -> io::Result<()> {
-    write_as(w, s, Format::Tsv, false)
+    write_as(w, s, Format::Tsv, false, None)
 }
 
 /// Writes every position's line in `format`, after a header line of column
-/// names if `header` (JSON lines have none: each object names its fields).
+/// names if `header` (JSON lines have none: each object names its fields),
+/// with vertices shown by their `names` if given (quoted where CSV needs it).
 pub fn write_as<S: Answers + ?Sized>(
     w: &mut dyn Write,
     s: &S,
     format: Format,
     header: bool,
+    names: Option<&Names>,
 ) -> io::Result<()> {
     if header && format != Format::Jsonl {
         let sep = if format == Format::Csv { "," } else { "\t" };
         writeln!(w, "{}", COLUMNS.join(sep))?;
     }
-    if format != Format::Tsv {
-        return write_records(w, s, format);
+    if format != Format::Tsv || names.is_some() {
+        return write_records(w, s, format, names);
     }
     let mut chunk = Vec::with_capacity(1 << 16);
     let mut buf = [0u8; 48];
@@ -119,30 +139,92 @@ pub fn write_as<S: Answers + ?Sized>(
     w.write_all(&chunk)
 }
 
-/// The CSV and JSON-lines records.
-fn write_records<S: Answers + ?Sized>(w: &mut dyn Write, s: &S, format: Format) -> io::Result<()> {
+/// The records of the CSV and JSON-lines layouts, and of any layout with names.
+fn write_records<S: Answers + ?Sized>(
+    w: &mut dyn Write,
+    s: &S,
+    format: Format,
+    names: Option<&Names>,
+) -> io::Result<()> {
     let mut chunk = String::with_capacity(1 << 16);
-    let opt = |x: Option<u32>, none: &str| x.map_or_else(|| none.to_string(), |x| x.to_string());
     for v in 0..s.len() as u32 {
-        let Some(value) = s.value(v) else { continue };
-        let (o, r, m) = (value.outcome.as_str(), value.remoteness, s.best_move(v));
-        use std::fmt::Write as _;
-        let _ = if format == Format::Csv {
-            writeln!(chunk, "{v},{o},{},{}", opt(r, ""), opt(m, ""))
-        } else {
-            writeln!(
-                chunk,
-                "{{\"position\":{v},\"outcome\":\"{o}\",\"remoteness\":{},\"best_move\":{}}}",
-                opt(r, "null"),
-                opt(m, "null")
-            )
-        };
-        if chunk.len() > (1 << 16) - 128 {
+        record(&mut chunk, s, v, format, names);
+        if chunk.len() > (1 << 16) - 256 {
             w.write_all(chunk.as_bytes())?;
             chunk.clear();
         }
     }
     w.write_all(chunk.as_bytes())
+}
+
+/// Appends the record of `v` (nothing if it is no position).
+fn record<S: Answers + ?Sized>(
+    out: &mut String,
+    s: &S,
+    v: u32,
+    format: Format,
+    names: Option<&Names>,
+) {
+    use std::fmt::Write as _;
+    let Some(value) = s.value(v) else { return };
+    let (o, r, m) = (value.outcome.as_str(), value.remoteness, s.best_move(v));
+    let id = |x: u32| -> String {
+        let shown = super::names::shown(names, x);
+        match (format, names.is_some()) {
+            (Format::Jsonl, true) => serde_json::to_string(&shown).unwrap_or_default(),
+            (Format::Csv, true) => csv_quoted(&shown),
+            _ => shown,
+        }
+    };
+    let opt = |x: Option<String>, none: &str| x.unwrap_or_else(|| none.to_string());
+    let r = r.map(|r| r.to_string());
+    let m = m.map(id);
+    let _ = match format {
+        Format::Tsv => writeln!(out, "{}\t{o}\t{}\t{}", id(v), opt(r, "-"), opt(m, "-")),
+        Format::Csv => writeln!(out, "{},{o},{},{}", id(v), opt(r, ""), opt(m, "")),
+        Format::Jsonl => writeln!(
+            out,
+            "{{\"position\":{},\"outcome\":\"{o}\",\"remoteness\":{},\"best_move\":{}}}",
+            id(v),
+            opt(r, "null"),
+            opt(m, "null")
+        ),
+    };
+}
+
+/// A CSV field: quoted (with doubled quotes) if it holds a comma, a quote or
+/// a blank at either end.
+fn csv_quoted(field: &str) -> String {
+    if field.contains([',', '"']) || field.trim() != field {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_string()
+    }
+}
+
+/// Splits a CSV line into its fields, undoing [`csv_quoted`].
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            '"' if quoted => quoted = false,
+            '"' if field.trim().is_empty() => {
+                field.clear();
+                quoted = true;
+            }
+            ',' if !quoted => fields.push(std::mem::take(&mut field).trim().to_string()),
+            c => field.push(c),
+        }
+    }
+    fields.push(field.trim().to_string());
+    fields
 }
 
 /// The arrays of a solution being read, and the checks every line passes
@@ -297,6 +379,31 @@ fn detect(data: &[u8]) -> (Format, bool) {
 /// assert_eq!(short.to_string(), "s.tsv:line 3: the solution ends after 2 vertices, but the graph has 3");
 /// ```
 pub fn read(input: &Input, vertices: Option<usize>) -> Result<Solution> {
+    read_maybe_named(input, vertices, None)
+}
+
+/// Reads a solution whose vertices are shown by name (as [`write_as`] writes
+/// them with names, in any layout): one line per vertex of `names`, in id
+/// order.
+///
+/// ```
+/// use retrograde::io::{names, solution, Input};
+/// use retrograde::{Answers, CsrBuilder, Outcome};
+/// let g = Input::from_bytes("g.txt", b"start end\n".to_vec());
+/// let (_, names) = names::read_edges(&g, CsrBuilder::new()).unwrap();
+/// let s = Input::from_bytes("s.tsv", b"start\twin\t1\tend\nend\tlose\t0\t-\n".to_vec());
+/// let s = solution::read_named(&s, &names).unwrap();
+/// assert_eq!((s.outcome(0), s.best_move(0)), (Outcome::Win, Some(1)));
+/// ```
+pub fn read_named(input: &Input, names: &Names) -> Result<Solution> {
+    read_maybe_named(input, Some(names.len()), Some(names))
+}
+
+fn read_maybe_named(
+    input: &Input,
+    vertices: Option<usize>,
+    names: Option<&Names>,
+) -> Result<Solution> {
     let data = input.bytes();
     // Every line takes at least 8 bytes ("0 win 0 -" has 9), so this bounds
     // the allocation by the input's size.
@@ -309,8 +416,8 @@ pub fn read(input: &Input, vertices: Option<usize>) -> Result<Solution> {
         best: Vec::with_capacity(cap),
     };
     let (format, header) = detect(data);
-    if format != Format::Tsv {
-        return read_records(data, c, format, header);
+    if format != Format::Tsv || names.is_some() {
+        return read_records(data, c, format, header, names);
     }
     let mut s = Scanner::new(data, input.path());
     if header && s.next_record() {
@@ -368,18 +475,27 @@ pub fn read(input: &Input, vertices: Option<usize>) -> Result<Solution> {
 #[serde(deny_unknown_fields)]
 struct Record {
     #[serde(alias = "vertex")]
-    position: u64,
+    position: Id,
     outcome: String,
     remoteness: Option<u64>,
-    best_move: Option<u64>,
+    best_move: Option<Id>,
 }
 
-/// Reads the CSV and JSON-lines layouts, line by line.
+/// A vertex in JSON: its number, or its name.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Id {
+    Number(u64),
+    Name(String),
+}
+
+/// Reads the CSV and JSON-lines layouts, and any layout with names, line by line.
 fn read_records(
     data: &[u8],
     mut c: Collector<'_>,
     format: Format,
     header: bool,
+    names: Option<&Names>,
 ) -> Result<Solution> {
     let mut skip_header = header;
     let mut lines = 0u64;
@@ -395,6 +511,28 @@ fn read_records(
         }
         let text = std::str::from_utf8(text)
             .map_err(|_| c.error(line, "expected text (UTF-8), found other bytes".into()))?;
+        // A vertex as written: a number, or with names a name.
+        let vertex = |what: &str, f: Id| -> Result<u64> {
+            match (f, names) {
+                (Id::Number(v), None) => Ok(v),
+                (Id::Name(n), Some(names)) => names
+                    .id(&n)
+                    .map(u64::from)
+                    .ok_or_else(|| c.error(line, format!("no vertex of the graph is named {n:?}"))),
+                (Id::Number(v), Some(names)) => {
+                    names.id(&v.to_string()).map(u64::from).ok_or_else(|| {
+                        c.error(line, format!("no vertex of the graph is named \"{v}\""))
+                    })
+                }
+                (Id::Name(n), None) => Err(c.error(line, format!("expected {what}, found {n:?}"))),
+            }
+        };
+        let field = |f: &str| -> Id {
+            match (names, f.parse::<u64>()) {
+                (None, Ok(v)) => Id::Number(v),
+                _ => Id::Name(f.to_string()),
+            }
+        };
         let (v, outcome, rem, mv) = if format == Format::Jsonl {
             let r: Record = serde_json::from_str(text).map_err(|e| {
                 c.error(
@@ -402,42 +540,74 @@ fn read_records(
                     format!("expected a JSON object with position, outcome, remoteness and best_move: {e}"),
                 )
             })?;
-            (r.position, r.outcome, r.remoteness, r.best_move)
+            let v = vertex("a vertex id (a decimal number)", r.position)?;
+            let mv = match r.best_move {
+                Some(m) => Some(vertex("the best move (a vertex id, or null for none)", m)?),
+                None => None,
+            };
+            (v, r.outcome, r.remoteness, mv)
         } else {
-            let fields: Vec<&str> = text.split(',').map(str::trim).collect();
+            let fields: Vec<String> = if format == Format::Csv {
+                csv_fields(text)
+            } else {
+                text.split_whitespace().map(String::from).collect()
+            };
             if fields.len() < 4 {
+                let sep = if format == Format::Csv {
+                    "comma"
+                } else {
+                    "blank"
+                };
                 return Err(c.error(
                     line,
                     format!(
-                        "expected 4 comma-separated fields (vertex,outcome,remoteness,best_move), found {}",
+                        "expected 4 {sep}-separated fields (vertex, outcome, remoteness, best move), found {}",
                         fields.len()
                     ),
                 ));
             }
-            let num = |what: &str, f: &str, none_ok: bool| -> Result<Option<u64>> {
-                if none_ok && (f.is_empty() || f == "-") {
-                    return Ok(None);
-                }
-                f.parse::<u64>()
-                    .map(Some)
-                    .map_err(|_| c.error(line, format!("expected {what}, found {:?}", f)))
+            let none = |f: &str| f.is_empty() || f == "-";
+            let v = vertex("a vertex id (a decimal number)", field(&fields[0]))?;
+            let rem = if none(&fields[2]) {
+                None
+            } else {
+                Some(fields[2].parse::<u64>().map_err(|_| {
+                    c.error(
+                        line,
+                        format!(
+                            "expected the remoteness (a decimal number, or empty for a draw), found {:?}",
+                            fields[2]
+                        ),
+                    )
+                })?)
             };
-            let v = num("a vertex id (a decimal number)", fields[0], false)?.unwrap_or(0);
-            let rem = num(
-                "the remoteness (a decimal number, or empty for a draw)",
-                fields[2],
-                true,
-            )?;
-            let mv = num(
-                "the best move (a vertex id, or empty for none)",
-                fields[3],
-                true,
-            )?;
-            (v, fields[1].to_string(), rem, mv)
+            let mv = if none(&fields[3]) {
+                None
+            } else {
+                Some(vertex(
+                    "the best move (a vertex id, or empty for none)",
+                    field(&fields[3]),
+                )?)
+            };
+            (v, fields[1].clone(), rem, mv)
         };
         let Some(outcome) = Outcome::from_bytes(outcome.as_bytes()) else {
             return Err(c.error(line, format!("expected {OUTCOME_NAMES}, found {outcome:?}")));
         };
+        if let Some(names) = names {
+            // Say which vertex was due by its name.
+            let expected = c.state.len() as u32;
+            if v != u64::from(expected) && c.vertices.is_none_or(|n| (expected as usize) < n) {
+                return Err(c.error(
+                    line,
+                    format!(
+                        "expected vertex {:?} (one line per vertex, in the order the graph names them), found {:?}",
+                        names.name(expected).unwrap_or("?"),
+                        names.name(v as u32).unwrap_or("?")
+                    ),
+                ));
+            }
+        }
         c.record(line, v, outcome, rem, mv)?;
     }
     let next_line = if data.is_empty() || data.ends_with(b"\n") {
@@ -496,7 +666,7 @@ mod tests {
         for format in [Format::Tsv, Format::Csv, Format::Jsonl] {
             for header in [false, true] {
                 let mut out = Vec::new();
-                write_as(&mut out, &s, format, header).unwrap();
+                write_as(&mut out, &s, format, header, None).unwrap();
                 let text = String::from_utf8(out).unwrap();
                 assert_eq!(
                     read_text(&text, Some(6)).unwrap(),
@@ -506,20 +676,55 @@ mod tests {
             }
         }
         let mut out = Vec::new();
-        write_as(&mut out, &s, Format::Csv, true).unwrap();
+        write_as(&mut out, &s, Format::Csv, true, None).unwrap();
         assert!(String::from_utf8(out).unwrap().starts_with(
             "vertex,outcome,remoteness,best_move\n0,lose,2,1\n1,win,1,2\n2,lose,0,\n3,draw,,4\n"
         ));
         let mut out = Vec::new();
-        write_as(&mut out, &s, Format::Jsonl, true).unwrap();
+        write_as(&mut out, &s, Format::Jsonl, true, None).unwrap();
         assert!(String::from_utf8(out).unwrap().starts_with(
             "{\"position\":0,\"outcome\":\"lose\",\"remoteness\":2,\"best_move\":1}\n"
         ));
         let mut out = Vec::new();
-        write_as(&mut out, &s, Format::Tsv, true).unwrap();
+        write_as(&mut out, &s, Format::Tsv, true, None).unwrap();
         assert!(String::from_utf8(out)
             .unwrap()
             .starts_with("vertex\toutcome\tremoteness\tbest_move\n0\tlose"));
+    }
+
+    #[test]
+    fn named_solutions_read_back_in_every_format() {
+        let text = "a b\nb \"c,d\"\n\"c,d\" a\nx y\ny x\n";
+        let input = Input::from_bytes("g.txt", text.as_bytes().to_vec());
+        let (g, names) = super::super::names::read_edges(&input, crate::CsrBuilder::new()).unwrap();
+        let s = solve(&g, &Rules::normal()).unwrap();
+        for format in [Format::Tsv, Format::Csv, Format::Jsonl] {
+            for header in [false, format != Format::Jsonl] {
+                let mut out = Vec::new();
+                write_as(&mut out, &s, format, header, Some(&names)).unwrap();
+                let text = String::from_utf8(out).unwrap();
+                let back = read_named(&Input::from_bytes("s", text.clone().into_bytes()), &names);
+                assert_eq!(back.unwrap(), s, "{format:?} {header}\n{text}");
+            }
+        }
+        let mut out = Vec::new();
+        write_as(&mut out, &s, Format::Csv, false, Some(&names)).unwrap();
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .contains("\n\"\"\"c,d\"\"\",draw,,a\n"));
+        let wrong = read_named(&Input::from_bytes("s", b"b\tdraw\t-\ta\n".to_vec()), &names);
+        assert_eq!(
+            wrong.unwrap_err().to_string(),
+            "s:line 1: expected vertex \"a\" (one line per vertex, in the order the graph names them), found \"b\""
+        );
+        let unknown = read_named(
+            &Input::from_bytes("s", b"zz\tdraw\t-\ta\n".to_vec()),
+            &names,
+        );
+        assert!(unknown
+            .unwrap_err()
+            .to_string()
+            .contains("no vertex of the graph is named \"zz\""));
     }
 
     #[test]
