@@ -1735,4 +1735,40 @@ mod names {
             stderr(&o)
         );
     }
+
+    #[test]
+    fn names_are_refused_where_vertices_are_numbers() {
+        let dir = tempfile::tempdir().unwrap();
+        let o = run(
+            &[
+                "convert",
+                data("chase.txt").to_str().unwrap(),
+                "g.rgb",
+                "-q",
+            ],
+            dir.path(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = run(&["solve", "g.rgb", "--names"], dir.path());
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("--names reads text edge lists"),
+            "{}",
+            stderr(&o)
+        );
+        let named = data("named.txt");
+        let named = named.to_str().unwrap();
+        let o = run(&["solve", named, "--names", "--vertices", "9"], dir.path());
+        assert_eq!(o.status.code(), Some(2));
+        let o = run(
+            &["solve", named, "--names", "--engine", "timely"],
+            dir.path(),
+        );
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("--names applies to the sequential and parallel engines only"),
+            "{}",
+            stderr(&o)
+        );
+    }
 }
