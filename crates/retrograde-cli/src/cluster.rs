@@ -124,14 +124,21 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     if !run.quiet {
         writeln!(
             out,
-            "graph: {}: {} vertices, {} edges{}",
+            "graph: {}: {}, {}{}",
             common::shown(&run.game.graph),
-            n,
-            solved.edges,
+            common::count(n as u64, "vertex", "vertices"),
+            common::count(solved.edges, "edge", "edges"),
             if rules.labels.is_empty() {
                 String::new()
             } else {
-                format!(", {} terminal labels", rules.labels.len())
+                format!(
+                    ", {}",
+                    common::count(
+                        rules.labels.len() as u64,
+                        "terminal label",
+                        "terminal labels"
+                    )
+                )
             }
         )?;
         writeln!(
