@@ -1772,3 +1772,40 @@ mod names {
         );
     }
 }
+
+/// Progress on a terminal (a pseudo-terminal from util-linux's `script`).
+mod progress {
+    use super::*;
+
+    #[test]
+    fn a_terminal_sees_bytes_read_from_a_pipe_and_the_solve_bar() {
+        let dir = tempfile::tempdir().unwrap();
+        let o = run(
+            &["generate", "-q", "-n", "200000", "-m", "2000000", "big.txt"],
+            dir.path(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        // Half the input, a pause long enough for the bar to be drawn, the rest.
+        let command = format!(
+            "( head -c 8000000 big.txt; sleep 0.6; tail -c +8000001 big.txt ) | {} solve -",
+            env!("CARGO_BIN_EXE_retrograde")
+        );
+        let o = Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .current_dir(dir.path())
+            .output()
+            .expect("script (util-linux) runs the binary on a pseudo-terminal");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let screen = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            screen.contains(" MiB (") && screen.contains("read "),
+            "bytes read so far: {screen}"
+        );
+        assert!(screen.contains(" solve ["), "the solve bar: {screen}");
+        assert!(
+            screen.contains("/400,000"),
+            "two units a position: {screen}"
+        );
+        assert!(screen.contains("solved: "), "{screen}");
+    }
+}
