@@ -124,22 +124,13 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     if !run.quiet {
         writeln!(
             out,
-            "graph: {}: {}, {}{}",
-            common::shown(&run.game.graph),
-            common::count(n as u64, "vertex", "vertices"),
-            common::count(solved.edges, "edge", "edges"),
-            if rules.labels.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    ", {}",
-                    common::count(
-                        rules.labels.len() as u64,
-                        "terminal label",
-                        "terminal labels"
-                    )
-                )
-            }
+            "{}",
+            common::graph_line(
+                &run.game.graph,
+                n as u64,
+                solved.edges,
+                rules.labels.len() as u64
+            )
         )?;
         writeln!(
             out,

@@ -275,6 +275,21 @@ pub fn count(n: u64, one: &str, many: &str) -> String {
     )
 }
 
+/// `graph: FILE: V vertices, E edges[, L terminal labels]`.
+pub fn graph_line(path: &Path, vertices: u64, edges: u64, labels: u64) -> String {
+    let labels = if labels == 0 {
+        String::new()
+    } else {
+        format!(", {}", count(labels, "terminal label", "terminal labels"))
+    };
+    format!(
+        "graph: {}: {}, {}{labels}",
+        shown(path),
+        count(vertices, "vertex", "vertices"),
+        count(edges, "edge", "edges")
+    )
+}
+
 /// A solution's totals on one line, with thousands separators:
 /// `4 win, 3 lose, 0 tie, 3 draw, longest remoteness 5`.
 pub fn summary_line(s: &retrograde::Summary) -> String {

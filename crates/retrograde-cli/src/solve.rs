@@ -157,22 +157,13 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     if !args.quiet {
         writeln!(
             out,
-            "graph: {}: {}, {}{}",
-            common::shown(&args.game.graph),
-            common::count(n as u64, "vertex", "vertices"),
-            common::count(graph.edge_count(), "edge", "edges"),
-            if rules.labels.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    ", {}",
-                    common::count(
-                        rules.labels.len() as u64,
-                        "terminal label",
-                        "terminal labels"
-                    )
-                )
-            }
+            "{}",
+            common::graph_line(
+                &args.game.graph,
+                n as u64,
+                graph.edge_count(),
+                rules.labels.len() as u64
+            )
         )?;
         writeln!(out, "solved: {}", common::summary_line(&sol.summary()))?;
         let peak = times

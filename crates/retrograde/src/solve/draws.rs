@@ -70,37 +70,42 @@ pub(crate) fn finish_draws_parallel<G: GameGraph + Sync + ?Sized>(
         },
     );
     drop((need, upper_need));
-    rem.par_chunks_mut(1 << 16)
-        .zip(best.par_chunks_mut(1 << 16))
-        .zip(state.par_chunks(1 << 16))
-        .for_each(|((rem, best), state)| {
-            for i in 0..state.len() {
-                if state[i] == UNDECIDED {
-                    if best[i] == NONE {
-                        best[i] = rem[i];
-                    }
-                    rem[i] = NONE;
-                }
-            }
-        });
+    for_each_undecided(state, rem, best, |rem, best| {
+        if *best == NONE {
+            *best = *rem;
+        }
+        *rem = NONE;
+    });
     mark_draws(state);
 }
 
 /// Clears the remoteness and move of the undecided positions; returns
 /// their bitset.
 fn prepare(state: &[u8], rem: &mut [u32], best: &mut [u32]) -> Vec<u64> {
+    for_each_undecided(state, rem, best, |rem, best| {
+        *rem = NONE;
+        *best = NONE;
+    });
+    undecided_bits(state)
+}
+
+/// Runs `f` on the remoteness and move of every undecided position, on all threads.
+fn for_each_undecided(
+    state: &[u8],
+    rem: &mut [u32],
+    best: &mut [u32],
+    f: impl Fn(&mut u32, &mut u32) + Sync,
+) {
     rem.par_chunks_mut(1 << 16)
         .zip(best.par_chunks_mut(1 << 16))
         .zip(state.par_chunks(1 << 16))
         .for_each(|((rem, best), state)| {
-            for i in 0..state.len() {
-                if state[i] == UNDECIDED {
-                    rem[i] = NONE;
-                    best[i] = NONE;
+            for ((r, b), &s) in rem.iter_mut().zip(best.iter_mut()).zip(state) {
+                if s == UNDECIDED {
+                    f(r, b);
                 }
             }
         });
-    undecided_bits(state)
 }
 
 fn mark_draws(state: &mut [u8]) {
