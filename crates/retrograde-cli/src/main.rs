@@ -8,6 +8,7 @@ mod common;
 mod convert;
 mod cop_thief;
 mod export;
+mod game;
 mod generate;
 mod load;
 mod progress;
@@ -70,6 +71,8 @@ enum Command {
     CopThief(cop_thief::Args),
     /// Write a built-in game out as an edge list (and terminal labels).
     Export(export::Args),
+    /// Solve a built-in game (`retrograde game list` names them) and summarise it.
+    Game(game::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on standard output.
     #[command(
         after_help = "Examples:\n  retrograde completions bash > ~/.local/share/bash-completion/completions/retrograde\n  retrograde completions zsh > ~/.zfunc/_retrograde"
@@ -93,6 +96,7 @@ impl Command {
             Command::Verify(a) => a.threads,
             Command::CopThief(a) => a.threads,
             Command::Export(a) => a.threads,
+            Command::Game(a) => a.threads,
             Command::Completions { .. } | Command::Man => None,
         }
     }
@@ -143,6 +147,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::CopThief(args) => cop_thief::run(args),
         Command::Export(args) => export::run(args),
+        Command::Game(args) => game::run(args),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

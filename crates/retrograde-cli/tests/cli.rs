@@ -1809,3 +1809,97 @@ mod progress {
         assert!(screen.contains("solved: "), "{screen}");
     }
 }
+
+/// `retrograde game`: the built-in games, their published figures.
+mod game {
+    use super::*;
+
+    #[test]
+    fn the_list_names_every_game() {
+        let o = run(&["game", "list"], &data(""));
+        assert!(o.status.success());
+        assert!(stdout(&o).contains("chess ENDING") && stdout(&o).contains("cop-thief BOARD"));
+    }
+
+    #[test]
+    fn krk_mates_in_16_and_verifies() {
+        let o = run(&["game", "chess", "KRK", "--json", "--verify"], &data(""));
+        assert!(o.status.success(), "{}", stderr(&o));
+        let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(j["game"], "chess KRK");
+        assert_eq!(j["white_to_move"]["longest_mate_moves"], 16);
+        assert_eq!(j["white_to_move"]["longest"]["win"], 31);
+        assert_eq!(j["verified"], true);
+        let c = &j["counts"];
+        let sum: u64 = ["win", "lose", "tie", "draw"]
+            .iter()
+            .map(|k| c[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(j["positions"].as_u64(), Some(sum));
+    }
+
+    #[test]
+    fn a_position_lists_its_moves_best_first_as_played() {
+        let o = run(
+            &[
+                "game",
+                "chess",
+                "KQK",
+                "-q",
+                "--position",
+                "7k/Q7/6K1/8/8/8/8/8 w - - 0 1",
+            ],
+            &data(""),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let s = stdout(&o);
+        let mut lines = s.lines();
+        assert_eq!(
+            lines.next(),
+            Some("7k/Q7/6K1/8/8/8/8/8 w - - 0 1: win in 1 for the side to move")
+        );
+        let first: Vec<&str> = lines.by_ref().take(4).collect();
+        for mate in ["Qa7-g7", "Qa7-h7", "Qa7-a8", "Qa7-b8"] {
+            assert!(
+                first.iter().any(|l| l.trim_start().starts_with(mate)),
+                "{mate}: {s}"
+            );
+        }
+        assert!(first.iter().all(|l| l.ends_with("win in 1")), "{s}");
+        // Wins before ties: the stalemates (Qa2, Qf7) come last.
+        let all: Vec<&str> = s.lines().collect();
+        let tie = all.iter().position(|l| l.ends_with("tie in 1"));
+        let last_win = all.iter().rposition(|l| l.contains("\twin in"));
+        assert!(tie.is_some() && last_win < tie, "{s}");
+    }
+
+    #[test]
+    fn bad_notation_and_unknown_endings_exit_2() {
+        let o = run(&["game", "chess", "KQK", "--position", "8/8 w"], &data(""));
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("not a position of KQK: expected 8 ranks"),
+            "{}",
+            stderr(&o)
+        );
+        let o = run(
+            &[
+                "game",
+                "chess",
+                "KQK",
+                "--position",
+                "7k/6Q1/6K1/8/8/8/8/8 w",
+            ],
+            &data(""),
+        );
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("illegal"), "{}", stderr(&o));
+        let o = run(&["game", "chess", "KXK"], &data(""));
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("expected one of KQK, KRK, KBBK, KBNK, KNNK"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}

@@ -350,8 +350,9 @@ impl<'p> Explorer<'p> {
         for s in game.starts() {
             let s = game.canonical(s);
             let h = found.index.hash(&s);
-            let (i, _) = found.index.insert(h, s);
-            if !found.starts.contains(&i) {
+            // Only starts are in the index yet: a new one is a new start.
+            let (i, new) = found.index.insert(h, s);
+            if new {
                 found.starts.push(i);
             }
         }

@@ -1,5 +1,8 @@
 //! Built-in games, each written against the [`Game`](crate::Game) trait.
 //!
 //! - [`cop_thief`]: the cop and the thief on a rectangular board with walls and exits.
+//! - [`chess`]: pawnless chess endings, king and pieces against a lone king
+//!   (a [`StateGame`](crate::StateGame)).
 
+pub mod chess;
 pub mod cop_thief;

@@ -1,0 +1,322 @@
+//! `retrograde game NAME ...`: solve a built-in game and summarise it.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use retrograde::games::chess::{Endgame, Ending, Position};
+use retrograde::{Answers, Explorer, Outcome, StateGame};
+
+use crate::common::{self, Timings};
+use crate::progress::Bars;
+use crate::report;
+
+/// Options of `retrograde game`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub game: GameName,
+    /// Threads for exploring and solving (default: all cores).
+    #[arg(
+        long,
+        short = 'j',
+        value_name = "N",
+        help_heading = "Performance",
+        global = true
+    )]
+    pub threads: Option<usize>,
+}
+
+/// The built-in games.
+#[derive(clap::Subcommand)]
+pub enum GameName {
+    /// Name the built-in games, one line each.
+    List,
+    /// A pawnless chess ending: KQK, KRK, KBBK (opposite-coloured bishops), KBNK or KNNK.
+    #[command(
+        after_help = "Examples:\n  retrograde game chess KRK\n  retrograde game chess KBNK --json | jq .white_to_move\n  retrograde game chess KQK --position '7k/Q7/6K1/8/8/8/8/8 w - - 0 1'"
+    )]
+    Chess(ChessArgs),
+}
+
+/// Options of `retrograde game chess`.
+#[derive(clap::Args)]
+pub struct ChessArgs {
+    /// The ending.
+    #[arg(value_parser = parse_ending)]
+    pub ending: Ending,
+    /// Print this position's value and its moves with their values, best first (FEN).
+    #[arg(long, value_name = "FEN")]
+    pub position: Option<String>,
+    /// Solve every position as it is, without folding the board's 8 symmetries.
+    #[arg(long)]
+    pub no_symmetry: bool,
+    /// Check the whole solution with `verify`'s independent certificate; exit 1 if wrong.
+    #[arg(long)]
+    pub verify: bool,
+    /// Print one JSON object on standard output (docs/JSON.md).
+    #[arg(long)]
+    pub json: bool,
+    /// No summary, no progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+fn parse_ending(s: &str) -> Result<Ending, String> {
+    Ending::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Ending::ALL.iter().map(|e| e.name()).collect();
+        format!("unknown ending {s:?}: expected one of {}", names.join(", "))
+    })
+}
+
+/// The built-in games, for `game list`.
+const LIST: &[(&str, &str)] = &[
+    (
+        "chess ENDING",
+        "pawnless chess endings against a lone king: KQK, KRK, KBBK, KBNK, KNNK",
+    ),
+    (
+        "cop-thief BOARD",
+        "the cop and the thief on a board of walls and exits (`retrograde cop-thief`)",
+    ),
+];
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    match args.game {
+        GameName::List => {
+            let mut out = std::io::stdout().lock();
+            for (name, what) in LIST {
+                writeln!(out, "{name:<16} {what}")?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        GameName::Chess(a) => chess(a),
+    }
+}
+
+fn chess(args: ChessArgs) -> Result<ExitCode> {
+    let game = Endgame::new(args.ending, !args.no_symmetry);
+    // Read the position first: bad notation is an error before any work.
+    let asked = args
+        .position
+        .as_deref()
+        .map(|fen| game.parse_fen(fen))
+        .transpose()?;
+    let bars = Bars::new(args.quiet || args.json);
+    let mut times = Timings::default();
+    let sol = times.time("solve", || Explorer::new().progress(&bars).solve(&game))?;
+    let explored = sol.explored();
+    let solved = sol.solved();
+    let verified = if args.verify {
+        let report = times.time("verify", || {
+            retrograde::verify(explored, &explored.rules(), solved, 5)
+        })?;
+        for v in &report.violations {
+            eprintln!("retrograde: wrong: {v}");
+        }
+        Some(report.is_ok())
+    } else {
+        None
+    };
+
+    // Positions of the ending: every one explored but the capture's tie.
+    let positions: Vec<u32> = (0..explored.len() as u32)
+        .filter(|&i| {
+            explored
+                .position(i)
+                .is_some_and(|p| *p != Position::CAPTURED)
+        })
+        .collect();
+    let mut by_side = [report::Counts::default(); 2];
+    let mut longest = [report::Longest::default(); 2];
+    for &i in &positions {
+        let side = usize::from(explored.position(i).is_some_and(|p| p.black_to_move()));
+        let (c, l) = (&mut by_side[side], &mut longest[side]);
+        let r = solved.remoteness(i);
+        let slot = match solved.outcome(i) {
+            Outcome::Win => {
+                c.win += 1;
+                &mut l.win
+            }
+            Outcome::Lose => {
+                c.lose += 1;
+                &mut l.lose
+            }
+            Outcome::Tie => {
+                c.tie += 1;
+                &mut l.tie
+            }
+            Outcome::Draw => {
+                c.draw += 1;
+                continue;
+            }
+        };
+        *slot = (*slot).max(r);
+    }
+    let total = |f: fn(&report::Counts) -> u64| f(&by_side[0]) + f(&by_side[1]);
+    let counts = report::Counts {
+        win: total(|c| c.win),
+        lose: total(|c| c.lose),
+        tie: total(|c| c.tie),
+        draw: total(|c| c.draw),
+    };
+    let mate = |plies: Option<u32>| plies.map(|p| p.div_ceil(2));
+
+    // The position asked about as given (not turned into canonical form),
+    // its value, and its moves as played there with their values, best first.
+    let moves = asked
+        .map(|p| -> Result<_> {
+            let v = sol.value(&game.canonical(p))?;
+            let mut moves = Vec::new();
+            game.for_each_raw_move(p, |m| moves.push(m));
+            let mut valued = Vec::new();
+            for m in moves {
+                let after = sol.value(&game.canonical(m.to))?;
+                let value =
+                    retrograde::Value::new(after.outcome.flip(), after.remoteness.map(|r| r + 1));
+                valued.push((m, value));
+            }
+            valued.sort_by_key(|(_, v)| {
+                let r = i64::from(v.remoteness.unwrap_or(0));
+                match v.outcome {
+                    Outcome::Win => (0, r),
+                    Outcome::Tie => (1, r),
+                    Outcome::Draw => (2, 0),
+                    Outcome::Lose => (3, -r),
+                }
+            });
+            Ok((p, v, valued))
+        })
+        .transpose()?;
+
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct Side {
+            counts: report::Counts,
+            longest: report::Longest,
+            longest_mate_moves: Option<u32>,
+        }
+        #[derive(serde::Serialize)]
+        struct MoveJson {
+            r#move: String,
+            fen: String,
+            outcome: &'static str,
+            remoteness: Option<u32>,
+        }
+        #[derive(serde::Serialize)]
+        struct Asked {
+            fen: String,
+            outcome: &'static str,
+            remoteness: Option<u32>,
+            moves: Vec<MoveJson>,
+        }
+        #[derive(serde::Serialize)]
+        struct Json {
+            command: &'static str,
+            game: String,
+            symmetry: bool,
+            positions: u64,
+            counts: report::Counts,
+            white_to_move: Side,
+            black_to_move: Side,
+            position: Option<Asked>,
+            verified: Option<bool>,
+            time: report::Time,
+        }
+        let side = |s: usize| Side {
+            counts: by_side[s],
+            longest: longest[s],
+            longest_mate_moves: mate(longest[s].win),
+        };
+        report::print(&Json {
+            command: "game",
+            game: format!("chess {}", args.ending),
+            symmetry: !args.no_symmetry,
+            positions: positions.len() as u64,
+            counts,
+            white_to_move: side(0),
+            black_to_move: side(1),
+            position: moves.map(|(p, v, moves)| Asked {
+                fen: game.fen(p),
+                outcome: v.outcome.as_str(),
+                remoteness: v.remoteness,
+                moves: moves
+                    .into_iter()
+                    .map(|(m, v)| MoveJson {
+                        r#move: m.to_string(),
+                        fen: game.show(&m.to),
+                        outcome: v.outcome.as_str(),
+                        remoteness: v.remoteness,
+                    })
+                    .collect(),
+            }),
+            verified,
+            time: report::Time::of(&times),
+        })?;
+        return Ok(exit(verified));
+    }
+
+    if let Some((p, v, moves)) = &moves {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}: {v} for the side to move", game.fen(*p))?;
+        for (m, v) in moves {
+            writeln!(out, "  {m}\t{v}")?;
+        }
+        out.flush()?;
+    }
+    if !args.quiet {
+        let mut err = common::talk();
+        writeln!(
+            err,
+            "game: chess {}{}: {}",
+            args.ending,
+            if args.no_symmetry {
+                ""
+            } else {
+                " (symmetries folded)"
+            },
+            common::count(positions.len() as u64, "position", "positions")
+        )?;
+        for (s, name) in ["white", "black"].iter().enumerate() {
+            let c = by_side[s];
+            let mut line = format!(
+                "{name} to move: {} win, {} lose, {} tie, {} draw",
+                indicatif::HumanCount(c.win),
+                indicatif::HumanCount(c.lose),
+                indicatif::HumanCount(c.tie),
+                indicatif::HumanCount(c.draw),
+            );
+            if let Some(w) = longest[s].win {
+                line += &format!("; longest win {w} plies (mate in {})", w.div_ceil(2));
+            }
+            if let Some(l) = longest[s].lose {
+                line += &format!("; longest loss {l} plies");
+            }
+            writeln!(err, "{line}")?;
+        }
+        if let Some(ok) = verified {
+            writeln!(
+                err,
+                "verify: {}",
+                if ok {
+                    "the solution is correct"
+                } else {
+                    "the solution is WRONG"
+                }
+            )?;
+        }
+        let peak = times.peak().map_or_else(String::new, |b| {
+            format!("; peak memory {}", indicatif::HumanBytes(b))
+        });
+        writeln!(err, "time: {}{peak}", times.line())?;
+    }
+    Ok(exit(verified))
+}
+
+/// 1 when `--verify` found the solution wrong.
+fn exit(verified: Option<bool>) -> ExitCode {
+    match verified {
+        Some(false) => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    }
+}

@@ -1,0 +1,158 @@
+//! Positions read and written as FEN (Forsyth–Edwards Notation): the board
+//! from rank 8 down to rank 1, then the side to move. Castling, en passant
+//! and the move counters are written as `- - 0 1` and ignored when read.
+
+use super::{Endgame, Piece, Position};
+use crate::StateGame;
+
+/// Why a FEN does not give a position of the ending.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not a position of {ending}: {what} (in {fen:?})")]
+pub struct FenError {
+    /// The ending's name.
+    pub ending: &'static str,
+    /// The FEN as given.
+    pub fen: String,
+    /// What is wrong with it.
+    pub what: String,
+}
+
+impl Endgame {
+    /// The FEN of `p` (its canonical form is what a solve holds).
+    pub fn fen(&self, p: Position) -> String {
+        let mut board = [None::<char>; 64];
+        board[p.white_king() as usize] = Some('K');
+        board[p.black_king() as usize] = Some('k');
+        for (i, kind) in self.ending.pieces().iter().enumerate() {
+            board[p.piece(i) as usize] = Some(kind.letter());
+        }
+        let mut out = String::new();
+        for r in (0..8).rev() {
+            let mut empty = 0;
+            for f in 0..8 {
+                match board[r * 8 + f] {
+                    Some(c) => {
+                        if empty > 0 {
+                            out.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        out.push(c);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+            if r > 0 {
+                out.push('/');
+            }
+        }
+        out.push_str(if p.black_to_move() { " b" } else { " w" });
+        out.push_str(" - - 0 1");
+        out
+    }
+
+    /// The position a FEN gives, canonical (the form a solve holds).
+    ///
+    /// # Errors
+    /// As [`Endgame::parse_fen`].
+    pub fn from_fen(&self, fen: &str) -> Result<Position, FenError> {
+        Ok(self.canonical(self.parse_fen(fen)?))
+    }
+
+    /// The position a FEN gives, as on its board (not in canonical form).
+    ///
+    /// # Errors
+    /// A malformed board or side to move, men other than the ending's, or an
+    /// illegal position (kings adjacent, the side not to move in check,
+    /// KBBK's bishops on one colour).
+    pub fn parse_fen(&self, fen: &str) -> Result<Position, FenError> {
+        let err = |what: String| FenError {
+            ending: self.ending.name(),
+            fen: fen.to_string(),
+            what,
+        };
+        let mut fields = fen.split_whitespace();
+        let board = fields
+            .next()
+            .ok_or_else(|| err("expected a board".into()))?;
+        let black = match fields.next() {
+            Some("w") | None => false,
+            Some("b") => true,
+            Some(other) => return Err(err(format!("expected w or b to move, found {other:?}"))),
+        };
+        let ranks: Vec<&str> = board.split('/').collect();
+        if ranks.len() != 8 {
+            return Err(err(format!(
+                "expected 8 ranks separated by /, found {}",
+                ranks.len()
+            )));
+        }
+        let (mut wk, mut bk) = (None, None);
+        let mut found: Vec<(Piece, u8)> = Vec::new();
+        for (i, text) in ranks.iter().enumerate() {
+            let r = 7 - i as u8;
+            let mut f = 0u8;
+            for c in text.chars() {
+                if let Some(d) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                    f += d as u8;
+                    continue;
+                }
+                if f >= 8 {
+                    return Err(err(format!("rank {} has more than 8 squares", r + 1)));
+                }
+                let s = r * 8 + f;
+                match c {
+                    'K' if wk.is_none() => wk = Some(s),
+                    'k' if bk.is_none() => bk = Some(s),
+                    'K' | 'k' => return Err(err("more than one king of a colour".into())),
+                    other => match self.ending.pieces().iter().find(|p| p.letter() == other) {
+                        Some(&kind) => found.push((kind, s)),
+                        None => {
+                            return Err(err(format!(
+                                "{other:?} is not a man of {} (white K and {}, black k)",
+                                self.ending.name(),
+                                self.ending
+                                    .pieces()
+                                    .iter()
+                                    .map(|p| p.letter())
+                                    .collect::<String>()
+                            )))
+                        }
+                    },
+                }
+                f += 1;
+            }
+            if f != 8 {
+                return Err(err(format!("rank {} has {f} squares, expected 8", r + 1)));
+            }
+        }
+        let (Some(wk), Some(bk)) = (wk, bk) else {
+            return Err(err("expected both kings".into()));
+        };
+        // Match the men found to the ending's pieces, in its order.
+        let mut squares = [0u8; 2];
+        for (i, kind) in self.ending.pieces().iter().enumerate() {
+            let at = found
+                .iter()
+                .position(|(p, _)| p == kind)
+                .ok_or_else(|| err(format!("expected the men of {}", self.ending.name())))?;
+            squares[i] = found.remove(at).1;
+        }
+        if !found.is_empty() {
+            return Err(err(format!(
+                "expected the men of {}, found more",
+                self.ending.name()
+            )));
+        }
+        let p = Position::new(wk, bk, self.sorted(squares), black);
+        if !self.is_legal(p) {
+            return Err(err(
+                "illegal: kings adjacent, the side not to move in check, or (KBBK) bishops on one colour"
+                    .into(),
+            ));
+        }
+        Ok(p)
+    }
+}
