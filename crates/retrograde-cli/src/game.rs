@@ -37,6 +37,8 @@ pub enum GameName {
         after_help = "Examples:\n  retrograde game chess KRK\n  retrograde game chess KBNK --json | jq .white_to_move\n  retrograde game chess KQK --position '7k/Q7/6K1/8/8/8/8/8 w - - 0 1'"
     )]
     Chess(ChessArgs),
+    /// The cop and the thief on a board: the same as `retrograde cop-thief BOARD`.
+    CopThief(crate::cop_thief::Args),
 }
 
 /// Options of `retrograde game chess`.
@@ -91,6 +93,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         GameName::Chess(a) => chess(a),
+        GameName::CopThief(a) => crate::cop_thief::run(a),
     }
 }
 

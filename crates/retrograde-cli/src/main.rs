@@ -96,7 +96,10 @@ impl Command {
             Command::Verify(a) => a.threads,
             Command::CopThief(a) => a.threads,
             Command::Export(a) => a.threads,
-            Command::Game(a) => a.threads,
+            Command::Game(a) => a.threads.or(match &a.game {
+                game::GameName::CopThief(c) => c.threads,
+                _ => None,
+            }),
             Command::Completions { .. } | Command::Man => None,
         }
     }

@@ -1903,3 +1903,20 @@ mod game {
         );
     }
 }
+
+#[test]
+fn game_cop_thief_is_the_cop_thief_command() {
+    let board = data("boards/corridor.txt");
+    let a = run(
+        &["game", "cop-thief", board.to_str().unwrap(), "--json"],
+        &data(""),
+    );
+    let b = run(&["cop-thief", board.to_str().unwrap(), "--json"], &data(""));
+    assert!(a.status.success(), "{}", stderr(&a));
+    let strip = |o: &Output| {
+        let mut j: serde_json::Value = serde_json::from_str(&stdout(o)).unwrap();
+        j["time"] = serde_json::Value::Null;
+        j
+    };
+    assert_eq!(strip(&a), strip(&b));
+}
