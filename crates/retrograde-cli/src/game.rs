@@ -39,7 +39,28 @@ pub enum GameName {
     Chess(ChessArgs),
     /// The cop and the thief on a board: the same as `retrograde cop-thief BOARD`.
     CopThief(crate::cop_thief::Args),
+    /// Tic-tac-toe, the state-game tutorial (crates/retrograde/examples/tic_tac_toe.rs).
+    TicTacToe(TicTacToeArgs),
 }
+
+/// Options of `retrograde game tic-tac-toe`.
+#[derive(clap::Args)]
+pub struct TicTacToeArgs {
+    /// Count boards equal under rotations and mirrors as different positions.
+    #[arg(long)]
+    pub no_symmetry: bool,
+    /// Print one JSON object on standard output (docs/JSON.md).
+    #[arg(long)]
+    pub json: bool,
+    /// No summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The tutorial's game, compiled from the tutorial itself: one source.
+#[allow(dead_code)]
+#[path = "../../retrograde/examples/tic_tac_toe.rs"]
+mod tutorial;
 
 /// Options of `retrograde game chess`.
 #[derive(clap::Args)]
@@ -94,6 +115,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         GameName::Chess(a) => chess(a),
         GameName::CopThief(a) => crate::cop_thief::run(a),
+        GameName::TicTacToe(a) => tic_tac_toe(a),
     }
 }
 
@@ -322,4 +344,67 @@ fn exit(verified: Option<bool>) -> ExitCode {
         Some(false) => ExitCode::from(1),
         _ => ExitCode::SUCCESS,
     }
+}
+
+fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
+    let game = tutorial::TicTacToe {
+        symmetry: !args.no_symmetry,
+    };
+    let mut times = Timings::default();
+    let sol = times.time("solve", || retrograde::solve_states(game))?;
+    let outcomes = report::Outcomes::of(sol.solved());
+    let start = sol.value(&tutorial::Board([0; 9]))?;
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct Start {
+            to_move: &'static str,
+            outcome: &'static str,
+            remoteness: Option<u32>,
+        }
+        #[derive(serde::Serialize)]
+        struct Json {
+            command: &'static str,
+            game: &'static str,
+            symmetry: bool,
+            #[serde(flatten)]
+            outcomes: report::Outcomes,
+            start: Start,
+            time: report::Time,
+        }
+        report::print(&Json {
+            command: "game",
+            game: "tic-tac-toe",
+            symmetry: !args.no_symmetry,
+            outcomes,
+            start: Start {
+                to_move: "X",
+                outcome: start.outcome.as_str(),
+                remoteness: start.remoteness,
+            },
+            time: report::Time::of(&times),
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "the empty board: {start} for X")?;
+    if !args.quiet {
+        let mut err = common::talk();
+        writeln!(
+            err,
+            "game: tic-tac-toe{}: {}, reachable from the empty board",
+            if args.no_symmetry {
+                ""
+            } else {
+                " (symmetries folded)"
+            },
+            common::count(outcomes.positions, "position", "positions")
+        )?;
+        writeln!(
+            err,
+            "solved: {}",
+            common::summary_line(&sol.solved().summary())
+        )?;
+        writeln!(err, "time: {}", times.line())?;
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1920,3 +1920,21 @@ fn game_cop_thief_is_the_cop_thief_command() {
     };
     assert_eq!(strip(&a), strip(&b));
 }
+
+#[test]
+fn game_tic_tac_toe_has_its_known_counts_and_ties() {
+    let o = run(
+        &["game", "tic-tac-toe", "--no-symmetry", "--json"],
+        &data(""),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["positions"], 5478);
+    assert_eq!(
+        j["start"],
+        serde_json::json!({"to_move": "X", "outcome": "tie", "remoteness": 9})
+    );
+    let o = run(&["game", "tic-tac-toe", "--json"], &data(""));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["positions"], 765);
+}
