@@ -1,7 +1,7 @@
 //! Checking a solution without trusting any solver: local conditions over
 //! forward edges, in `O(V + E)`.
 //!
-//! A [`Solution`] (typically read back from a file with
+//! A [`Solution`](crate::Solution) (typically read back from a file with
 //! [`io::solution::read`](crate::io::solution::read)) is correct for a game
 //! exactly when every position passes these checks against its own moves:
 //!

@@ -187,7 +187,7 @@ impl<G: Game> Successors for AsGraph<G> {
 
 /// Strongly solves `game` without storing any edge.
 ///
-/// The lean engine ([`solve_lean`]) on [`AsGraph`]: the same outcomes and
+/// The lean engine ([`solve_lean`](crate::solve::solve_lean)) on [`AsGraph`]: the same outcomes and
 /// remoteness as [`solve`](crate::solve()) on the [`materialise`]d graph.
 /// The result holds the game and the rules, so it answers best moves, moves
 /// and lines too, computed on demand from the game's moves by the same rule.

@@ -364,7 +364,7 @@ impl EdgeSource for Buffers {
 /// Writes every edge of `g` as a line `u v`, grouped by `u` in increasing
 /// order, after `header` written as `# ` comment lines. Reading the result back
 /// (with the vertex count, since trailing vertices without edges leave no
-/// trace) gives the same graph. Time **O(V + E)**, formatted in parallel like [`write`]; memory: the text of
+/// trace) gives the same graph. Time **O(V + E)**, formatted in parallel like [`write()`]; memory: the text of
 /// two chunks of 65,536 sources per thread.
 ///
 /// ```

@@ -13,6 +13,11 @@
 //!   ([`Position::CAPTURED`]).
 //! - KBBK: the bishops stand on squares of opposite colours.
 //!
+//! Endless play would be a draw, but none of these endings has one: where
+//! white cannot force mate, either side can steer to a tie (black by taking
+//! a piece, white by offering one or by stalemate), and both prefer a tie to
+//! a draw. KNNK's only wins are the mates in one already on the board.
+//!
 //! # Positions
 //! All legal positions are the starts, so the solve is strong: kings not on
 //! adjacent squares, no two men on one square, the side not to move not in
