@@ -178,13 +178,24 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
         };
         *slot = (*slot).max(r);
     }
-    let total = |f: fn(&report::Counts) -> u64| f(&by_side[0]) + f(&by_side[1]);
-    let counts = report::Counts {
-        win: total(|c| c.win),
-        lose: total(|c| c.lose),
-        tie: total(|c| c.tie),
-        draw: total(|c| c.draw),
-    };
+    // Both sides together, in the vocabulary of every report.
+    let mut histogram = retrograde::Histogram::default();
+    for &i in &positions {
+        match (
+            solved.remoteness(i),
+            retrograde::Histogram::column(solved.outcome(i)),
+        ) {
+            (Some(r), Some(c)) => {
+                let r = r as usize;
+                if histogram.by_remoteness.len() <= r {
+                    histogram.by_remoteness.resize(r + 1, [0; 3]);
+                }
+                histogram.by_remoteness[r][c] += 1;
+            }
+            _ => histogram.draws += 1,
+        }
+    }
+    let outcomes = report::Outcomes::from_histogram(&histogram);
     let mate = |plies: Option<u32>| plies.map(|p| p.div_ceil(2));
 
     // The position asked about as given (not turned into canonical form),
@@ -240,8 +251,8 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
             command: &'static str,
             game: String,
             symmetry: bool,
-            positions: u64,
-            counts: report::Counts,
+            #[serde(flatten)]
+            outcomes: report::Outcomes,
             white_to_move: Side,
             black_to_move: Side,
             position: Option<Asked>,
@@ -257,8 +268,7 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
             command: "game",
             game: format!("chess {}", args.ending),
             symmetry: !args.no_symmetry,
-            positions: positions.len() as u64,
-            counts,
+            outcomes,
             white_to_move: side(0),
             black_to_move: side(1),
             position: moves.map(|(p, v, moves)| Asked {
