@@ -41,6 +41,19 @@ pub enum GameName {
     CopThief(crate::cop_thief::Args),
     /// Tic-tac-toe, the state-game tutorial (crates/retrograde/examples/tic_tac_toe.rs).
     TicTacToe(TicTacToeArgs),
+    /// Teeko (Scarne): drop four pieces each on a 5 x 5 board, then step; four in a row or a square wins.
+    Teeko(TeekoArgs),
+}
+
+/// Options of `retrograde game teeko`.
+#[derive(clap::Args)]
+pub struct TeekoArgs {
+    /// Print one JSON object on standard output (docs/JSON.md).
+    #[arg(long)]
+    pub json: bool,
+    /// No summary, no progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Options of `retrograde game tic-tac-toe`.
@@ -116,6 +129,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         GameName::Chess(a) => chess(a),
         GameName::CopThief(a) => crate::cop_thief::run(a),
         GameName::TicTacToe(a) => tic_tac_toe(a),
+        GameName::Teeko(a) => teeko(a),
     }
 }
 
@@ -415,6 +429,68 @@ fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
             common::summary_line(&sol.solved().summary())
         )?;
         writeln!(err, "time: {}", times.line())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn teeko(args: TeekoArgs) -> Result<ExitCode> {
+    use retrograde::games::teeko::Teeko;
+    let game = Teeko::new();
+    let bars = Bars::new(args.quiet || args.json);
+    let mut times = Timings::default();
+    let sol = times.time("solve", || {
+        retrograde::game::solve_game_with_progress(&game, &retrograde::Rules::normal(), &bars)
+    })?;
+    let outcomes = report::Outcomes::of(&sol);
+    let start = game.start();
+    let value = sol
+        .value(start)
+        .ok_or_else(|| anyhow::anyhow!("the start is no position"))?;
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct Start {
+            to_move: &'static str,
+            outcome: &'static str,
+            remoteness: Option<u32>,
+        }
+        #[derive(serde::Serialize)]
+        struct Json {
+            command: &'static str,
+            game: &'static str,
+            #[serde(flatten)]
+            outcomes: report::Outcomes,
+            start: Start,
+            time: report::Time,
+        }
+        report::print(&Json {
+            command: "game",
+            game: "teeko",
+            outcomes,
+            start: Start {
+                to_move: "X",
+                outcome: value.outcome.as_str(),
+                remoteness: value.remoteness,
+            },
+            time: report::Time::of(&times),
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        std::io::stdout().lock(),
+        "the empty board: {value} for X, who drops first"
+    )?;
+    if !args.quiet {
+        let mut err = common::talk();
+        writeln!(
+            err,
+            "game: teeko: {}",
+            common::count(outcomes.positions, "position", "positions")
+        )?;
+        writeln!(err, "solved: {}", common::summary_line(&sol.summary()))?;
+        let peak = times.peak().map_or_else(String::new, |b| {
+            format!("; peak memory {}", indicatif::HumanBytes(b))
+        });
+        writeln!(err, "time: {}{peak}", times.line())?;
     }
     Ok(ExitCode::SUCCESS)
 }

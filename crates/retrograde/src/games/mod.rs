@@ -3,6 +3,8 @@
 //! - [`cop_thief`]: the cop and the thief on a rectangular board with walls and exits.
 //! - [`chess`]: pawnless chess endings, king and pieces against a lone king
 //!   (a [`StateGame`](crate::StateGame)).
+//! - [`teeko`]: Scarne's Teeko, drops then steps on a 5 × 5 board.
 
 pub mod chess;
 pub mod cop_thief;
+pub mod teeko;
