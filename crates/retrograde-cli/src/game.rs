@@ -370,15 +370,28 @@ fn exit(verified: Option<bool>) -> ExitCode {
     }
 }
 
-fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
-    let game = tutorial::TicTacToe {
-        symmetry: !args.no_symmetry,
-    };
-    let mut times = Timings::default();
-    let sol = times.time("solve", || retrograde::solve_states(game))?;
-    let outcomes = report::Outcomes::of(sol.solved());
-    let start = sol.value(&tutorial::Board([0; 9]))?;
-    if args.json {
+/// What a game with a start reports: its name, how its positions were
+/// counted, the totals and the start's value.
+struct WithStart<'a> {
+    game: &'static str,
+    /// `Some(folded)` for a game with symmetries.
+    symmetry: Option<bool>,
+    /// How `positions` were counted, for the summary.
+    counted: &'static str,
+    outcomes: report::Outcomes,
+    summary: retrograde::Summary,
+    start: retrograde::Value,
+    /// The start, for the line on standard output.
+    start_name: &'static str,
+    times: &'a Timings,
+    json: bool,
+    quiet: bool,
+}
+
+/// Prints the JSON report, or the start's value on standard output and the
+/// summary on standard error.
+fn report_with_start(r: WithStart<'_>) -> Result<ExitCode> {
+    if r.json {
         #[derive(serde::Serialize)]
         struct Start {
             to_move: &'static str,
@@ -389,7 +402,8 @@ fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
         struct Json {
             command: &'static str,
             game: &'static str,
-            symmetry: bool,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            symmetry: Option<bool>,
             #[serde(flatten)]
             outcomes: report::Outcomes,
             start: Start,
@@ -397,40 +411,65 @@ fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
         }
         report::print(&Json {
             command: "game",
-            game: "tic-tac-toe",
-            symmetry: !args.no_symmetry,
-            outcomes,
+            game: r.game,
+            symmetry: r.symmetry,
+            outcomes: r.outcomes,
             start: Start {
                 to_move: "X",
-                outcome: start.outcome.as_str(),
-                remoteness: start.remoteness,
+                outcome: r.start.outcome.as_str(),
+                remoteness: r.start.remoteness,
             },
-            time: report::Time::of(&times),
+            time: report::Time::of(r.times),
         })?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "the empty board: {start} for X")?;
-    if !args.quiet {
+    writeln!(
+        std::io::stdout().lock(),
+        "{}: {} for X",
+        r.start_name,
+        r.start
+    )?;
+    if !r.quiet {
         let mut err = common::talk();
+        let folded = if r.symmetry == Some(true) {
+            " (symmetries folded)"
+        } else {
+            ""
+        };
         writeln!(
             err,
-            "game: tic-tac-toe{}: {}, reachable from the empty board",
-            if args.no_symmetry {
-                ""
-            } else {
-                " (symmetries folded)"
-            },
-            common::count(outcomes.positions, "position", "positions")
+            "game: {}{folded}: {}{}",
+            r.game,
+            common::count(r.outcomes.positions, "position", "positions"),
+            r.counted
         )?;
-        writeln!(
-            err,
-            "solved: {}",
-            common::summary_line(&sol.solved().summary())
-        )?;
-        writeln!(err, "time: {}", times.line())?;
+        writeln!(err, "solved: {}", common::summary_line(&r.summary))?;
+        let peak = r.times.peak().map_or_else(String::new, |b| {
+            format!("; peak memory {}", indicatif::HumanBytes(b))
+        });
+        writeln!(err, "time: {}{peak}", r.times.line())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
+    let game = tutorial::TicTacToe {
+        symmetry: !args.no_symmetry,
+    };
+    let mut times = Timings::default();
+    let sol = times.time("solve", || retrograde::solve_states(game))?;
+    report_with_start(WithStart {
+        game: "tic-tac-toe",
+        symmetry: Some(!args.no_symmetry),
+        counted: ", reachable from the empty board",
+        outcomes: report::Outcomes::of(sol.solved()),
+        summary: sol.solved().summary(),
+        start: sol.value(&tutorial::Board([0; 9]))?,
+        start_name: "the empty board",
+        times: &times,
+        json: args.json,
+        quiet: args.quiet,
+    })
 }
 
 fn teeko(args: TeekoArgs) -> Result<ExitCode> {
@@ -441,56 +480,19 @@ fn teeko(args: TeekoArgs) -> Result<ExitCode> {
     let sol = times.time("solve", || {
         retrograde::game::solve_game_with_progress(&game, &retrograde::Rules::normal(), &bars)
     })?;
-    let outcomes = report::Outcomes::of(&sol);
-    let start = game.start();
-    let value = sol
-        .value(start)
+    let start = sol
+        .value(game.start())
         .ok_or_else(|| anyhow::anyhow!("the start is no position"))?;
-    if args.json {
-        #[derive(serde::Serialize)]
-        struct Start {
-            to_move: &'static str,
-            outcome: &'static str,
-            remoteness: Option<u32>,
-        }
-        #[derive(serde::Serialize)]
-        struct Json {
-            command: &'static str,
-            game: &'static str,
-            #[serde(flatten)]
-            outcomes: report::Outcomes,
-            start: Start,
-            time: report::Time,
-        }
-        report::print(&Json {
-            command: "game",
-            game: "teeko",
-            outcomes,
-            start: Start {
-                to_move: "X",
-                outcome: value.outcome.as_str(),
-                remoteness: value.remoteness,
-            },
-            time: report::Time::of(&times),
-        })?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    writeln!(
-        std::io::stdout().lock(),
-        "the empty board: {value} for X, who drops first"
-    )?;
-    if !args.quiet {
-        let mut err = common::talk();
-        writeln!(
-            err,
-            "game: teeko: {}",
-            common::count(outcomes.positions, "position", "positions")
-        )?;
-        writeln!(err, "solved: {}", common::summary_line(&sol.summary()))?;
-        let peak = times.peak().map_or_else(String::new, |b| {
-            format!("; peak memory {}", indicatif::HumanBytes(b))
-        });
-        writeln!(err, "time: {}{peak}", times.line())?;
-    }
-    Ok(ExitCode::SUCCESS)
+    report_with_start(WithStart {
+        game: "teeko",
+        symmetry: None,
+        counted: ", every placement of up to four pieces each",
+        outcomes: report::Outcomes::of(&sol),
+        summary: sol.summary(),
+        start,
+        start_name: "the empty board, X dropping first",
+        times: &times,
+        json: args.json,
+        quiet: args.quiet,
+    })
 }
