@@ -81,21 +81,16 @@ impl OutputArgs {
         })
     }
 
-    /// Refuses `--json` with the solution written to standard output: both
-    /// would be on it.
-    pub fn check_json(&self, json: bool) -> Result<()> {
+    /// Refuses options that do not go together: `--header` with JSON lines,
+    /// `--json` with the solution on standard output.
+    pub fn check(&self, json: bool) -> Result<()> {
         if self.header && self.format == SolutionFormat::Jsonl {
             anyhow::bail!("--header applies to tsv and csv: each JSON line names its fields");
         }
-        if let Some(path) = &self.output {
-            if json && retrograde::io::paths::output_descriptor(path) == Some(1) {
-                anyhow::bail!(
-                    "--json and --output {} both write to standard output: write the solution to a file",
-                    crate::common::shown(path)
-                );
-            }
+        match &self.output {
+            Some(path) => crate::common::check_json_output(json, path, "the solution"),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Writes the solution file, if one was asked for.

@@ -321,11 +321,12 @@ pub struct Written<'a> {
     pub binary: bool,
 }
 
-/// Refuses `--json` with the output on standard output: both would be on it.
-pub fn check_json_output(json: bool, output: &Path) -> Result<()> {
+/// Refuses `--json` with an output (`what`: "the graph", "the solution") on
+/// standard output: both would be on it.
+pub fn check_json_output(json: bool, output: &Path, what: &str) -> Result<()> {
     if json && retrograde::io::paths::output_descriptor(output) == Some(1) {
         anyhow::bail!(
-            "--json and the output {} both write to standard output: write the graph to a file",
+            "--json and the output {} both write to standard output: write {what} to a file",
             shown(output)
         );
     }

@@ -102,6 +102,8 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         (_, true) => anyhow::bail!("--cluster runs the timely engine; drop --engine"),
         _ => false,
     };
+    // Refused before any work, on every engine.
+    args.outputs.check(args.json)?;
     if timely {
         if args.game.names {
             anyhow::bail!("--names applies to the sequential and parallel engines only");
@@ -120,7 +122,6 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     }
     let outputs: Vec<&std::path::Path> = args.outputs.output.iter().map(|p| p.as_path()).collect();
     common::check_files(&args.game.inputs(), &outputs)?;
-    args.outputs.check_json(args.json)?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
     let budget = Budget {
