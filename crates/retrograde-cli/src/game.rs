@@ -192,21 +192,13 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
         };
         *slot = (*slot).max(r);
     }
-    // Both sides together, in the vocabulary of every report.
-    let mut histogram = retrograde::Histogram::default();
-    for &i in &positions {
-        match (
-            solved.remoteness(i),
-            retrograde::Histogram::column(solved.outcome(i)),
-        ) {
-            (Some(r), Some(c)) => {
-                let r = r as usize;
-                if histogram.by_remoteness.len() <= r {
-                    histogram.by_remoteness.resize(r + 1, [0; 3]);
-                }
-                histogram.by_remoteness[r][c] += 1;
-            }
-            _ => histogram.draws += 1,
+    // Both sides together, in the vocabulary of every report: the solve's
+    // histogram less the capture's tie (remoteness 0), which is no position
+    // of the ending.
+    let mut histogram = solved.values().histogram();
+    if explored.index(&Position::CAPTURED).is_some() {
+        if let Some(level) = histogram.by_remoteness.first_mut() {
+            level[2] -= 1;
         }
     }
     let outcomes = report::Outcomes::from_histogram(&histogram);
