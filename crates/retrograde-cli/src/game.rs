@@ -43,6 +43,34 @@ pub enum GameName {
     TicTacToe(TicTacToeArgs),
     /// Teeko (Scarne): drop four pieces each on a 5 x 5 board, then step; four in a row or a square wins.
     Teeko(TeekoArgs),
+    /// Dōbutsu shōgi ("Let's Catch the Lion!"): shogi for children on 3 x 4 squares, from its start.
+    #[command(
+        after_help = "Positions are written as in shogi's SFEN: rows from the top, upper case for the first player,\nthe side to move (b first, w second), the hands; the start is \"gle/1c1/1C1/ELG b -\".\n\nExamples:\n  retrograde game dobutsu\n  retrograde game dobutsu --json | jq .start\n  retrograde game dobutsu --position 'gle/1c1/1C1/ELG b -'"
+    )]
+    Dobutsu(DobutsuArgs),
+}
+
+/// Options of `retrograde game dobutsu`.
+#[derive(clap::Args)]
+pub struct DobutsuArgs {
+    /// Print this position's value and its moves with their values, best first.
+    #[arg(long, value_name = "SFEN")]
+    pub position: Option<String>,
+    /// Count a position and its mirror image as two.
+    #[arg(long)]
+    pub no_symmetry: bool,
+    /// Score a position where the lion can be captured as over (won in 0 plies), not won by the capture in 1.
+    #[arg(long)]
+    pub capture_terminal: bool,
+    /// Check the whole solution with `verify`'s independent certificate; exit 1 if wrong.
+    #[arg(long)]
+    pub verify: bool,
+    /// Print one JSON object on standard output (docs/JSON.md).
+    #[arg(long)]
+    pub json: bool,
+    /// No summary, no progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Options of `retrograde game teeko`.
@@ -115,6 +143,18 @@ const LIST: &[(&str, &str)] = &[
         "cop-thief BOARD",
         "the cop and the thief on a board of walls and exits (`retrograde cop-thief`)",
     ),
+    (
+        "dobutsu",
+        "Dōbutsu shōgi, shogi for children on 3 x 4 squares",
+    ),
+    (
+        "teeko",
+        "Scarne's Teeko: four pieces each dropped, then stepped, on 5 x 5",
+    ),
+    (
+        "tic-tac-toe",
+        "noughts and crosses, the state-game tutorial",
+    ),
 ];
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -130,6 +170,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         GameName::CopThief(a) => crate::cop_thief::run(a),
         GameName::TicTacToe(a) => tic_tac_toe(a),
         GameName::Teeko(a) => teeko(a),
+        GameName::Dobutsu(a) => dobutsu(a),
     }
 }
 
@@ -218,15 +259,7 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
                     retrograde::Value::new(after.outcome.flip(), after.remoteness.map(|r| r + 1));
                 valued.push((m, value));
             }
-            valued.sort_by_key(|(_, v)| {
-                let r = i64::from(v.remoteness.unwrap_or(0));
-                match v.outcome {
-                    Outcome::Win => (0, r),
-                    Outcome::Tie => (1, r),
-                    Outcome::Draw => (2, 0),
-                    Outcome::Lose => (3, -r),
-                }
-            });
+            best_first(&mut valued);
             Ok((p, v, valued))
         })
         .transpose()?;
@@ -354,6 +387,20 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
     Ok(exit(verified))
 }
 
+/// Sorts moves with their values for the mover best first: a win soonest,
+/// a tie soonest, a draw, a loss latest (the order of `Solved::moves`).
+fn best_first<M>(moves: &mut [(M, retrograde::Value)]) {
+    moves.sort_by_key(|(_, v)| {
+        let r = i64::from(v.remoteness.unwrap_or(0));
+        match v.outcome {
+            Outcome::Win => (0, r),
+            Outcome::Tie => (1, r),
+            Outcome::Draw => (2, 0),
+            Outcome::Lose => (3, -r),
+        }
+    });
+}
+
 /// 1 when `--verify` found the solution wrong.
 fn exit(verified: Option<bool>) -> ExitCode {
     match verified {
@@ -375,6 +422,8 @@ struct WithStart<'a> {
     start: retrograde::Value,
     /// The start, for the line on standard output.
     start_name: &'static str,
+    /// Who moves at the start: in JSON, and in the line on standard output.
+    to_move: (&'static str, &'static str),
     times: &'a Timings,
     json: bool,
     quiet: bool,
@@ -407,7 +456,7 @@ fn report_with_start(r: WithStart<'_>) -> Result<ExitCode> {
             symmetry: r.symmetry,
             outcomes: r.outcomes,
             start: Start {
-                to_move: "X",
+                to_move: r.to_move.0,
                 outcome: r.start.outcome.as_str(),
                 remoteness: r.start.remoteness,
             },
@@ -417,9 +466,10 @@ fn report_with_start(r: WithStart<'_>) -> Result<ExitCode> {
     }
     writeln!(
         std::io::stdout().lock(),
-        "{}: {} for X",
+        "{}: {} for {}",
         r.start_name,
-        r.start
+        r.start,
+        r.to_move.1
     )?;
     if !r.quiet {
         let mut err = common::talk();
@@ -458,6 +508,7 @@ fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
         summary: sol.solved().summary(),
         start: sol.value(&tutorial::Board([0; 9]))?,
         start_name: "the empty board",
+        to_move: ("X", "X"),
         times: &times,
         json: args.json,
         quiet: args.quiet,
@@ -483,8 +534,190 @@ fn teeko(args: TeekoArgs) -> Result<ExitCode> {
         summary: sol.summary(),
         start,
         start_name: "the empty board, X dropping first",
+        to_move: ("X", "X"),
         times: &times,
         json: args.json,
         quiet: args.quiet,
     })
+}
+
+fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
+    use retrograde::games::dobutsu::{notation, Capture, Dobutsu};
+    // Read the position first: bad notation is an error before any work.
+    let asked = args.position.as_deref().map(notation::parse).transpose()?;
+    let bars = Bars::new(args.quiet || args.json);
+    let mut times = Timings::default();
+    let capture = if args.capture_terminal {
+        Capture::Terminal
+    } else {
+        Capture::Played
+    };
+    let game = times.time("explore", || {
+        Dobutsu::new(!args.no_symmetry, capture, &bars)
+    });
+    let sol = times.time("solve", || {
+        retrograde::game::solve_game_with_progress(&game, &retrograde::Rules::normal(), &bars)
+    })?;
+    let verified = if args.verify {
+        let report = times.time("verify", || {
+            retrograde::verify(sol.graph(), sol.rules(), &sol, 5)
+        })?;
+        for v in &report.violations {
+            eprintln!("retrograde: wrong: {v}");
+        }
+        Some(report.is_ok())
+    } else {
+        None
+    };
+    let value_of =
+        |b: &retrograde::games::dobutsu::Board| game.position(b).and_then(|p| sol.value(p));
+    let start = value_of(&retrograde::games::dobutsu::Board::start())
+        .ok_or_else(|| anyhow::anyhow!("the start is no position"))?;
+    // The positions' totals: the solve's histogram less the captured lion
+    // (a loss in 0), which is no position.
+    let mut histogram = sol.values().histogram();
+    let mut summary = sol.summary();
+    if game.captured().is_some() {
+        if let Some(level) = histogram.by_remoteness.first_mut() {
+            level[1] -= 1;
+        }
+        summary.positions -= 1;
+        summary.losses -= 1;
+    }
+    let outcomes = report::Outcomes::from_histogram(&histogram);
+
+    // The position asked about, as given, and its moves with their values.
+    let moves = asked
+        .map(|(b, sente)| -> Result<_> {
+            let text = notation::write(&b, sente);
+            let v = value_of(&b).ok_or_else(|| {
+                anyhow::anyhow!("{text:?} cannot be reached from the start, so it is not solved")
+            })?;
+            let mut valued = Vec::new();
+            for (m, after, _) in game.moves(&b) {
+                let child = value_of(&after)
+                    .ok_or_else(|| anyhow::anyhow!("a move of {text:?} leaves the game"))?;
+                let value =
+                    retrograde::Value::new(child.outcome.flip(), child.remoteness.map(|r| r + 1));
+                valued.push((
+                    (
+                        notation::move_name(&m, sente),
+                        notation::write(&after, !sente),
+                    ),
+                    value,
+                ));
+            }
+            best_first(&mut valued);
+            Ok((text, v, valued))
+        })
+        .transpose()?;
+
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct Start {
+            to_move: &'static str,
+            outcome: &'static str,
+            remoteness: Option<u32>,
+        }
+        #[derive(serde::Serialize)]
+        struct MoveJson {
+            r#move: String,
+            position: String,
+            outcome: &'static str,
+            remoteness: Option<u32>,
+        }
+        #[derive(serde::Serialize)]
+        struct Asked {
+            position: String,
+            outcome: &'static str,
+            remoteness: Option<u32>,
+            moves: Vec<MoveJson>,
+        }
+        #[derive(serde::Serialize)]
+        struct Json {
+            command: &'static str,
+            game: &'static str,
+            symmetry: bool,
+            capture: &'static str,
+            #[serde(flatten)]
+            outcomes: report::Outcomes,
+            start: Start,
+            position: Option<Asked>,
+            verified: Option<bool>,
+            time: report::Time,
+        }
+        report::print(&Json {
+            command: "game",
+            game: "dobutsu",
+            symmetry: !args.no_symmetry,
+            capture: if args.capture_terminal {
+                "terminal"
+            } else {
+                "played"
+            },
+            outcomes,
+            start: Start {
+                to_move: "sente",
+                outcome: start.outcome.as_str(),
+                remoteness: start.remoteness,
+            },
+            position: moves.map(|(text, v, moves)| Asked {
+                position: text,
+                outcome: v.outcome.as_str(),
+                remoteness: v.remoteness,
+                moves: moves
+                    .into_iter()
+                    .map(|((name, after), v)| MoveJson {
+                        r#move: name,
+                        position: after,
+                        outcome: v.outcome.as_str(),
+                        remoteness: v.remoteness,
+                    })
+                    .collect(),
+            }),
+            verified,
+            time: report::Time::of(&times),
+        })?;
+        return Ok(exit(verified));
+    }
+
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "the start: {start} for Sente, the first player")?;
+    if let Some((text, v, moves)) = &moves {
+        writeln!(out, "{text}: {v} for the side to move")?;
+        for ((name, after), v) in moves {
+            writeln!(out, "  {name}\t{v}\t{after}")?;
+        }
+    }
+    out.flush()?;
+    if !args.quiet {
+        let mut err = common::talk();
+        writeln!(
+            err,
+            "game: dobutsu{}: {}, reachable from the start",
+            if args.no_symmetry {
+                ""
+            } else {
+                " (mirror images folded)"
+            },
+            common::count(outcomes.positions, "position", "positions"),
+        )?;
+        writeln!(err, "solved: {}", common::summary_line(&summary))?;
+        if let Some(ok) = verified {
+            writeln!(
+                err,
+                "verify: {}",
+                if ok {
+                    "the solution is correct"
+                } else {
+                    "the solution is WRONG"
+                }
+            )?;
+        }
+        let peak = times.peak().map_or_else(String::new, |b| {
+            format!("; peak memory {}", indicatif::HumanBytes(b))
+        });
+        writeln!(err, "time: {}{peak}", times.line())?;
+    }
+    Ok(exit(verified))
 }

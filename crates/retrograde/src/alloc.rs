@@ -64,6 +64,19 @@ fn advise_huge_pages<T>(s: &mut [MaybeUninit<T>]) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages<T>(_: &mut [MaybeUninit<T>]) {}
 
+/// Asks for the cache line at `p` to be loaded, ahead of a use: a hint that
+/// lets scattered reads overlap instead of waiting on one miss after another.
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; it never faults, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -152,13 +152,14 @@ pub fn start_of<G: GameGraph + ?Sized>(
     label: Option<Outcome>,
     no_move: NoMoveRule,
 ) -> Start {
-    start(
-        g.is_position(v),
-        label,
-        g.terminal(v),
-        || g.out_degree(v),
-        no_move,
-    )
+    if !g.is_position(v) {
+        return Start::ABSENT;
+    }
+    if let Some(o) = label {
+        return Start::terminal(o);
+    }
+    let (terminal, degree) = g.terminal_and_degree(v);
+    start(true, None, terminal, || degree, no_move)
 }
 
 /// Which phase a terminal position starts: wins and losses spread in the

@@ -45,7 +45,8 @@ pub use check::{check_game, sample_positions, CheckReport, Mismatch};
 
 use crate::error::Result;
 use crate::graph::{CsrBuilder, MAX_VERTICES};
-use crate::solve::{solve_lean_with_progress, Progress};
+use crate::solve::lean::{solve_lean_walking, Walk};
+use crate::solve::Progress;
 use crate::{Csr, GameGraph, Labels, Outcome, Rules, SolveError, Solved, Successors};
 
 /// A two-player game whose positions are the dense indices `0..position_count()`.
@@ -110,6 +111,17 @@ pub trait Game {
         d
     }
 
+    /// [`Game::terminal`], and [`Game::out_degree`] if `p` is not terminal
+    /// (0 if it is), which a solve asks of every position. The default calls
+    /// the two; override it if both come from the same costly work (such as
+    /// unnumbering `p`).
+    fn terminal_and_degree(&self, p: u32) -> (Option<Outcome>, u32) {
+        match self.terminal(p) {
+            Some(o) => (Some(o), 0),
+            None => (None, self.out_degree(p)),
+        }
+    }
+
     /// This game seen as a [`GameGraph`] and [`Successors`], for every solver
     /// and tool that reads graphs.
     fn as_graph(&self) -> AsGraph<&Self> {
@@ -141,6 +153,10 @@ impl<G: Game + ?Sized> Game for &G {
     #[inline]
     fn is_position(&self, p: u32) -> bool {
         (**self).is_position(p)
+    }
+    #[inline]
+    fn terminal_and_degree(&self, p: u32) -> (Option<Outcome>, u32) {
+        (**self).terminal_and_degree(p)
     }
     fn show(&self, p: u32) -> String {
         (**self).show(p)
@@ -175,6 +191,10 @@ impl<G: Game> GameGraph for AsGraph<G> {
     #[inline]
     fn is_position(&self, v: u32) -> bool {
         self.0.is_position(v)
+    }
+    #[inline]
+    fn terminal_and_degree(&self, v: u32) -> (Option<Outcome>, u32) {
+        self.0.terminal_and_degree(v)
     }
 }
 
@@ -221,7 +241,14 @@ pub fn solve_game_with_progress<'g, G: Game + Sync + ?Sized>(
             positions: n as u64,
         });
     }
-    let values = solve_lean_with_progress(&game.as_graph(), rules, progress)?;
+    // A game generates its reverse moves on the fly, at some cost: on more
+    // than one thread, generate them on all while one applies them.
+    let how = if rayon::current_num_threads() > 1 {
+        Walk::Batched
+    } else {
+        Walk::OneThread
+    };
+    let values = solve_lean_walking(&game.as_graph(), rules, progress, how)?;
     Solved::new(game.as_graph(), rules.clone(), values)
 }
 

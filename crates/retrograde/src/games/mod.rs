@@ -1,5 +1,6 @@
 //! Built-in games, each written against the [`Game`](crate::Game) trait.
 //!
+//! - [`dobutsu`]: Dōbutsu shōgi, the 3 × 4 shogi for children, from its start.
 //! - [`cop_thief`]: the cop and the thief on a rectangular board with walls and exits.
 //! - [`chess`]: pawnless chess endings, king and pieces against a lone king
 //!   (a [`StateGame`](crate::StateGame)).
@@ -7,4 +8,5 @@
 
 pub mod chess;
 pub mod cop_thief;
+pub mod dobutsu;
 pub mod teeko;

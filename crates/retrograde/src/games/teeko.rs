@@ -356,6 +356,17 @@ impl Game for Teeko {
         self.over(self.board(p)).then_some(Outcome::Lose)
     }
 
+    /// One unnumbering for both.
+    fn terminal_and_degree(&self, p: u32) -> (Option<Outcome>, u32) {
+        let b = self.board(p);
+        if self.over(b) {
+            return (Some(Outcome::Lose), 0);
+        }
+        let mut n = 0;
+        self.moves(b, |_| n += 1);
+        (None, n)
+    }
+
     /// Counted without numbering the positions the moves lead to.
     fn out_degree(&self, p: u32) -> u32 {
         let mut n = 0;

@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use super::{csr::Adjacency, Csr, MAX_VERTICES, NONE};
-use crate::alloc::filled;
+use crate::alloc::{filled, prefetch};
 use crate::error::{Error, Naming, Result};
 
 /// Anything that can list its edges, as often as asked, in the same order,
@@ -122,17 +122,6 @@ struct Batch {
 const BATCH: usize = 1024;
 /// How many edges ahead the prefetches run.
 const AHEAD: usize = 16;
-
-#[inline(always)]
-fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; it never faults, whatever the address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
 
 impl Batch {
     fn new() -> Batch {

@@ -125,6 +125,18 @@ pub trait GameGraph {
     fn is_position(&self, _v: u32) -> bool {
         true
     }
+
+    /// [`GameGraph::terminal`], and [`GameGraph::out_degree`] if `v` is not
+    /// terminal (0 if it is): what a solve asks of every position to start
+    /// it. Override it where both come from the same costly work (a game
+    /// that unnumbers its positions). The default calls the two.
+    #[inline]
+    fn terminal_and_degree(&self, v: u32) -> (Option<Outcome>, u32) {
+        match self.terminal(v) {
+            Some(o) => (Some(o), 0),
+            None => (None, self.out_degree(v)),
+        }
+    }
 }
 
 /// Forward access: the moves out of a position.
@@ -148,6 +160,9 @@ impl<G: GameGraph + ?Sized> GameGraph for &G {
     }
     fn is_position(&self, v: u32) -> bool {
         (**self).is_position(v)
+    }
+    fn terminal_and_degree(&self, v: u32) -> (Option<Outcome>, u32) {
+        (**self).terminal_and_degree(v)
     }
 }
 

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::solution::{Remoteness, Values};
 use super::{NoProgress, Progress};
-use crate::alloc::filled;
+use crate::alloc::{filled, prefetch};
 use crate::error::SolveError;
 use crate::graph::NONE;
 use crate::kernel::{self, Effect, Phase, DRAW, LOSE, UNDECIDED};
@@ -79,6 +79,30 @@ pub fn solve_lean_with_progress<G: GameGraph + Sync + ?Sized>(
     rules: &Rules,
     progress: &dyn Progress,
 ) -> Result<Values, SolveError> {
+    solve_lean_walking(g, rules, progress, Walk::OneThread)
+}
+
+/// How a level's reverse moves are generated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Walk {
+    /// On one thread, as they are applied: best where generating a reverse
+    /// move costs less than storing it (explicit graphs, cheap games).
+    OneThread,
+    /// On all threads of the current rayon pool, a batch of the level at a
+    /// time, while one thread applies the batch before in level order: the
+    /// same updates in the same order, so the same result. Pays where the
+    /// reverse moves are costly to generate (games that number and unnumber
+    /// positions on the fly).
+    Batched,
+}
+
+/// [`solve_lean_with_progress`], walking the levels as `walk` says.
+pub(crate) fn solve_lean_walking<G: GameGraph + Sync + ?Sized>(
+    g: &G,
+    rules: &Rules,
+    progress: &dyn Progress,
+    walk_how: Walk,
+) -> Result<Values, SolveError> {
     rules.check(g.vertex_count())?;
     let n = g.vertex_count();
     progress.begin("solve", 2 * n as u64);
@@ -97,13 +121,17 @@ pub fn solve_lean_with_progress<G: GameGraph + Sync + ?Sized>(
     match counters {
         None => {
             let mut c = Packed;
-            walk(g, &mut state, &mut rem, win_lose, &mut c, progress);
-            walk(g, &mut state, &mut rem, ties, &mut c, progress);
+            walk(
+                g, &mut state, &mut rem, win_lose, &mut c, progress, walk_how,
+            );
+            walk(g, &mut state, &mut rem, ties, &mut c, progress, walk_how);
         }
         Some(c) => {
             let mut c = Wide(c);
-            walk(g, &mut state, &mut rem, win_lose, &mut c, progress);
-            walk(g, &mut state, &mut rem, ties, &mut c, progress);
+            walk(
+                g, &mut state, &mut rem, win_lose, &mut c, progress, walk_how,
+            );
+            walk(g, &mut state, &mut rem, ties, &mut c, progress, walk_how);
         }
     }
     let draws: usize = state
@@ -199,7 +227,7 @@ fn start<G: GameGraph + Sync + ?Sized>(g: &G, rules: &Rules) -> Start {
 }
 
 /// Where the move counters of undecided positions live.
-trait Counters {
+trait Counters: Send {
     /// Whether `v`'s state code means "undecided".
     fn undecided(&self, state: u8) -> bool;
     /// Counts one more move of `v` known to reach a `Win`; true when it was the last.
@@ -278,21 +306,32 @@ impl Remoteness {
 }
 
 /// Decides positions level by level, from the terminal positions in `level`.
-fn walk<G: GameGraph + ?Sized, C: Counters>(
+fn walk<G: GameGraph + Sync + ?Sized, C: Counters>(
     g: &G,
     state: &mut [u8],
     rem: &mut Remoteness,
     mut level: Vec<u32>,
     counters: &mut C,
     progress: &dyn Progress,
+    how: Walk,
 ) {
     let mut next: Vec<u32> = Vec::new();
     let mut r = 0u32;
     while !level.is_empty() {
         rem.fit(r + 1);
-        match rem {
-            Remoteness::Narrow(a) => step(g, state, a, &level, &mut next, counters, r),
-            Remoteness::Wide(a) => step(g, state, a, &level, &mut next, counters, r),
+        match (&mut *rem, how) {
+            (Remoteness::Narrow(a), Walk::OneThread) => {
+                step(g, state, a, &level, &mut next, counters, r)
+            }
+            (Remoteness::Wide(a), Walk::OneThread) => {
+                step(g, state, a, &level, &mut next, counters, r)
+            }
+            (Remoteness::Narrow(a), Walk::Batched) => {
+                step_batched(g, state, a, &level, &mut next, counters, r)
+            }
+            (Remoteness::Wide(a), Walk::Batched) => {
+                step_batched(g, state, a, &level, &mut next, counters, r)
+            }
         }
         progress.advance(level.len() as u64);
         level.clear();
@@ -328,6 +367,87 @@ fn step<G: GameGraph + ?Sized, C: Counters, R: Plies>(
             rem[pi] = plies;
             next.push(p);
         });
+    }
+}
+
+/// Positions of a level whose reverse moves are generated together (a few
+/// in tests, so that small graphs cross batches).
+const BATCH: usize = if cfg!(test) { 3 } else { 1 << 13 };
+
+/// Positions per generating task.
+const TASK: usize = if cfg!(test) { 2 } else { 256 };
+
+/// How many reverse moves ahead the applying thread prefetches states.
+const AHEAD: usize = 16;
+
+/// Ends the reverse moves of one position in a generated batch (no vertex
+/// id: ids are below `u32::MAX`).
+const END: u32 = u32::MAX;
+
+/// The reverse moves of `level`'s positions in order, each position's
+/// closed by [`END`], generated on all threads.
+fn generate<G: GameGraph + Sync + ?Sized>(g: &G, level: &[u32]) -> Vec<Vec<u32>> {
+    level
+        .par_chunks(TASK)
+        .map(|c| {
+            let mut out = Vec::with_capacity(c.len() * 16);
+            for &u in c {
+                g.for_each_predecessor(u, |p| out.push(p));
+                out.push(END);
+            }
+            out
+        })
+        .collect()
+}
+
+/// [`step`] with the reverse moves generated on all threads, a batch ahead
+/// of the thread applying them (see [`Walk::Batched`]).
+fn step_batched<G: GameGraph + Sync + ?Sized, C: Counters, R: Plies + Send + Sync>(
+    g: &G,
+    state: &mut [u8],
+    rem: &mut [R],
+    level: &[u32],
+    next: &mut Vec<u32>,
+    counters: &mut C,
+    r: u32,
+) {
+    let plies = R::from_level(r + 1);
+    let mut batches = level.chunks(BATCH);
+    let mut pending = batches.next().map(|b| (b, generate(g, b)));
+    while let Some((batch, generated)) = pending.take() {
+        let ahead = batches.next();
+        let ((), after) = rayon::join(
+            || {
+                let mut us = batch.iter();
+                let mut effect = us.next().map(|&u| kernel::effect(state[u as usize]));
+                for buffer in &generated {
+                    for (k, &p) in buffer.iter().enumerate() {
+                        if let Some(&ahead) = buffer.get(k + AHEAD) {
+                            prefetch(state.as_ptr().wrapping_add(ahead as usize));
+                        }
+                        if p == END {
+                            effect = us.next().map(|&u| kernel::effect(state[u as usize]));
+                            continue;
+                        }
+                        let pi = p as usize;
+                        if !counters.undecided(state[pi]) {
+                            continue;
+                        }
+                        match effect {
+                            Some(Effect::Decide(to)) => state[pi] = to,
+                            Some(Effect::CountDown) if counters.decrement(state, pi) => {
+                                state[pi] = LOSE
+                            }
+                            _ => continue,
+                        }
+                        rem[pi] = plies;
+                        next.push(p);
+                    }
+                }
+            },
+            || ahead.map(|b| (b, generate(g, b))),
+        );
+        pending = after;
     }
 }
 
@@ -388,6 +508,37 @@ mod tests {
         edges.truncate(edges.len() - 300);
         let g = Csr::from_edges(n as usize, &edges).with_successors();
         pool.install(|| agree(&g, &rules));
+    }
+
+    proptest::proptest! {
+        /// The batched walk, on several threads and across many batches,
+        /// gives exactly what the walk on one thread gives.
+        #[test]
+        fn the_batched_walk_matches_the_walk_on_one_thread(
+            n in 1usize..60,
+            edges in proptest::collection::vec((0u32..60, 0u32..60), 0..200),
+            labels in proptest::collection::vec((0u32..60, 0usize..4), 0..8),
+            misere in proptest::bool::ANY,
+        ) {
+            let edges: Vec<(u32, u32)> = edges
+                .into_iter()
+                .map(|(u, v)| (u % n as u32, v % n as u32))
+                .collect();
+            let g = Csr::from_edges(n, &edges).with_successors();
+            let outcomes = [Outcome::Win, Outcome::Lose, Outcome::Tie, Outcome::Draw];
+            let labels = Labels::from_pairs(
+                labels.into_iter().map(|(v, o)| (v % n as u32, outcomes[o])).collect(),
+            );
+            let base = if misere { Rules::misere() } else { Rules::normal() };
+            let rules = base.with_labels(labels);
+            let one = solve_lean_walking(&g, &rules, &NoProgress, Walk::OneThread).unwrap();
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+            let batched = pool
+                .install(|| solve_lean_walking(&g, &rules, &NoProgress, Walk::Batched))
+                .unwrap();
+            proptest::prop_assert_eq!(&batched, &one);
+            proptest::prop_assert_eq!(batched, solve(&g, &rules).unwrap().into_values());
+        }
     }
 
     #[test]

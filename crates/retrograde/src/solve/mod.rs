@@ -11,7 +11,7 @@
 //!   the definitions, the yardstick every engine is tested against.
 
 mod draws;
-mod lean;
+pub(crate) mod lean;
 mod parallel;
 pub mod reference;
 mod sequential;

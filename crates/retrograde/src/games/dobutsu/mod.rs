@@ -1,0 +1,363 @@
+//! Dōbutsu shōgi ("Let's Catch the Lion!", Kitao and Fujita, 2008), as a
+//! numbered [`Game`] solved on the fly.
+//!
+//! # The rules, as read here
+//! - A board of 3 columns and 4 rows. Each player has a lion (one step in
+//!   any direction), a giraffe (one step orthogonally), an elephant (one step
+//!   diagonally) and a chick (one step forward), set out as in
+//!   `gle/1c1/1C1/ELG b -` ([`notation`]): the first player at the bottom.
+//! - A chick that steps onto the far rank is promoted to a hen, which steps
+//!   like a gold general: forward, diagonally forward, sideways or back.
+//! - A piece captured changes sides and goes to the captor's hand (a hen as
+//!   a chick). Instead of moving, a player may drop a piece from hand on any
+//!   empty square; a dropped chick is not promoted, even on the far rank
+//!   (where it can never move again).
+//! - Capturing the lion wins. A lion that reaches the far rank wins if the
+//!   opponent cannot capture it on the next move (the "try").
+//! - Endless play is a draw.
+//!
+//! # Positions, as Tanaka counted them
+//! A position is seen by its player to move ([`Board`]): the same board
+//! turned 180° with the colours and the hands swapped, the other player to
+//! move, is the same position. A position and its left–right mirror image
+//! are one position too (unless [`Dobutsu::new`] is told not to fold them).
+//! The game is over, and the position not expanded, when the player to move
+//! can capture the opponent's lion (a win, remoteness 0: the capture itself
+//! is not counted as a ply) or when the opponent's lion stands on the player's
+//! home rank and cannot be captured (a loss: the try succeeded). Counted this
+//! way, 246,803,167 positions are reachable from the start, as Tanaka
+//! published (2009), and the start is lost for the first player.
+//!
+//! # Numbering
+//! Every board has a number in a dense index space ([`index`]: 7.6 · 10⁹
+//! numbers for the full set of pieces). The positions reachable from the
+//! start are found by a breadth-first search over that space, one bit per
+//! number ([`reach`]), and numbered `0..n` in order: the rank of a board's
+//! number among the reachable ones is its position number, and a position
+//! number's board is found by select. About 1.1 GB for the full game.
+//!
+//! ```
+//! use retrograde::games::dobutsu::{notation, Capture, Dobutsu};
+//! use retrograde::{solve_game, Answers, Game, NoProgress, Rules};
+//! // Lions and a chick each, from a position of the endgame.
+//! let (start, _) = notation::parse("1l1/1c1/1C1/1L1 b -").unwrap();
+//! let game = Dobutsu::from_start(start, true, Capture::Played, &NoProgress);
+//! assert!(game.reachable() > 1000);
+//! assert_eq!(game.show(game.start()), "1l1/1c1/1C1/1L1 b -");
+//! let solved = solve_game(&game, &Rules::normal()).unwrap();
+//! println!("{}", solved.value(game.start()).unwrap());
+//! ```
+
+pub mod board;
+pub mod index;
+pub mod notation;
+pub mod reach;
+#[cfg(test)]
+mod tests;
+
+pub use board::{Board, Move};
+pub use notation::NotationError;
+
+use index::{Numbering, MIRROR};
+use reach::Reachable;
+
+use std::cmp::Ordering;
+use std::mem::MaybeUninit;
+
+use crate::solve::Progress;
+use crate::{Game, Outcome};
+
+/// How the capture of a lion is counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Capture {
+    /// The capture is the game's last ply: a position where the lion can be
+    /// captured is won in 1 (the capture leads to [`Dobutsu::captured`], a
+    /// loss in 0, which is no position). The reading of Tanaka's 78 plies.
+    #[default]
+    Played,
+    /// A position where the lion can be captured is over: won in 0 plies.
+    Terminal,
+}
+
+/// The game over the positions reachable from a start; see the [module docs](self).
+#[derive(Debug)]
+pub struct Dobutsu {
+    numbering: Numbering,
+    reachable: Reachable,
+    mirror: bool,
+    capture: Capture,
+    start: Board,
+}
+
+impl Dobutsu {
+    /// The game from its opening position; `mirror` folds each position
+    /// with its mirror image. Explores the reachable positions on all
+    /// threads of the current rayon pool, reporting to `progress`.
+    pub fn new(mirror: bool, capture: Capture, progress: &dyn Progress) -> Dobutsu {
+        Dobutsu::from_start(Board::start(), mirror, capture, progress)
+    }
+
+    /// The game of the positions reachable from `start` (with its pieces:
+    /// a start with fewer giraffes, elephants or chicks plays a smaller
+    /// game). `start` must be [valid](Board::is_valid), as
+    /// [`notation::parse`] makes it; an invalid one is taken as it numbers.
+    pub fn from_start(
+        start: Board,
+        mirror: bool,
+        capture: Capture,
+        progress: &dyn Progress,
+    ) -> Dobutsu {
+        let numbering = Numbering::new(start.piece_counts().map(|n| n.min(2)));
+        let canonical = |b: &Board| canonical(&numbering, mirror, b);
+        let reachable = Reachable::explore(&numbering, &start, canonical, progress);
+        Dobutsu {
+            numbering,
+            reachable,
+            mirror,
+            capture,
+            start,
+        }
+    }
+
+    /// The start's position number.
+    pub fn start(&self) -> u32 {
+        self.position(&self.start)
+            .expect("the start is reachable from itself")
+    }
+
+    /// Whether mirror images are one position.
+    pub fn folds_mirror_images(&self) -> bool {
+        self.mirror
+    }
+
+    /// How captures of the lion are counted.
+    pub fn capture(&self) -> Capture {
+        self.capture
+    }
+
+    /// The number of positions reachable from the start (with
+    /// [`Capture::Played`], one less than [`Game::position_count`]).
+    pub fn reachable(&self) -> u64 {
+        self.reachable.len()
+    }
+
+    /// With [`Capture::Played`], the index after the last position: where
+    /// every capture of a lion leads, a loss in 0 for the player whose lion
+    /// was taken. No position of the game.
+    pub fn captured(&self) -> Option<u32> {
+        (self.capture == Capture::Played).then_some(self.reachable.len() as u32)
+    }
+
+    /// The position number of a board (seen by its player to move), if it
+    /// is reachable from the start.
+    pub fn position(&self, b: &Board) -> Option<u32> {
+        if b.piece_counts() != self.numbering.counts() || !b.is_valid() {
+            return None;
+        }
+        self.rank(canonical(&self.numbering, self.mirror, b))
+    }
+
+    #[inline]
+    fn rank(&self, n: u64) -> Option<u32> {
+        self.reachable.rank(n).map(|r| r as u32)
+    }
+
+    /// The board of position `p` (of two mirror images, the one that reads
+    /// first, [`Board::mirror_order`]), seen by its player to move; `None`
+    /// for [`Dobutsu::captured`] and indices past the game.
+    pub fn board(&self, p: u32) -> Option<Board> {
+        self.reachable
+            .select(u64::from(p))
+            .and_then(|n| self.numbering.board(n))
+    }
+
+    /// [`Dobutsu::board`] for an index the solver hands over: a position.
+    #[inline]
+    fn board_of(&self, p: u32) -> Board {
+        self.board(p)
+            .unwrap_or_else(|| panic!("position {p} is not in the game"))
+    }
+
+    /// The moves of a board with the boards they lead to, seen by the
+    /// player moving next, and those boards' position numbers.
+    pub fn moves(&self, b: &Board) -> Vec<(Move, Board, Option<u32>)> {
+        let mut out = Vec::new();
+        b.for_each_move(|m, after| out.push((m, after, self.position(&after))));
+        out
+    }
+
+    /// Bytes held by the numbering of the reachable positions.
+    pub fn bytes(&self) -> u64 {
+        self.reachable.bytes()
+    }
+}
+
+/// The number standing for `b`: its own, or with `mirror` that of the one
+/// of `b` and its mirror image that reads first ([`Board::mirror_order`]).
+#[inline]
+fn canonical(numbering: &Numbering, mirror: bool, b: &Board) -> u64 {
+    if mirror && b.mirror_order() == Ordering::Greater {
+        numbering.number_mapped(b, &MIRROR)
+    } else {
+        numbering.number(b)
+    }
+}
+
+/// Reverse moves found but not yet ranked: their numbers are gathered and
+/// their lines prefetched first, so that the rank lookups' cache misses
+/// overlap.
+struct Gathered {
+    numbers: [MaybeUninit<u64>; GATHER],
+    len: usize,
+}
+
+/// Reverse moves gathered at most before ranking.
+const GATHER: usize = 256;
+
+impl Gathered {
+    fn new() -> Gathered {
+        Gathered {
+            numbers: [MaybeUninit::uninit(); GATHER],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, game: &Dobutsu, n: u64, f: &mut impl FnMut(u32)) {
+        if self.len == GATHER {
+            self.flush(game, f);
+        }
+        game.reachable.prefetch(n);
+        self.numbers[self.len] = MaybeUninit::new(n);
+        self.len += 1;
+    }
+
+    #[inline]
+    fn flush(&mut self, game: &Dobutsu, f: &mut impl FnMut(u32)) {
+        for n in &self.numbers[..self.len] {
+            // SAFETY: the first `len` numbers were written by `push`.
+            let n = unsafe { n.assume_init() };
+            if let Some(p) = game.rank(n) {
+                f(p)
+            }
+        }
+        self.len = 0;
+    }
+}
+
+impl Game for Dobutsu {
+    fn position_count(&self) -> usize {
+        self.reachable.len() as usize + usize::from(self.capture == Capture::Played)
+    }
+
+    fn for_each_move<F: FnMut(u32)>(&self, p: u32, mut f: F) {
+        if Some(p) == self.captured() {
+            return;
+        }
+        let board = self.board_of(p);
+        if let Some(captured) = self.captured() {
+            for _ in 0..board.lion_captures() {
+                f(captured)
+            }
+        }
+        board.for_each_move(|_, after| {
+            if let Some(q) = self.rank(canonical(&self.numbering, self.mirror, &after)) {
+                f(q)
+            }
+        });
+    }
+
+    /// The reverse moves of the board standing for `q`, each listed as often
+    /// as the moves of the board standing for its position lead to `q`'s
+    /// board or its mirror image: a reverse move from a symmetric board is
+    /// listed twice when `q`'s board is not symmetric (its moves reach both
+    /// images); when `q`'s board is symmetric, only reverse moves from a
+    /// board that stands for its position count (both images reach it).
+    /// [`Dobutsu::captured`]'s reverse moves are every capture of a lion,
+    /// found by a pass over all positions on all threads.
+    fn for_each_unmove<F: FnMut(u32)>(&self, q: u32, mut f: F) {
+        if Some(q) == self.captured() {
+            use rayon::prelude::*;
+            let n = self.reachable.len() as u32;
+            let captures: Vec<Vec<u32>> = (0..n)
+                .into_par_iter()
+                .fold(Vec::new, |mut v, p| {
+                    for _ in 0..self.board_of(p).lion_captures() {
+                        v.push(p)
+                    }
+                    v
+                })
+                .collect();
+            captures.iter().flatten().for_each(|&p| f(p));
+            return;
+        }
+        let board = self.board_of(q);
+        let nb = &self.numbering;
+        let mut gathered = Gathered::new();
+        if !self.mirror {
+            board.for_each_unmove(|before| gathered.push(self, nb.number(&before), &mut f));
+            gathered.flush(self, &mut f);
+            return;
+        }
+        let symmetric = board.mirror_order() == Ordering::Equal;
+        board.for_each_unmove(|before| {
+            let order = before.mirror_order();
+            let times = match (symmetric, order) {
+                (true, Ordering::Equal | Ordering::Less) => 1,
+                (true, Ordering::Greater) => 0,
+                (false, Ordering::Equal) => 2,
+                (false, _) => 1,
+            };
+            if times > 0 {
+                let n = canonical(nb, true, &before);
+                for _ in 0..times {
+                    gathered.push(self, n, &mut f);
+                }
+            }
+        });
+        gathered.flush(self, &mut f);
+    }
+
+    fn terminal(&self, p: u32) -> Option<Outcome> {
+        if Some(p) == self.captured() {
+            return Some(Outcome::Lose);
+        }
+        match self.board_of(p).terminal() {
+            Some(Outcome::Win) if self.capture == Capture::Played => None,
+            t => t,
+        }
+    }
+
+    fn out_degree(&self, p: u32) -> u32 {
+        if Some(p) == self.captured() {
+            return 0;
+        }
+        let board = self.board_of(p);
+        match board.lion_captures() {
+            n if n > 0 && self.capture == Capture::Played => n,
+            _ => board.move_count(),
+        }
+    }
+
+    /// One unnumbering for both.
+    fn terminal_and_degree(&self, p: u32) -> (Option<Outcome>, u32) {
+        if Some(p) == self.captured() {
+            return (Some(Outcome::Lose), 0);
+        }
+        let board = self.board_of(p);
+        match board.terminal() {
+            Some(Outcome::Win) if self.capture == Capture::Played => (None, board.lion_captures()),
+            Some(o) => (Some(o), 0),
+            None => (None, board.count_moves()),
+        }
+    }
+
+    /// The position's notation with its player to move as the first player.
+    fn show(&self, p: u32) -> String {
+        match self.board(p) {
+            Some(b) => notation::write(&b, true),
+            None if Some(p) == self.captured() => "the lion captured".to_string(),
+            None => format!("no position ({p})"),
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! Positions and moves written down, in the manner of shogi's SFEN.
+//!
+//! A position is three fields: the board, the side to move and the hands.
+//! - The board: the four rows from the top (the second player's home rank)
+//!   to the bottom (the first player's), separated by `/`, each read from the
+//!   first player's left: `L` lion, `G` giraffe, `E` elephant, `C` chick, `H`
+//!   hen, upper case for the first player (Sente), lower case for the second
+//!   (Gote); a digit counts empty squares.
+//! - `b` if the first player is to move, `w` for the second.
+//! - The pieces in hand, `-` if none: letters as on the board (`G`, `E`,
+//!   `C`), a count before a letter held twice (`2C`). May be left out.
+//!
+//! The start is `gle/1c1/1C1/ELG b -`. Squares are named from the first
+//! player's side: columns `a`–`c` from its left, rows `1`–`4` from the top,
+//! so its lion starts on `b4`. A move is the piece's letter, the square left,
+//! `-` (or `x` for a capture) and the square reached, `+` if a chick is
+//! promoted: `Cb3xb2`, `Ca2-a1+`; a drop is `G*c3`.
+
+use super::board::{Board, Move, CHICK, ELEPHANT, GIRAFFE, HEN, LION, SQUARES, THEIRS};
+
+/// Why a text is not a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not a Dōbutsu shōgi position: {what} (in {text:?}; expected a board, b or w, and hands, as in \"gle/1c1/1C1/ELG b -\")")]
+pub struct NotationError {
+    /// The text as given.
+    pub text: String,
+    /// What is wrong with it.
+    pub what: String,
+}
+
+fn letter(kind: u8) -> char {
+    match kind {
+        LION => 'L',
+        GIRAFFE => 'G',
+        ELEPHANT => 'E',
+        CHICK => 'C',
+        _ => 'H',
+    }
+}
+
+fn kind_of(c: char) -> Option<u8> {
+    match c.to_ascii_uppercase() {
+        'L' => Some(LION),
+        'G' => Some(GIRAFFE),
+        'E' => Some(ELEPHANT),
+        'C' => Some(CHICK),
+        'H' => Some(HEN),
+        _ => None,
+    }
+}
+
+/// The name of a square of a board seen by its player to move, for the
+/// first player's view when `sente` moves and turned 180° when not.
+pub fn square_name(square: u8, sente: bool) -> String {
+    let sq = if sente {
+        square as usize
+    } else {
+        SQUARES - 1 - square as usize
+    };
+    format!("{}{}", char::from(b'a' + (sq % 3) as u8), sq / 3 + 1)
+}
+
+/// A move of the player to move, named from the first player's side.
+pub fn move_name(m: &Move, sente: bool) -> String {
+    let to = square_name(m.to, sente);
+    match m.from {
+        None => format!("{}*{to}", letter(m.kind)),
+        Some(from) => format!(
+            "{}{}{}{to}{}",
+            letter(m.kind),
+            square_name(from, sente),
+            if m.captures.is_some() { 'x' } else { '-' },
+            if m.promotes { "+" } else { "" }
+        ),
+    }
+}
+
+/// The notation of `b` (seen by its player to move), who is the first
+/// player when `sente`.
+pub fn write(b: &Board, sente: bool) -> String {
+    let view = if sente { *b } else { b.flipped() };
+    let mut out = String::new();
+    for r in 0..4 {
+        let mut empty = 0;
+        for c in 0..3 {
+            let code = view.cells[3 * r + c];
+            if code == 0 {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+                empty = 0;
+            }
+            let l = letter(code & !THEIRS);
+            out.push(if code & THEIRS != 0 {
+                l.to_ascii_lowercase()
+            } else {
+                l
+            });
+        }
+        if empty > 0 {
+            out.push(char::from(b'0' + empty));
+        }
+        if r < 3 {
+            out.push('/');
+        }
+    }
+    out.push_str(if sente { " b " } else { " w " });
+    let mut hands = String::new();
+    for (side, case) in [(0, true), (1, false)] {
+        for (slot, kind) in [GIRAFFE, ELEPHANT, CHICK].into_iter().enumerate() {
+            let n = view.hands[side][slot];
+            if n > 1 {
+                hands.push(char::from(b'0' + n));
+            }
+            if n > 0 {
+                let l = letter(kind);
+                hands.push(if case { l } else { l.to_ascii_lowercase() });
+            }
+        }
+    }
+    out.push_str(if hands.is_empty() { "-" } else { &hands });
+    out
+}
+
+/// The position a text gives: the board seen by its player to move, and
+/// whether that is the first player.
+///
+/// # Errors
+/// A malformed field, a piece other than the game's, more than one lion a
+/// side or more than two of another kind, or a hen in hand.
+pub fn parse(text: &str) -> Result<(Board, bool), NotationError> {
+    let err = |what: String| NotationError {
+        text: text.to_string(),
+        what,
+    };
+    let mut fields = text.split_whitespace();
+    let rows = fields
+        .next()
+        .ok_or_else(|| err("expected a board".into()))?;
+    let sente = match fields.next() {
+        Some("b") => true,
+        Some("w") => false,
+        Some(other) => return Err(err(format!("side to move {other:?}: expected b or w"))),
+        None => {
+            return Err(err(
+                "expected the side to move (b or w) after the board".into()
+            ))
+        }
+    };
+    let hands = fields.next().unwrap_or("-");
+    if let Some(extra) = fields.find(|f| f.parse::<u32>().is_err()) {
+        return Err(err(format!("unexpected {extra:?} after the hands")));
+    }
+    let mut b = Board {
+        cells: [0; SQUARES],
+        hands: [[0; 3]; 2],
+    };
+    let ranks: Vec<&str> = rows.split('/').collect();
+    if ranks.len() != 4 {
+        return Err(err(format!(
+            "{} rows: expected 4, separated by /",
+            ranks.len()
+        )));
+    }
+    for (r, rank) in ranks.iter().enumerate() {
+        let mut c = 0;
+        for ch in rank.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                if !(1..=3).contains(&d) {
+                    return Err(err(format!("row {}: {d} empty squares", r + 1)));
+                }
+                c += d as usize;
+                continue;
+            }
+            let kind = kind_of(ch).ok_or_else(|| {
+                err(format!(
+                    "row {}: {ch:?} is no piece (L, G, E, C, H; lower case for the second player)",
+                    r + 1
+                ))
+            })?;
+            if c >= 3 {
+                return Err(err(format!("row {}: more than 3 squares", r + 1)));
+            }
+            let theirs = ch.is_ascii_lowercase();
+            b.cells[3 * r + c] = kind | if theirs { THEIRS } else { 0 };
+            c += 1;
+        }
+        if c != 3 {
+            return Err(err(format!("row {}: {c} squares, expected 3", r + 1)));
+        }
+    }
+    if hands != "-" {
+        let mut count: Option<u8> = None;
+        for ch in hands.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                count = Some(d as u8);
+                continue;
+            }
+            let slot = match ch.to_ascii_uppercase() {
+                'G' => 0,
+                'E' => 1,
+                'C' => 2,
+                _ => {
+                    return Err(err(format!(
+                        "{ch:?} in hand: expected G, E or C (a captured hen is held as a chick)"
+                    )))
+                }
+            };
+            let side = usize::from(ch.is_ascii_lowercase());
+            let held = &mut b.hands[side][slot];
+            *held = held.saturating_add(count.take().unwrap_or(1));
+        }
+        if count.is_some() {
+            return Err(err("a count at the end of the hands".into()));
+        }
+    }
+    if !b.is_valid() {
+        return Err(err(
+            "expected one lion a side and no more than two giraffes, elephants or chicks (hens included) in all"
+                .into(),
+        ));
+    }
+    Ok((if sente { b } else { b.flipped() }, sente))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_start_reads_and_writes_back() {
+        let (b, sente) = parse("gle/1c1/1C1/ELG b -").unwrap();
+        assert!(sente);
+        assert_eq!(b, Board::start());
+        assert_eq!(write(&b, true), "gle/1c1/1C1/ELG b -");
+        // The same board with the second player to move is seen turned.
+        let (w, sente) = parse("gle/1c1/1C1/ELG w -").unwrap();
+        assert!(!sente);
+        assert_eq!(w, Board::start().flipped());
+        assert_eq!(write(&w, false), "gle/1c1/1C1/ELG w -");
+    }
+
+    #[test]
+    fn hands_and_hens_round_trip() {
+        for text in ["l2/1H1/3/2L b Cge", "1l1/3/1h1/L2 w Gc", "3/l2/2L/3 b GEge"] {
+            let (b, sente) = parse(text).unwrap();
+            assert_eq!(write(&b, sente), text);
+        }
+    }
+
+    #[test]
+    fn bad_notation_says_what_is_wrong() {
+        for (text, what) in [
+            ("", "expected a board"),
+            ("gle/1c1/1C1 b", "3 rows"),
+            ("gle/1c1/1C1/ELG x", "side to move \"x\""),
+            ("gle/1c1/1C1/ELG", "expected the side to move"),
+            ("gle/1c1/1C1/ELQ b", "'Q' is no piece"),
+            ("gle/1c1/1C1/EL b", "row 4: 2 squares"),
+            ("gle/1c1/1C1/EL4 b", "4 empty squares"),
+            ("gle/1c1/1C1/ELG b H", "'H' in hand"),
+            ("gle/1c1/1C1/ELG b C", "no more than two"),
+            ("gle/1c1/1C1/ELL b", "one lion a side"),
+            ("gle/1c1/1C1/ELG b - x", "unexpected \"x\""),
+        ] {
+            let e = parse(text).unwrap_err();
+            assert!(e.to_string().contains(what), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn moves_are_named_from_the_first_player_s_side() {
+        let (b, _) = parse("gle/1c1/1C1/ELG b -").unwrap();
+        let mut names = Vec::new();
+        b.for_each_move(|m, _| names.push(move_name(&m, true)));
+        names.sort();
+        assert_eq!(
+            names,
+            ["Cb3xb2", "Gc4-c3", "Lb4-a3", "Lb4-c3"].map(String::from)
+        );
+        // The second player's moves from its start, named on the same board.
+        let (w, _) = parse("gle/1c1/1C1/ELG w -").unwrap();
+        let mut names = Vec::new();
+        w.for_each_move(|m, _| names.push(move_name(&m, false)));
+        names.sort();
+        assert_eq!(
+            names,
+            ["Cb2xb3", "Ga1-a2", "Lb1-a2", "Lb1-c2"].map(String::from)
+        );
+    }
+}
