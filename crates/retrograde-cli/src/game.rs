@@ -53,6 +53,10 @@ pub enum GameName {
 /// Options of `retrograde game dobutsu`.
 #[derive(clap::Args)]
 pub struct DobutsuArgs {
+    /// Solve the positions reachable from this one instead of the opening; pieces neither on
+    /// the board nor in hand are out of the game.
+    #[arg(long, value_name = "SFEN")]
+    pub start: Option<String>,
     /// Print this position's value and its moves with their values, best first.
     #[arg(long, value_name = "SFEN")]
     pub position: Option<String>,
@@ -545,6 +549,10 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
     use retrograde::games::dobutsu::{notation, Capture, Dobutsu};
     // Read the position first: bad notation is an error before any work.
     let asked = args.position.as_deref().map(notation::parse).transpose()?;
+    let (first, sente) = match args.start.as_deref() {
+        Some(text) => notation::parse(text)?,
+        None => (retrograde::games::dobutsu::Board::start(), true),
+    };
     let bars = Bars::new(args.quiet || args.json);
     let mut times = Timings::default();
     let capture = if args.capture_terminal {
@@ -553,7 +561,7 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
         Capture::Played
     };
     let game = times.time("explore", || {
-        Dobutsu::new(!args.no_symmetry, capture, &bars)
+        Dobutsu::from_start(first, !args.no_symmetry, capture, &bars)
     });
     let sol = times.time("solve", || {
         retrograde::game::solve_game_with_progress(&game, &retrograde::Rules::normal(), &bars)
@@ -571,8 +579,7 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
     };
     let value_of =
         |b: &retrograde::games::dobutsu::Board| game.position(b).and_then(|p| sol.value(p));
-    let start = value_of(&retrograde::games::dobutsu::Board::start())
-        .ok_or_else(|| anyhow::anyhow!("the start is no position"))?;
+    let start = value_of(&first).ok_or_else(|| anyhow::anyhow!("the start is no position"))?;
     // The positions' totals: the solve's histogram less the captured lion
     // (a loss in 0), which is no position.
     let mut histogram = sol.values().histogram();
@@ -657,7 +664,7 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
             },
             outcomes,
             start: Start {
-                to_move: "sente",
+                to_move: if sente { "sente" } else { "gote" },
                 outcome: start.outcome.as_str(),
                 remoteness: start.remoteness,
             },
@@ -682,7 +689,20 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
     }
 
     let mut out = std::io::stdout().lock();
-    writeln!(out, "the start: {start} for Sente, the first player")?;
+    writeln!(
+        out,
+        "{}: {start} for {}",
+        if args.start.is_some() {
+            notation::write(&first, sente)
+        } else {
+            "the start".to_string()
+        },
+        if sente {
+            "Sente, the first player"
+        } else {
+            "Gote, the second player"
+        }
+    )?;
     if let Some((text, v, moves)) = &moves {
         writeln!(out, "{text}: {v} for the side to move")?;
         for ((name, after), v) in moves {

@@ -1818,7 +1818,90 @@ mod game {
     fn the_list_names_every_game() {
         let o = run(&["game", "list"], &data(""));
         assert!(o.status.success());
-        assert!(stdout(&o).contains("chess ENDING") && stdout(&o).contains("cop-thief BOARD"));
+        for name in [
+            "chess ENDING",
+            "cop-thief BOARD",
+            "dobutsu",
+            "teeko",
+            "tic-tac-toe",
+        ] {
+            assert!(stdout(&o).contains(name), "{name}: {}", stdout(&o));
+        }
+    }
+
+    #[test]
+    fn dobutsu_from_a_start_of_lions_and_chicks_verifies_and_values_its_moves() {
+        let start = "1l1/1c1/1C1/1L1 b -";
+        let o = run(
+            &[
+                "game",
+                "dobutsu",
+                "--start",
+                start,
+                "--position",
+                start,
+                "--verify",
+                "--json",
+            ],
+            &data(""),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(j["game"], "dobutsu");
+        assert_eq!(j["verified"], true);
+        assert_eq!(j["capture"], "played");
+        let c = &j["counts"];
+        let sum: u64 = ["win", "lose", "tie", "draw"]
+            .iter()
+            .map(|k| c[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(j["positions"].as_u64(), Some(sum));
+        // The start's value is that of the position asked about, and its
+        // best move's value agrees with it.
+        let p = &j["position"];
+        assert_eq!(p["position"], start);
+        assert_eq!(j["start"]["outcome"], p["outcome"]);
+        assert_eq!(j["start"]["remoteness"], p["remoteness"]);
+        let best = &p["moves"][0];
+        assert_eq!(best["outcome"], p["outcome"]);
+        assert_eq!(best["remoteness"], p["remoteness"]);
+        // Sente's chick takes Gote's: named from Sente's side.
+        let names: Vec<&str> = p["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap())
+            .collect();
+        assert!(names.contains(&"Cb3xb2"), "{names:?}");
+    }
+
+    #[test]
+    fn dobutsu_bad_notation_exits_2_before_any_work() {
+        for (args, what) in [
+            (vec!["--position", "gle/1c1/1C1 b"], "3 rows"),
+            (vec!["--start", "gle/1c1/1C1/ELQ b"], "'Q' is no piece"),
+        ] {
+            let mut a = vec!["game", "dobutsu"];
+            a.extend(args);
+            let o = run(&a, &data(""));
+            assert_eq!(o.status.code(), Some(2));
+            assert!(stderr(&o).contains(what), "{}", stderr(&o));
+        }
+        // A position the start cannot reach (Sente's lion on the far rank
+        // with Sente to move: Gote would have lost already) is refused.
+        let o = run(
+            &[
+                "game",
+                "dobutsu",
+                "--start",
+                "1l1/1c1/1C1/1L1 b -",
+                "--position",
+                "1L1/1c1/1C1/1l1 b -",
+            ],
+            &data(""),
+        );
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("cannot be reached"), "{}", stderr(&o));
     }
 
     #[test]

@@ -142,25 +142,35 @@ impl Numbering {
     /// numbering's pieces.
     #[inline]
     pub fn number_mapped(&self, b: &Board, map: &[u8; SQUARES]) -> u64 {
+        // One pass over the squares, free of branches: the lions' squares,
+        // and each piece's state with its square as read (slot 3 takes what
+        // is not a piece of a kind: empty squares, lions).
         let mut ours = 0usize;
         let mut theirs = 0usize;
-        for (sq, &c) in b.cells.iter().enumerate() {
-            let m = map[sq] as usize;
-            ours = if c == LION { m } else { ours };
-            theirs = if c == LION | THEIRS { m } else { theirs };
-        }
-        let lions = ours * 11 + theirs - usize::from(theirs > ours);
-        // The states of each kind, at most two; slot 3 takes what is not a
-        // piece of a kind (empty squares, lions), so that the pass is free
-        // of branches.
         let mut states = [[0u8; 2]; 4];
+        let mut squares = [[0u8; 2]; 4];
         let mut found = [0usize; 4];
         for (sq, &c) in b.cells.iter().enumerate() {
-            let m = map[sq] as usize;
-            let free = (m - usize::from(ours < m) - usize::from(theirs < m)) as u8;
+            let m = map[sq];
+            ours = if c == LION { m as usize } else { ours };
+            theirs = if c == LION | THEIRS {
+                m as usize
+            } else {
+                theirs
+            };
             let slot = SLOT[c as usize] as usize;
-            states[slot][found[slot] & 1] = free + BASE[c as usize];
+            let k = found[slot] & 1;
+            states[slot][k] = BASE[c as usize];
+            squares[slot][k] = m;
             found[slot] += 1;
+        }
+        let lions = ours * 11 + theirs - usize::from(theirs > ours);
+        // The squares become free squares: less one for each lion before.
+        for slot in 0..3 {
+            for k in 0..found[slot].min(2) {
+                let m = squares[slot][k] as usize;
+                states[slot][k] += (m - usize::from(ours < m) - usize::from(theirs < m)) as u8;
+            }
         }
         for (slot, &size) in STATES.iter().enumerate() {
             let hand_state = (size - 2) as u8;

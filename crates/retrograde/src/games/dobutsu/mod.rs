@@ -62,7 +62,6 @@ use index::{Numbering, MIRROR};
 use reach::Reachable;
 
 use std::cmp::Ordering;
-use std::mem::MaybeUninit;
 
 use crate::solve::Progress;
 use crate::{Game, Outcome};
@@ -205,44 +204,56 @@ fn canonical(numbering: &Numbering, mirror: bool, b: &Board) -> u64 {
 
 /// Reverse moves found but not yet ranked: their numbers are gathered and
 /// their lines prefetched first, so that the rank lookups' cache misses
-/// overlap.
-struct Gathered {
-    numbers: [MaybeUninit<u64>; GATHER],
-    len: usize,
+/// overlap. One buffer a thread, kept between calls.
+struct Gathered<'a, F> {
+    game: &'a Dobutsu,
+    numbers: &'a mut Vec<u64>,
+    f: F,
 }
 
 /// Reverse moves gathered at most before ranking.
 const GATHER: usize = 256;
 
-impl Gathered {
-    fn new() -> Gathered {
-        Gathered {
-            numbers: [MaybeUninit::uninit(); GATHER],
-            len: 0,
+thread_local! {
+    static BUFFER: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl<F: FnMut(u32)> Gathered<'_, F> {
+    #[inline]
+    fn push(&mut self, n: u64) {
+        if self.numbers.len() == GATHER {
+            self.flush();
         }
+        self.game.reachable.prefetch(n);
+        self.numbers.push(n);
     }
 
     #[inline]
-    fn push(&mut self, game: &Dobutsu, n: u64, f: &mut impl FnMut(u32)) {
-        if self.len == GATHER {
-            self.flush(game, f);
-        }
-        game.reachable.prefetch(n);
-        self.numbers[self.len] = MaybeUninit::new(n);
-        self.len += 1;
-    }
-
-    #[inline]
-    fn flush(&mut self, game: &Dobutsu, f: &mut impl FnMut(u32)) {
-        for n in &self.numbers[..self.len] {
-            // SAFETY: the first `len` numbers were written by `push`.
-            let n = unsafe { n.assume_init() };
-            if let Some(p) = game.rank(n) {
-                f(p)
+    fn flush(&mut self) {
+        for &n in self.numbers.iter() {
+            if let Some(p) = self.game.rank(n) {
+                (self.f)(p)
             }
         }
-        self.len = 0;
+        self.numbers.clear();
     }
+}
+
+/// Runs `body` with a [`Gathered`] for `f`, flushed at the end.
+fn gathering<F: FnMut(u32)>(game: &Dobutsu, f: F, body: impl FnOnce(&mut Gathered<'_, F>)) {
+    BUFFER.with(|buffer| {
+        // A call from within `f` (no caller does that) gets a buffer of its own.
+        let mut own = Vec::new();
+        let mut borrowed = buffer.try_borrow_mut();
+        let numbers = match borrowed.as_deref_mut() {
+            Ok(v) => v,
+            Err(_) => &mut own,
+        };
+        numbers.clear();
+        let mut g = Gathered { game, numbers, f };
+        body(&mut g);
+        g.flush();
+    })
 }
 
 impl Game for Dobutsu {
@@ -293,29 +304,30 @@ impl Game for Dobutsu {
         }
         let board = self.board_of(q);
         let nb = &self.numbering;
-        let mut gathered = Gathered::new();
         if !self.mirror {
-            board.for_each_unmove(|before| gathered.push(self, nb.number(&before), &mut f));
-            gathered.flush(self, &mut f);
+            gathering(self, f, |g| {
+                board.for_each_unmove(|before| g.push(nb.number(&before)))
+            });
             return;
         }
         let symmetric = board.mirror_order() == Ordering::Equal;
-        board.for_each_unmove(|before| {
-            let order = before.mirror_order();
-            let times = match (symmetric, order) {
-                (true, Ordering::Equal | Ordering::Less) => 1,
-                (true, Ordering::Greater) => 0,
-                (false, Ordering::Equal) => 2,
-                (false, _) => 1,
-            };
-            if times > 0 {
-                let n = canonical(nb, true, &before);
-                for _ in 0..times {
-                    gathered.push(self, n, &mut f);
+        gathering(self, f, |g| {
+            board.for_each_unmove(|before| {
+                let order = before.mirror_order();
+                let times = match (symmetric, order) {
+                    (true, Ordering::Equal | Ordering::Less) => 1,
+                    (true, Ordering::Greater) => 0,
+                    (false, Ordering::Equal) => 2,
+                    (false, _) => 1,
+                };
+                if times > 0 {
+                    let n = canonical(nb, true, &before);
+                    for _ in 0..times {
+                        g.push(n);
+                    }
                 }
-            }
+            })
         });
-        gathered.flush(self, &mut f);
     }
 
     fn terminal(&self, p: u32) -> Option<Outcome> {
