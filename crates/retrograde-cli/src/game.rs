@@ -192,13 +192,7 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
     let explored = sol.explored();
     let solved = sol.solved();
     let verified = if args.verify {
-        let report = times.time("verify", || {
-            retrograde::verify(explored, &explored.rules(), solved, 5)
-        })?;
-        for v in &report.violations {
-            eprintln!("retrograde: wrong: {v}");
-        }
-        Some(report.is_ok())
+        Some(check(&mut times, explored, &explored.rules(), solved)?)
     } else {
         None
     };
@@ -372,21 +366,7 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
             }
             writeln!(err, "{line}")?;
         }
-        if let Some(ok) = verified {
-            writeln!(
-                err,
-                "verify: {}",
-                if ok {
-                    "the solution is correct"
-                } else {
-                    "the solution is WRONG"
-                }
-            )?;
-        }
-        let peak = times.peak().map_or_else(String::new, |b| {
-            format!("; peak memory {}", indicatif::HumanBytes(b))
-        });
-        writeln!(err, "time: {}{peak}", times.line())?;
+        verdict_and_time(&mut err, verified, &times)?;
     }
     Ok(exit(verified))
 }
@@ -403,6 +383,43 @@ fn best_first<M>(moves: &mut [(M, retrograde::Value)]) {
             Outcome::Lose => (3, -r),
         }
     });
+}
+
+/// Runs `verify`'s independent certificate on a whole solution (phase
+/// `verify`), printing what is wrong: whether it is right.
+fn check<G, S>(
+    times: &mut Timings,
+    graph: &G,
+    rules: &retrograde::Rules,
+    answers: &S,
+) -> Result<bool>
+where
+    G: retrograde::Successors + ?Sized,
+    S: Answers + ?Sized,
+{
+    let report = times.time("verify", || retrograde::verify(graph, rules, answers, 5))?;
+    for v in &report.violations {
+        eprintln!("retrograde: wrong: {v}");
+    }
+    Ok(report.is_ok())
+}
+
+/// The summary's last lines: `--verify`'s verdict, if asked, and the time
+/// and peak memory.
+fn verdict_and_time(err: &mut impl Write, verified: Option<bool>, times: &Timings) -> Result<()> {
+    if let Some(ok) = verified {
+        let verdict = if ok {
+            "the solution is correct"
+        } else {
+            "the solution is WRONG"
+        };
+        writeln!(err, "verify: {verdict}")?;
+    }
+    let peak = times.peak().map_or_else(String::new, |b| {
+        format!("; peak memory {}", indicatif::HumanBytes(b))
+    });
+    writeln!(err, "time: {}{peak}", times.line())?;
+    Ok(())
 }
 
 /// 1 when `--verify` found the solution wrong.
@@ -490,10 +507,7 @@ fn report_with_start(r: WithStart<'_>) -> Result<ExitCode> {
             r.counted
         )?;
         writeln!(err, "solved: {}", common::summary_line(&r.summary))?;
-        let peak = r.times.peak().map_or_else(String::new, |b| {
-            format!("; peak memory {}", indicatif::HumanBytes(b))
-        });
-        writeln!(err, "time: {}{peak}", r.times.line())?;
+        verdict_and_time(&mut err, None, r.times)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -562,18 +576,12 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
     };
     let game = times.time("explore", || {
         Dobutsu::from_start(first, !args.no_symmetry, capture, &bars)
-    });
+    })?;
     let sol = times.time("solve", || {
         retrograde::game::solve_game_with_progress(&game, &retrograde::Rules::normal(), &bars)
     })?;
     let verified = if args.verify {
-        let report = times.time("verify", || {
-            retrograde::verify(sol.graph(), sol.rules(), &sol, 5)
-        })?;
-        for v in &report.violations {
-            eprintln!("retrograde: wrong: {v}");
-        }
-        Some(report.is_ok())
+        Some(check(&mut times, sol.graph(), sol.rules(), &sol)?)
     } else {
         None
     };
@@ -723,21 +731,7 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
             common::count(outcomes.positions, "position", "positions"),
         )?;
         writeln!(err, "solved: {}", common::summary_line(&summary))?;
-        if let Some(ok) = verified {
-            writeln!(
-                err,
-                "verify: {}",
-                if ok {
-                    "the solution is correct"
-                } else {
-                    "the solution is WRONG"
-                }
-            )?;
-        }
-        let peak = times.peak().map_or_else(String::new, |b| {
-            format!("; peak memory {}", indicatif::HumanBytes(b))
-        });
-        writeln!(err, "time: {}{peak}", times.line())?;
+        verdict_and_time(&mut err, verified, &times)?;
     }
     Ok(exit(verified))
 }

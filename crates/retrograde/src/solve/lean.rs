@@ -354,20 +354,34 @@ fn step<G: GameGraph + ?Sized, C: Counters, R: Plies>(
     let plies = R::from_level(r + 1);
     for &u in level {
         let effect = kernel::effect(state[u as usize]);
-        g.for_each_predecessor(u, |p| {
-            let pi = p as usize;
-            if !counters.undecided(state[pi]) {
-                return;
-            }
-            match effect {
-                Effect::Decide(to) => state[pi] = to,
-                Effect::CountDown if counters.decrement(state, pi) => state[pi] = LOSE,
-                _ => return,
-            }
-            rem[pi] = plies;
-            next.push(p);
-        });
+        g.for_each_predecessor(u, |p| update(state, rem, next, counters, p, effect, plies));
     }
+}
+
+/// One reverse move `p -> u` read, `effect` being what `u`'s value does to
+/// its predecessors: `p`, if undecided, is decided (then gets `plies` and
+/// joins the next level) or has one move fewer left.
+#[inline(always)]
+fn update<C: Counters, R: Plies>(
+    state: &mut [u8],
+    rem: &mut [R],
+    next: &mut Vec<u32>,
+    counters: &mut C,
+    p: u32,
+    effect: Effect,
+    plies: R,
+) {
+    let pi = p as usize;
+    if !counters.undecided(state[pi]) {
+        return;
+    }
+    match effect {
+        Effect::Decide(to) => state[pi] = to,
+        Effect::CountDown if counters.decrement(state, pi) => state[pi] = LOSE,
+        _ => return,
+    }
+    rem[pi] = plies;
+    next.push(p);
 }
 
 /// Positions of a level whose reverse moves are generated together (a few
@@ -429,19 +443,9 @@ fn step_batched<G: GameGraph + Sync + ?Sized, C: Counters, R: Plies + Send + Syn
                             effect = us.next().map(|&u| kernel::effect(state[u as usize]));
                             continue;
                         }
-                        let pi = p as usize;
-                        if !counters.undecided(state[pi]) {
-                            continue;
+                        if let Some(effect) = effect {
+                            update(state, rem, next, counters, p, effect, plies);
                         }
-                        match effect {
-                            Some(Effect::Decide(to)) => state[pi] = to,
-                            Some(Effect::CountDown) if counters.decrement(state, pi) => {
-                                state[pi] = LOSE
-                            }
-                            _ => continue,
-                        }
-                        rem[pi] = plies;
-                        next.push(p);
                     }
                 }
             },

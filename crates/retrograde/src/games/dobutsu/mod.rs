@@ -41,7 +41,7 @@
 //! use retrograde::{solve_game, Answers, Game, NoProgress, Rules};
 //! // Lions and a chick each, from a position of the endgame.
 //! let (start, _) = notation::parse("1l1/1c1/1C1/1L1 b -").unwrap();
-//! let game = Dobutsu::from_start(start, true, Capture::Played, &NoProgress);
+//! let game = Dobutsu::from_start(start, true, Capture::Played, &NoProgress).unwrap();
 //! assert!(game.reachable() > 1000);
 //! assert_eq!(game.show(game.start()), "1l1/1c1/1C1/1L1 b -");
 //! let solved = solve_game(&game, &Rules::normal()).unwrap();
@@ -85,7 +85,8 @@ pub struct Dobutsu {
     reachable: Reachable,
     mirror: bool,
     capture: Capture,
-    start: Board,
+    /// The start's position number.
+    start: u32,
 }
 
 impl Dobutsu {
@@ -93,35 +94,49 @@ impl Dobutsu {
     /// with its mirror image. Explores the reachable positions on all
     /// threads of the current rayon pool, reporting to `progress`.
     pub fn new(mirror: bool, capture: Capture, progress: &dyn Progress) -> Dobutsu {
-        Dobutsu::from_start(Board::start(), mirror, capture, progress)
+        Dobutsu::explore(Board::start(), mirror, capture, progress)
     }
 
     /// The game of the positions reachable from `start` (with its pieces:
     /// a start with fewer giraffes, elephants or chicks plays a smaller
-    /// game). `start` must be [valid](Board::is_valid), as
-    /// [`notation::parse`] makes it; an invalid one is taken as it numbers.
+    /// game), as [`Dobutsu::new`].
+    ///
+    /// # Errors
+    /// If `start` is not [valid](Board::is_valid) (one lion a side, at most
+    /// two of any other kind). [`notation::parse`] only makes valid ones.
     pub fn from_start(
         start: Board,
         mirror: bool,
         capture: Capture,
         progress: &dyn Progress,
-    ) -> Dobutsu {
-        let numbering = Numbering::new(start.piece_counts().map(|n| n.min(2)));
+    ) -> Result<Dobutsu, NotationError> {
+        if !start.is_valid() {
+            return Err(NotationError {
+                text: notation::write(&start, true),
+                what: "expected one lion a side and no more than two of another kind".into(),
+            });
+        }
+        Ok(Dobutsu::explore(start, mirror, capture, progress))
+    }
+
+    fn explore(start: Board, mirror: bool, capture: Capture, progress: &dyn Progress) -> Dobutsu {
+        let numbering = Numbering::new(start.piece_counts());
         let canonical = |b: &Board| canonical(&numbering, mirror, b);
         let reachable = Reachable::explore(&numbering, &start, canonical, progress);
+        // The start was the first member claimed.
+        let first = reachable.rank(canonical(&start)).map_or(0, |r| r as u32);
         Dobutsu {
             numbering,
             reachable,
             mirror,
             capture,
-            start,
+            start: first,
         }
     }
 
     /// The start's position number.
     pub fn start(&self) -> u32 {
-        self.position(&self.start)
-            .expect("the start is reachable from itself")
+        self.start
     }
 
     /// Whether mirror images are one position.

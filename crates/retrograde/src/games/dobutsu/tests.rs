@@ -48,7 +48,7 @@ fn moves_and_reverse_moves_agree_folded_and_unfolded() {
         (CHICKS, Capture::Played, 300),
     ] {
         for mirror in [true, false] {
-            let game = Dobutsu::from_start(parse(start), mirror, capture, &NoProgress);
+            let game = Dobutsu::from_start(parse(start), mirror, capture, &NoProgress).unwrap();
             let n = game.position_count();
             let positions = sample_positions(n, samples, 7);
             let report = check_game(&game, positions, 5);
@@ -64,8 +64,8 @@ fn moves_and_reverse_moves_agree_folded_and_unfolded() {
 #[test]
 fn folding_mirror_images_changes_no_value() {
     for (start, capture) in [(CHICKS, Capture::Played), (ELEPHANTS, Capture::Terminal)] {
-        let folded = Dobutsu::from_start(parse(start), true, capture, &NoProgress);
-        let whole = Dobutsu::from_start(parse(start), false, capture, &NoProgress);
+        let folded = Dobutsu::from_start(parse(start), true, capture, &NoProgress).unwrap();
+        let whole = Dobutsu::from_start(parse(start), false, capture, &NoProgress).unwrap();
         // Each folded position stands for one or two unfolded ones.
         assert!(folded.reachable() < whole.reachable());
         assert!(2 * folded.reachable() > whole.reachable());
@@ -94,7 +94,7 @@ fn the_lean_solve_matches_the_queue_solver_and_verifies() {
 }
 
 fn lean_matches_queue(capture: Capture) {
-    let game = Dobutsu::from_start(parse(CHICKS), true, capture, &NoProgress);
+    let game = Dobutsu::from_start(parse(CHICKS), true, capture, &NoProgress).unwrap();
     let lean = solve_game(&game, &Rules::normal()).unwrap();
     let m = materialise(&game, CsrBuilder::new()).unwrap();
     let full = solve(&m.graph, &m.rules(&Rules::normal())).unwrap();
@@ -195,9 +195,14 @@ fn the_start_has_the_published_opening_moves() {
     assert_eq!(b.terminal(), None);
     // Every position of a sample of a small game, unnumbered and numbered
     // back, is itself.
-    let game = Dobutsu::from_start(parse(ELEPHANTS), true, Capture::Played, &NoProgress);
+    let game = Dobutsu::from_start(parse(ELEPHANTS), true, Capture::Played, &NoProgress).unwrap();
     for p in sample_positions(game.reachable() as usize, 5_000, 3) {
         assert_eq!(game.position(&game.board(p).unwrap()), Some(p));
     }
     assert_eq!(game.board(game.reachable() as u32), None);
+    // A start with two lions of one side is refused.
+    let mut bad = Board::start();
+    bad.cells[1] = board::LION;
+    let e = Dobutsu::from_start(bad, true, Capture::Played, &NoProgress).unwrap_err();
+    assert!(e.to_string().contains("one lion a side"), "{e}");
 }
