@@ -80,6 +80,9 @@ pub struct DobutsuArgs {
 /// Options of `retrograde game teeko`.
 #[derive(clap::Args)]
 pub struct TeekoArgs {
+    /// Check the whole solution with `verify`'s independent certificate; exit 1 if wrong.
+    #[arg(long)]
+    pub verify: bool,
     /// Print one JSON object on standard output (docs/JSON.md).
     #[arg(long)]
     pub json: bool,
@@ -445,6 +448,8 @@ struct WithStart<'a> {
     start_name: &'static str,
     /// Who moves at the start: in JSON, and in the line on standard output.
     to_move: (&'static str, &'static str),
+    /// What `--verify` found, if asked.
+    verified: Option<bool>,
     times: &'a Timings,
     json: bool,
     quiet: bool,
@@ -469,6 +474,8 @@ fn report_with_start(r: WithStart<'_>) -> Result<ExitCode> {
             #[serde(flatten)]
             outcomes: report::Outcomes,
             start: Start,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            verified: Option<bool>,
             time: report::Time,
         }
         report::print(&Json {
@@ -481,9 +488,10 @@ fn report_with_start(r: WithStart<'_>) -> Result<ExitCode> {
                 outcome: r.start.outcome.as_str(),
                 remoteness: r.start.remoteness,
             },
+            verified: r.verified,
             time: report::Time::of(r.times),
         })?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(exit(r.verified));
     }
     writeln!(
         std::io::stdout().lock(),
@@ -507,9 +515,9 @@ fn report_with_start(r: WithStart<'_>) -> Result<ExitCode> {
             r.counted
         )?;
         writeln!(err, "solved: {}", common::summary_line(&r.summary))?;
-        verdict_and_time(&mut err, None, r.times)?;
+        verdict_and_time(&mut err, r.verified, r.times)?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(exit(r.verified))
 }
 
 fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
@@ -527,6 +535,7 @@ fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
         start: sol.value(&tutorial::Board([0; 9]))?,
         start_name: "the empty board",
         to_move: ("X", "X"),
+        verified: None,
         times: &times,
         json: args.json,
         quiet: args.quiet,
@@ -541,6 +550,11 @@ fn teeko(args: TeekoArgs) -> Result<ExitCode> {
     let sol = times.time("solve", || {
         retrograde::game::solve_game_with_progress(&game, &retrograde::Rules::normal(), &bars)
     })?;
+    let verified = if args.verify {
+        Some(check(&mut times, sol.graph(), sol.rules(), &sol)?)
+    } else {
+        None
+    };
     let start = sol
         .value(game.start())
         .ok_or_else(|| anyhow::anyhow!("the start is no position"))?;
@@ -553,6 +567,7 @@ fn teeko(args: TeekoArgs) -> Result<ExitCode> {
         start,
         start_name: "the empty board, X dropping first",
         to_move: ("X", "X"),
+        verified,
         times: &times,
         json: args.json,
         quiet: args.quiet,
