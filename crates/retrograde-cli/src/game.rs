@@ -397,8 +397,8 @@ fn check<G, S>(
     answers: &S,
 ) -> Result<bool>
 where
-    G: retrograde::Successors + ?Sized,
-    S: Answers + ?Sized,
+    G: retrograde::Successors + Sync + ?Sized,
+    S: Answers + Sync + ?Sized,
 {
     let report = times.time("verify", || retrograde::verify(graph, rules, answers, 5))?;
     for v in &report.violations {

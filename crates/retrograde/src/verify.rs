@@ -57,6 +57,8 @@
 
 use std::fmt;
 
+use rayon::prelude::*;
+
 use crate::error::SolveError;
 use crate::{Answers, Outcome, Rules, Successors, Value};
 
@@ -258,9 +260,9 @@ impl Report {
 /// outside the graph.
 ///
 /// # Complexity
-/// Time **O(V + E)**: each position and each of its moves is looked at once.
-/// No memory beyond the report.
-pub fn verify<G: Successors + ?Sized, S: Answers + ?Sized>(
+/// Time **O(V + E)**: each position and each of its moves is looked at once,
+/// on all threads of the current rayon pool. No memory beyond the report.
+pub fn verify<G: Successors + Sync + ?Sized, S: Answers + Sync + ?Sized>(
     g: &G,
     rules: &Rules,
     s: &S,
@@ -274,9 +276,41 @@ pub fn verify<G: Successors + ?Sized, S: Answers + ?Sized>(
             graph: n as u64,
         });
     }
+    // Blocks of positions checked on all threads, their reports joined in
+    // order: the same report as one pass.
+    let blocks: Vec<Report> = (0..n.div_ceil(BLOCK))
+        .into_par_iter()
+        .map(|b| {
+            let (first, last) = (b * BLOCK, ((b + 1) * BLOCK).min(n));
+            verify_block(g, rules, s, keep, first as u32..last as u32)
+        })
+        .collect();
     let mut report = Report::default();
-    let mut labels = rules.labels.walk();
-    for v in 0..n as u32 {
+    for b in blocks {
+        report.positions += b.positions;
+        report.total += b.total;
+        let room = keep - report.violations.len();
+        report
+            .violations
+            .extend(b.violations.into_iter().take(room));
+    }
+    Ok(report)
+}
+
+/// Positions checked per task.
+const BLOCK: usize = 1 << 14;
+
+/// [`verify`] on the positions `range`.
+fn verify_block<G: Successors + ?Sized, S: Answers + ?Sized>(
+    g: &G,
+    rules: &Rules,
+    s: &S,
+    keep: usize,
+    range: std::ops::Range<u32>,
+) -> Report {
+    let mut report = Report::default();
+    let mut labels = rules.labels.walk_from(range.start);
+    for v in range {
         let label = labels.at(v);
         let value = s.value(v);
         let mut fail = |condition| {
@@ -313,7 +347,7 @@ pub fn verify<G: Successors + ?Sized, S: Answers + ?Sized>(
         }
         check_position(g, s, v, value, &mut fail);
     }
-    Ok(report)
+    report
 }
 
 /// What the moves of one position show, gathered in one pass.
@@ -456,6 +490,53 @@ mod tests {
             ],
         )
         .with_successors()
+    }
+
+    #[test]
+    fn blocks_on_many_threads_report_what_one_pass_reports() {
+        // A random graph over four blocks, its solution spoiled in each block
+        // (outcomes flipped, remoteness moved), with a label or two.
+        let n = 3 * BLOCK + 500;
+        let g = crate::CsrBuilder::new()
+            .build(&crate::graph::RandomEdges::new(
+                n as u32,
+                n as u64 + n as u64 / 2,
+                11,
+            ))
+            .unwrap()
+            .with_successors();
+        let rules = Rules::normal().with_labels(Labels::from_pairs(vec![
+            (7, Outcome::Tie),
+            (2 * BLOCK as u32 + 3, Outcome::Win),
+        ]));
+        let good = solve(&g, &rules).unwrap();
+        let values = good.values();
+        let mut state: Vec<u8> = values.outcome_codes().to_vec();
+        let mut rem: Vec<u32> = (0..n as u32)
+            .map(|v| values.remoteness(v).unwrap_or(NONE))
+            .collect();
+        let best: Vec<u32> = (0..n as u32)
+            .map(|v| good.best_move(v).unwrap_or(NONE))
+            .collect();
+        for k in 0..4 {
+            let v = k * BLOCK + 17 * (k + 1);
+            state[v] = state[v].min(2) ^ 1;
+            rem[v + 1] = rem[v + 1].wrapping_add(2);
+        }
+        let bad = Solution::from_parts(state, rem, best);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        for keep in [0, 3, usize::MAX] {
+            let one = verify_block(&g, &rules, &bad, keep, 0..n as u32);
+            let all = pool.install(|| verify(&g, &rules, &bad, keep)).unwrap();
+            assert!(one.total >= 4, "{}", one.total);
+            assert_eq!(all, one, "keep {keep}");
+            let good_report = pool.install(|| verify(&g, &rules, &good, keep)).unwrap();
+            assert!(good_report.is_ok());
+            assert_eq!(good_report.positions, n as u64);
+        }
     }
 
     fn conditions(g: &Graph, rules: &Rules, s: &Solution) -> Vec<(u32, Condition)> {
