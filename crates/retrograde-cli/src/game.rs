@@ -66,6 +66,13 @@ pub struct DobutsuArgs {
     /// Score a position where the lion can be captured as over (won in 0 plies), not won by the capture in 1.
     #[arg(long)]
     pub capture_terminal: bool,
+    #[command(flatten)]
+    pub out: Output,
+}
+
+/// What every game command can check and print.
+#[derive(clap::Args)]
+pub struct Output {
     /// Check the whole solution with `verify`'s independent certificate; exit 1 if wrong.
     #[arg(long)]
     pub verify: bool,
@@ -80,15 +87,8 @@ pub struct DobutsuArgs {
 /// Options of `retrograde game teeko`.
 #[derive(clap::Args)]
 pub struct TeekoArgs {
-    /// Check the whole solution with `verify`'s independent certificate; exit 1 if wrong.
-    #[arg(long)]
-    pub verify: bool,
-    /// Print one JSON object on standard output (docs/JSON.md).
-    #[arg(long)]
-    pub json: bool,
-    /// No summary, no progress bars.
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub out: Output,
 }
 
 /// Options of `retrograde game tic-tac-toe`.
@@ -97,12 +97,8 @@ pub struct TicTacToeArgs {
     /// Count boards equal under rotations and mirrors as different positions.
     #[arg(long)]
     pub no_symmetry: bool,
-    /// Print one JSON object on standard output (docs/JSON.md).
-    #[arg(long)]
-    pub json: bool,
-    /// No summary.
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub out: Output,
 }
 
 /// The tutorial's game, compiled from the tutorial itself: one source.
@@ -122,15 +118,8 @@ pub struct ChessArgs {
     /// Solve every position as it is, without folding the board's 8 symmetries.
     #[arg(long)]
     pub no_symmetry: bool,
-    /// Check the whole solution with `verify`'s independent certificate; exit 1 if wrong.
-    #[arg(long)]
-    pub verify: bool,
-    /// Print one JSON object on standard output (docs/JSON.md).
-    #[arg(long)]
-    pub json: bool,
-    /// No summary, no progress bars.
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub out: Output,
 }
 
 fn parse_ending(s: &str) -> Result<Ending, String> {
@@ -189,12 +178,12 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
         .as_deref()
         .map(|fen| game.parse_fen(fen))
         .transpose()?;
-    let bars = Bars::new(args.quiet || args.json);
+    let bars = Bars::new(args.out.quiet || args.out.json);
     let mut times = Timings::default();
     let sol = times.time("solve", || Explorer::new().progress(&bars).solve(&game))?;
     let explored = sol.explored();
     let solved = sol.solved();
-    let verified = if args.verify {
+    let verified = if args.out.verify {
         Some(check(&mut times, explored, &explored.rules(), solved)?)
     } else {
         None
@@ -265,7 +254,7 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
         })
         .transpose()?;
 
-    if args.json {
+    if args.out.json {
         #[derive(serde::Serialize)]
         struct Side {
             counts: report::Counts,
@@ -339,7 +328,7 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
         }
         out.flush()?;
     }
-    if !args.quiet {
+    if !args.out.quiet {
         let mut err = common::talk();
         writeln!(
             err,
@@ -526,6 +515,17 @@ fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
     };
     let mut times = Timings::default();
     let sol = times.time("solve", || retrograde::solve_states(game))?;
+    let verified = if args.out.verify {
+        let explored = sol.explored();
+        Some(check(
+            &mut times,
+            explored,
+            &explored.rules(),
+            sol.solved(),
+        )?)
+    } else {
+        None
+    };
     report_with_start(WithStart {
         game: "tic-tac-toe",
         symmetry: Some(!args.no_symmetry),
@@ -535,22 +535,22 @@ fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
         start: sol.value(&tutorial::Board([0; 9]))?,
         start_name: "the empty board",
         to_move: ("X", "X"),
-        verified: None,
+        verified,
         times: &times,
-        json: args.json,
-        quiet: args.quiet,
+        json: args.out.json,
+        quiet: args.out.quiet,
     })
 }
 
 fn teeko(args: TeekoArgs) -> Result<ExitCode> {
     use retrograde::games::teeko::Teeko;
     let game = Teeko::new();
-    let bars = Bars::new(args.quiet || args.json);
+    let bars = Bars::new(args.out.quiet || args.out.json);
     let mut times = Timings::default();
     let sol = times.time("solve", || {
         retrograde::game::solve_game_with_progress(&game, &retrograde::Rules::normal(), &bars)
     })?;
-    let verified = if args.verify {
+    let verified = if args.out.verify {
         Some(check(&mut times, sol.graph(), sol.rules(), &sol)?)
     } else {
         None
@@ -569,8 +569,8 @@ fn teeko(args: TeekoArgs) -> Result<ExitCode> {
         to_move: ("X", "X"),
         verified,
         times: &times,
-        json: args.json,
-        quiet: args.quiet,
+        json: args.out.json,
+        quiet: args.out.quiet,
     })
 }
 
@@ -582,7 +582,7 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
         Some(text) => notation::parse(text)?,
         None => (retrograde::games::dobutsu::Board::start(), true),
     };
-    let bars = Bars::new(args.quiet || args.json);
+    let bars = Bars::new(args.out.quiet || args.out.json);
     let mut times = Timings::default();
     let capture = if args.capture_terminal {
         Capture::Terminal
@@ -595,7 +595,7 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
     let sol = times.time("solve", || {
         retrograde::game::solve_game_with_progress(&game, &retrograde::Rules::normal(), &bars)
     })?;
-    let verified = if args.verify {
+    let verified = if args.out.verify {
         Some(check(&mut times, sol.graph(), sol.rules(), &sol)?)
     } else {
         None
@@ -642,7 +642,7 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
         })
         .transpose()?;
 
-    if args.json {
+    if args.out.json {
         #[derive(serde::Serialize)]
         struct Start {
             to_move: &'static str,
@@ -733,7 +733,7 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
         }
     }
     out.flush()?;
-    if !args.quiet {
+    if !args.out.quiet {
         let mut err = common::talk();
         writeln!(
             err,

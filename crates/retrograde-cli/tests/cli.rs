@@ -2017,7 +2017,8 @@ fn game_tic_tac_toe_has_its_known_counts_and_ties() {
         j["start"],
         serde_json::json!({"to_move": "X", "outcome": "tie", "remoteness": 9})
     );
-    let o = run(&["game", "tic-tac-toe", "--json"], &data(""));
+    let o = run(&["game", "tic-tac-toe", "--json", "--verify"], &data(""));
     let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(j["positions"], 765);
+    assert_eq!(j["verified"], true);
 }

@@ -331,9 +331,11 @@ fn verify_block<G: Successors + ?Sized, S: Answers + ?Sized>(
             continue;
         };
         report.positions += 1;
-        let terminal = label
-            .or_else(|| g.terminal(v))
-            .or_else(|| (g.out_degree(v) == 0).then(|| rules.no_move.outcome()));
+        let terminal = label.or_else(|| match g.terminal_and_degree(v) {
+            (Some(o), _) => Some(o),
+            (None, 0) => Some(rules.no_move.outcome()),
+            (None, _) => None,
+        });
         if let Some(expected) = terminal {
             if value.outcome != expected {
                 fail(Condition::TerminalValue { expected });
