@@ -38,6 +38,7 @@
 #![deny(missing_docs)]
 
 mod alloc;
+pub mod db;
 mod error;
 pub mod explore;
 pub mod game;

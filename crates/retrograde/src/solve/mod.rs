@@ -15,7 +15,7 @@ pub(crate) mod lean;
 mod parallel;
 pub mod reference;
 mod sequential;
-mod solution;
+pub(crate) mod solution;
 
 pub use lean::{solve_lean, solve_lean_with_progress};
 pub use parallel::{fits_parallel, solve_parallel, solve_parallel_with_progress};

@@ -1,0 +1,342 @@
+//! Writing a database: records counted, packed and compressed a block at a
+//! time on all threads, then the file written atomically in one pass.
+
+use std::io::Write;
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use super::keys::{self, packed_bytes, put_bits};
+use super::section::Section;
+use super::{
+    encode, Compression, Counts, DbError, Header, KeysHeader, Meta, MovesHeader, ALIGN,
+    BLOCK_RECORDS, MAGIC, VERSION,
+};
+use crate::{Answers, Outcome, Value};
+
+/// What a database is written from: the value of each record, in record
+/// order, and for a sparse game the key of each record (strictly
+/// increasing), for an explicit graph its moves.
+pub struct Source<'a, F> {
+    /// How many records.
+    pub records: u64,
+    /// The value of record `r`; `None` for no position.
+    pub value: F,
+    /// The key of each record, strictly increasing; `None`: a dense game,
+    /// keyed by record number.
+    pub keys: Option<&'a [u64]>,
+    /// An explicit graph's moves: `offsets` (one per record and one more)
+    /// into `targets`.
+    pub moves: Option<(&'a [u64], &'a [u32])>,
+}
+
+/// The source of a dense game's database: record `v` is position `v`'s
+/// value in `answers`.
+pub fn dense<A: Answers + Sync + ?Sized>(
+    answers: &A,
+) -> Source<'static, impl Fn(u64) -> Option<Value> + Sync + '_> {
+    Source {
+        records: answers.len() as u64,
+        value: move |r: u64| answers.value(r as u32),
+        keys: None,
+        moves: None,
+    }
+}
+
+/// What was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct WriteSummary {
+    /// Records.
+    pub records: u64,
+    /// Positions.
+    pub positions: u64,
+    /// Bits a record.
+    pub record_bits: u32,
+    /// How the blocks are stored.
+    pub compression: Compression,
+    /// The file.
+    pub bytes: u64,
+    /// The record blocks as stored (compressed or not).
+    pub record_bytes: u64,
+    /// The record blocks packed but not compressed.
+    pub raw_record_bytes: u64,
+    /// The keys' arrays.
+    pub key_bytes: u64,
+    /// The moves' arrays.
+    pub move_bytes: u64,
+}
+
+/// Writes databases of one game.
+#[derive(Clone, Debug)]
+pub struct Writer {
+    meta: Meta,
+    compression: Compression,
+    level: i32,
+}
+
+impl Writer {
+    /// A writer for `meta`'s game: Zstandard blocks at level 3.
+    pub fn new(meta: Meta) -> Writer {
+        Writer {
+            meta,
+            compression: Compression::Zstd,
+            level: 3,
+        }
+    }
+
+    /// Blocks stored as `compression` says.
+    pub fn compression(mut self, compression: Compression) -> Writer {
+        self.compression = compression;
+        self
+    }
+
+    /// The Zstandard level (1 fastest to 22 smallest).
+    pub fn level(mut self, level: i32) -> Writer {
+        self.level = level;
+        self
+    }
+
+    /// Writes the database of `source` to `path`, atomically (a file
+    /// appears complete or not at all; `-` and devices are written in place).
+    ///
+    /// # Errors
+    /// Keys not strictly increasing, arrays of the wrong length, or a
+    /// failed write.
+    ///
+    /// # Complexity
+    /// Time **O(records + keys + moves)**, on all threads; memory: the
+    /// file's data, held until it is written.
+    pub fn write<F>(&self, path: &Path, source: &Source<'_, F>) -> Result<WriteSummary, DbError>
+    where
+        F: Fn(u64) -> Option<Value> + Sync,
+    {
+        let n = source.records;
+        check_source(source)?;
+        let blocks = n.div_ceil(BLOCK_RECORDS);
+        let range = |b: u64| b * BLOCK_RECORDS..((b + 1) * BLOCK_RECORDS).min(n);
+
+        // The counts, the longest remoteness and the largest code.
+        let tally = (0..blocks)
+            .into_par_iter()
+            .map(|b| {
+                let mut t = Tally::default();
+                for r in range(b) {
+                    t.add((source.value)(r));
+                }
+                t
+            })
+            .reduce(Tally::default, Tally::join);
+        let bits = (64 - tally.max_code.leading_zeros()).max(1);
+
+        // The blocks, packed and compressed.
+        let stored: Vec<Vec<u8>> = (0..blocks)
+            .into_par_iter()
+            .map(|b| {
+                let r = range(b);
+                let mut packed = vec![0u8; packed_bytes(r.end - r.start, bits)];
+                for (j, rec) in r.enumerate() {
+                    put_bits(
+                        &mut packed,
+                        j as u64 * u64::from(bits),
+                        bits,
+                        encode((source.value)(rec)),
+                    );
+                }
+                match self.compression {
+                    Compression::None => Ok(packed),
+                    Compression::Zstd => zstd::bulk::compress(&packed, self.level),
+                }
+            })
+            .collect::<std::io::Result<_>>()
+            .map_err(|e| DbError::Write(crate::Error::io(path, e)))?;
+
+        // The data: sections one after another, each at a multiple of 64.
+        let mut data: Vec<u8> = Vec::new();
+        let place = |bytes: &[u8], data: &mut Vec<u8>| -> u64 {
+            let at = (data.len() as u64).div_ceil(64) * 64;
+            data.resize(at as usize, 0);
+            data.extend_from_slice(bytes);
+            at
+        };
+        let mut sums = Vec::with_capacity(stored.len());
+        let mut ends = Vec::with_capacity(stored.len());
+        let mut total = 0u64;
+        for block in &stored {
+            data.extend_from_slice(block);
+            total += block.len() as u64;
+            sums.push(xxhash_rust::xxh3::xxh3_64(block));
+            ends.push(total);
+        }
+        let raw_record_bytes = packed_bytes(n, bits) as u64;
+        // Raw blocks have a fixed size; compressed ones list their ends.
+        let raw = self.compression == Compression::None;
+        let blocks_section = Section {
+            offset: 0,
+            bytes: total,
+            chunk: if raw {
+                packed_bytes(BLOCK_RECORDS, bits) as u64
+            } else {
+                0
+            },
+            ends: if raw { Vec::new() } else { ends },
+            checksums: sums,
+        };
+        drop(stored);
+
+        let keys = source.keys.map(|k| {
+            let built = keys::build(k);
+            let lows = place(&built.lows, &mut data);
+            let highs = place(&built.highs, &mut data);
+            let samples = place(&built.samples, &mut data);
+            KeysHeader {
+                count: k.len() as u64,
+                low_bits: built.low_bits,
+                universe: built.universe,
+                lows: Section::of(&built.lows, lows),
+                highs: Section::of(&built.highs, highs),
+                samples: Section::of(&built.samples, samples),
+            }
+        });
+        let moves = source.moves.map(|(offsets, targets)| {
+            let o: Vec<u8> = offsets.iter().flat_map(|x| x.to_le_bytes()).collect();
+            let t: Vec<u8> = targets.iter().flat_map(|x| x.to_le_bytes()).collect();
+            let (oa, ta) = (place(&o, &mut data), place(&t, &mut data));
+            MovesHeader {
+                count: targets.len() as u64,
+                offsets: Section::of(&o, oa),
+                targets: Section::of(&t, ta),
+            }
+        });
+
+        let header = Header {
+            format: "retrograde solution database".into(),
+            version: VERSION,
+            meta: self.meta.clone(),
+            records: n,
+            positions: tally.positions(),
+            counts: tally.counts,
+            longest: tally.longest,
+            record_bits: bits,
+            block_records: BLOCK_RECORDS,
+            compression: self.compression,
+            keys,
+            moves,
+            blocks: blocks_section,
+        };
+        let text = serde_json::to_vec(&header).map_err(|e| DbError::Header {
+            path: path.to_path_buf(),
+            what: e.to_string(),
+        })?;
+        let start = (24 + text.len() as u64).div_ceil(ALIGN) * ALIGN;
+        let pad = start as usize - 24 - text.len();
+        crate::io::write_atomically(path, |w: &mut dyn Write| {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
+            w.write_all(MAGIC)?;
+            w.write_all(&(text.len() as u64).to_le_bytes())?;
+            w.write_all(&xxhash_rust::xxh3::xxh3_64(&text).to_le_bytes())?;
+            w.write_all(&text)?;
+            w.write_all(&vec![0u8; pad])?;
+            w.write_all(&data)?;
+            w.flush()
+        })?;
+        let h = &header;
+        Ok(WriteSummary {
+            records: n,
+            positions: h.positions,
+            record_bits: bits,
+            compression: self.compression,
+            bytes: start + data.len() as u64,
+            record_bytes: total,
+            raw_record_bytes,
+            key_bytes: h
+                .keys
+                .as_ref()
+                .map_or(0, |k| k.lows.bytes + k.highs.bytes + k.samples.bytes),
+            move_bytes: h
+                .moves
+                .as_ref()
+                .map_or(0, |m| m.offsets.bytes + m.targets.bytes),
+        })
+    }
+}
+
+/// Refuses keys and moves that do not match the records.
+fn check_source<F>(source: &Source<'_, F>) -> Result<(), DbError> {
+    let n = source.records;
+    if let Some(k) = source.keys {
+        if k.len() as u64 != n {
+            return Err(DbError::SourceMismatch {
+                records: n,
+                other: k.len() as u64,
+                what: "keys",
+            });
+        }
+        if let Some(i) = (1..k.len()).find(|&i| k[i] <= k[i - 1]) {
+            return Err(DbError::UnsortedKeys {
+                index: i as u64,
+                key: k[i],
+            });
+        }
+    }
+    if let Some((offsets, targets)) = source.moves {
+        if offsets.len() as u64 != n + 1 {
+            return Err(DbError::SourceMismatch {
+                records: n,
+                other: offsets.len() as u64,
+                what: "move offsets (one more than records expected)",
+            });
+        }
+        let bad = offsets.windows(2).any(|w| w[0] > w[1])
+            || offsets.last() != Some(&(targets.len() as u64))
+            || offsets.first() != Some(&0);
+        if bad {
+            return Err(DbError::SourceMismatch {
+                records: n,
+                other: targets.len() as u64,
+                what: "moves, with offsets that do not index them in order",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The counts of a range of records.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    counts: Counts,
+    longest: Option<u32>,
+    max_code: u64,
+}
+
+impl Tally {
+    fn add(&mut self, v: Option<Value>) {
+        self.max_code = self.max_code.max(encode(v));
+        let Some(v) = v else { return };
+        match v.outcome {
+            Outcome::Win => self.counts.win += 1,
+            Outcome::Lose => self.counts.lose += 1,
+            Outcome::Tie => self.counts.tie += 1,
+            Outcome::Draw => self.counts.draw += 1,
+        }
+        self.longest = self.longest.max(v.remoteness);
+    }
+
+    fn join(a: Tally, b: Tally) -> Tally {
+        let (x, y) = (a.counts, b.counts);
+        Tally {
+            counts: Counts {
+                win: x.win + y.win,
+                lose: x.lose + y.lose,
+                tie: x.tie + y.tie,
+                draw: x.draw + y.draw,
+            },
+            longest: a.longest.max(b.longest),
+            max_code: a.max_code.max(b.max_code),
+        }
+    }
+
+    fn positions(&self) -> u64 {
+        let c = self.counts;
+        c.win + c.lose + c.tie + c.draw
+    }
+}

@@ -1,0 +1,261 @@
+//! The solution database: what is written is read back, by record, by key
+//! and in bulk, compressed or not; damage and truncation are refused and
+//! named.
+
+use proptest::prelude::*;
+use retrograde::db::{self, Compression, Database, DbError, Fault, Meta, Source};
+use retrograde::{Outcome, Value};
+
+/// A value from a small seed: no position, a draw, or a win, loss or tie
+/// at some remoteness (large ones included: the width must follow).
+fn value_of(seed: u64) -> Option<Value> {
+    let r = match seed % 7 {
+        0 => (seed >> 8) as u32,
+        _ => (seed >> 8) as u32 % 200,
+    };
+    match seed % 5 {
+        0 => None,
+        1 => Some(Value::new(Outcome::Draw, None)),
+        2 => Some(Value::new(Outcome::Win, Some(r))),
+        3 => Some(Value::new(Outcome::Lose, Some(r))),
+        _ => Some(Value::new(Outcome::Tie, Some(r))),
+    }
+}
+
+fn write(
+    values: &[Option<Value>],
+    keys: Option<&[u64]>,
+    moves: Option<(&[u64], &[u32])>,
+    compression: Compression,
+) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.db");
+    let source = Source {
+        records: values.len() as u64,
+        value: |r: u64| values[r as usize],
+        keys,
+        moves,
+    };
+    db::Writer::new(Meta::new("test").variant("v").param("board", "x\ny"))
+        .compression(compression)
+        .write(&path, &source)
+        .unwrap();
+    (dir, path)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn records_and_keys_read_back_as_written(
+        seeds in prop::collection::vec(any::<u64>(), 0..200_000usize),
+        gaps in prop::collection::vec(1u64..1000, 0..200_000usize),
+        sparse in any::<bool>(),
+        zstd in any::<bool>(),
+    ) {
+        let n = if sparse { seeds.len().min(gaps.len()) } else { seeds.len() };
+        let values: Vec<Option<Value>> = seeds[..n].iter().map(|&s| value_of(s)).collect();
+        let keys: Vec<u64> = gaps[..if sparse { n } else { 0 }]
+            .iter()
+            .scan(0u64, |k, &g| { *k += g; Some(*k) })
+            .collect();
+        let compression = if zstd { Compression::Zstd } else { Compression::None };
+        let (_dir, path) = write(&values, sparse.then_some(&keys[..]), None, compression);
+        let d = Database::open(&path).unwrap();
+        prop_assert_eq!(d.len(), n as u64);
+        prop_assert_eq!(&d.meta().params["board"], "x\ny");
+        prop_assert_eq!(d.header().positions, values.iter().filter(|v| v.is_some()).count() as u64);
+        let longest = values.iter().filter_map(|v| v.and_then(|v| v.remoteness)).max();
+        prop_assert_eq!(d.header().longest, longest);
+        for (r, v) in values.iter().enumerate().step_by(97) {
+            prop_assert_eq!(d.record(r as u64).unwrap(), *v);
+            let key = if sparse { keys[r] } else { r as u64 };
+            prop_assert_eq!(d.record_of(key).unwrap(), Some(r as u64));
+            prop_assert_eq!(d.value(key).unwrap(), *v);
+            if sparse {
+                // Between two keys: no record.
+                prop_assert_eq!(d.record_of(key + 1).unwrap(), keys.get(r + 1).filter(|&&k| k == key + 1).map(|_| r as u64 + 1));
+            }
+        }
+        prop_assert_eq!(d.record_of(u64::MAX).unwrap(), None);
+        let mut seen = Vec::new();
+        d.for_each(|r, key, v| seen.push((r, key, v))).unwrap();
+        let expected: Vec<_> = values
+            .iter()
+            .enumerate()
+            .map(|(r, &v)| (r as u64, if sparse { keys[r] } else { r as u64 }, v))
+            .collect();
+        prop_assert_eq!(seen, expected);
+        let all = d.values().unwrap();
+        for (r, v) in values.iter().enumerate() {
+            prop_assert_eq!(all.value(r as u32), *v);
+        }
+        d.check().unwrap();
+    }
+}
+
+#[test]
+fn every_key_is_found_at_its_rank_and_no_other_number_is() {
+    // Dense runs, gaps, a first key of 0 and keys near the top.
+    let mut keys: Vec<u64> = (0..3000).collect();
+    keys.extend((5000..9000).step_by(3));
+    keys.extend([1 << 40, (1 << 40) + 1, u64::MAX / 2]);
+    let values = vec![Some(Value::new(Outcome::Win, Some(1))); keys.len()];
+    let (_dir, path) = write(&values, Some(&keys), None, Compression::None);
+    let d = Database::open(&path).unwrap();
+    for (i, &k) in keys.iter().enumerate() {
+        assert_eq!(d.record_of(k).unwrap(), Some(i as u64), "key {k}");
+    }
+    for k in [
+        3000,
+        3001,
+        5001,
+        8998,
+        9001,
+        1 << 39,
+        (1 << 40) + 2,
+        u64::MAX,
+    ] {
+        assert_eq!(d.record_of(k).unwrap(), None, "key {k}");
+    }
+}
+
+#[test]
+fn moves_read_back_as_written() {
+    let values = vec![Some(Value::new(Outcome::Draw, None)); 4];
+    let offsets = [0u64, 2, 2, 3, 5];
+    let targets = [1u32, 1, 3, 0, 2];
+    let (_dir, path) = write(&values, None, Some((&offsets, &targets)), Compression::Zstd);
+    let d = Database::open(&path).unwrap();
+    assert_eq!(d.moves(0).unwrap(), Some(vec![1, 1]));
+    assert_eq!(d.moves(1).unwrap(), Some(vec![]));
+    assert_eq!(d.moves(3).unwrap(), Some(vec![0, 2]));
+    assert_eq!(d.moves(4).unwrap(), None);
+}
+
+/// A database of 300,000 records in 5 blocks, each a different value.
+fn big(compression: Compression) -> (tempfile::TempDir, std::path::PathBuf) {
+    let values: Vec<Option<Value>> = (0..300_000u64)
+        .map(|i| value_of(i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20))
+        .collect();
+    write(&values, None, None, compression)
+}
+
+/// Where the data starts (after the header).
+fn data_start(path: &std::path::Path) -> usize {
+    let bytes = std::fs::read(path).unwrap();
+    let len = u64::from_le_bytes(bytes[8..16].try_into().unwrap()) as usize;
+    (24 + len).div_ceil(4096) * 4096
+}
+
+#[test]
+fn a_flipped_byte_in_a_block_is_refused_naming_the_block() {
+    for compression in [Compression::None, Compression::Zstd] {
+        let (_dir, path) = big(compression);
+        let d = Database::open(&path).unwrap();
+        // A byte in block 3.
+        let ends = &d.header().blocks;
+        let at = if ends.ends.is_empty() {
+            3 * ends.chunk as usize + 10
+        } else {
+            ends.ends[2] as usize + 10
+        };
+        drop(d);
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[data_start(&path) + at] ^= 0x40;
+        std::fs::write(&path, &bytes).unwrap();
+        let d = Database::open(&path).unwrap();
+        // Records of other blocks still read.
+        assert!(d.record(0).is_ok());
+        let err = d.record(3 * 65536 + 5).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                DbError::Damaged {
+                    block: 3,
+                    fault: Fault::Checksum,
+                    section: "records",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(
+            err.to_string()
+                .contains("records block 3: checksum mismatch"),
+            "{err}"
+        );
+        assert!(d.values().is_err());
+        assert!(d.check().is_err());
+    }
+}
+
+#[test]
+fn a_file_cut_short_is_refused_on_opening() {
+    for compression in [Compression::None, Compression::Zstd] {
+        let (_dir, path) = big(compression);
+        let bytes = std::fs::read(&path).unwrap();
+        for keep in [bytes.len() - 1, bytes.len() - 40_000, 5000, 30, 10] {
+            std::fs::write(&path, &bytes[..keep]).unwrap();
+            let err = Database::open(&path).unwrap_err();
+            let text = err.to_string();
+            assert!(
+                text.contains("cut short") || text.contains("not a solution database"),
+                "{keep}: {text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_damaged_header_or_another_file_is_refused() {
+    let (_dir, path) = big(Compression::Zstd);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[40] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = Database::open(&path).unwrap_err();
+    assert!(matches!(err, DbError::Header { .. }), "{err}");
+    std::fs::write(&path, b"0 1\n1 2\n").unwrap();
+    let err = Database::open(&path).unwrap_err();
+    assert!(matches!(err, DbError::NotADatabase { .. }), "{err}");
+}
+
+#[test]
+fn unsorted_keys_are_refused_by_the_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = [1u64, 5, 5];
+    let source = Source {
+        records: 3,
+        value: |_| None,
+        keys: Some(&keys[..]),
+        moves: None,
+    };
+    let err = db::Writer::new(Meta::new("t"))
+        .write(&dir.path().join("x.db"), &source)
+        .unwrap_err();
+    assert!(
+        matches!(err, DbError::UnsortedKeys { index: 2, key: 5 }),
+        "{err}"
+    );
+    assert!(!dir.path().join("x.db").exists());
+}
+
+#[test]
+fn the_record_width_follows_the_longest_game() {
+    // A tie in r has the largest code of the three: 4 + 3r.
+    for (longest, bits) in [
+        (0u32, 3u32),
+        (1, 3),
+        (83, 8),
+        (84, 9),
+        (339, 10),
+        (340, 11),
+        (100_000, 19),
+    ] {
+        let values = [Some(Value::new(Outcome::Tie, Some(longest)))];
+        let (_dir, path) = write(&values, None, None, Compression::None);
+        let d = Database::open(&path).unwrap();
+        assert_eq!(d.header().record_bits, bits, "longest {longest}");
+        assert_eq!(d.record(0).unwrap(), values[0]);
+    }
+}
