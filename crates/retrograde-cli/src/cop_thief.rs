@@ -60,18 +60,21 @@ pub struct Args {
     /// No progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub save: crate::db::SaveArgs,
 }
 
 /// Positions checked by `--check` on a board too large to check whole.
 const CHECK_SAMPLE: usize = 200_000;
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let outputs: Vec<&Path> = args.svg.iter().map(|p| p.as_path()).collect();
+    let mut outputs: Vec<&Path> = args.svg.iter().map(|p| p.as_path()).collect();
+    outputs.extend(args.save.outputs());
     common::check_files(&[&args.board], &outputs)?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
     let limit = common::memory_limit(args.max_memory);
-    let game = times.time("read", || load(&args.board, Some(limit)))?;
+    let (game, text) = times.time("read", || load_text(&args.board, Some(limit)))?;
 
     if args.check {
         let n = game.position_count();
@@ -85,7 +88,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
 
-    let sol: Box<dyn Answers + '_> = if args.explicit {
+    let sol: Box<dyn Answers + Sync + '_> = if args.explicit {
         let builder = CsrBuilder::new().memory_limit(limit);
         let m = times.time("materialise", || {
             bars.spin("materialise", || materialise(&game, builder))
@@ -98,6 +101,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         })?)
     };
     let sol = &*sol;
+    times.time("save", || {
+        let meta = retrograde::play::Playable::meta(&game)
+            .param("board", &text)
+            .param("path", args.board.display());
+        args.save
+            .save(meta, &crate::db::dense(sol), &bars, args.quiet || args.json)
+    })?;
 
     if let Some(path) = &args.svg {
         let picture = game.svg(sol);
@@ -148,6 +158,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 /// Reads and checks a board, refusing those whose solve needs more than `limit` bytes.
 pub fn load(path: &Path, limit: Option<u64>) -> Result<CopThief> {
+    Ok(load_text(path, limit)?.0)
+}
+
+/// [`load`], with the board file's text.
+pub fn load_text(path: &Path, limit: Option<u64>) -> Result<(CopThief, String)> {
     let input = common::open_input(
         path,
         limit.unwrap_or_else(|| common::memory_limit(None)),
@@ -157,7 +172,8 @@ pub fn load(path: &Path, limit: Option<u64>) -> Result<CopThief> {
     if let Some(limit) = limit {
         CopThief::check_memory(&board, limit)?;
     }
-    Ok(CopThief::new(board)?)
+    let text = String::from_utf8_lossy(input.bytes()).into_owned();
+    Ok((CopThief::new(board)?, text))
 }
 
 fn print_line(out: &mut dyn Write, game: &CopThief, sol: &dyn Answers, limit: usize) -> Result<()> {

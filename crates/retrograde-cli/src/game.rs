@@ -82,6 +82,8 @@ pub struct Output {
     /// No summary, no progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub save: crate::db::SaveArgs,
 }
 
 /// Options of `retrograde game teeko`.
@@ -104,7 +106,7 @@ pub struct TicTacToeArgs {
 /// The tutorial's game, compiled from the tutorial itself: one source.
 #[allow(dead_code)]
 #[path = "../../retrograde/examples/tic_tac_toe.rs"]
-mod tutorial;
+pub(crate) mod tutorial;
 
 /// Options of `retrograde game chess`.
 #[derive(clap::Args)]
@@ -188,6 +190,21 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
     } else {
         None
     };
+    times.time("save", || {
+        args.out.save.save_keyed(
+            retrograde::play::Playable::meta(&game),
+            explored.len() as u32,
+            |i| {
+                explored
+                    .position(i)
+                    .and_then(|p| retrograde::play::Playable::key(&game, u64::from(p.0)))
+                    .unwrap_or(u64::MAX)
+            },
+            |i| solved.value(i),
+            &bars,
+            args.out.quiet || args.out.json,
+        )
+    })?;
 
     // Positions of the ending: every one explored but the capture's tie.
     let positions: Vec<u32> = (0..explored.len() as u32)
@@ -515,8 +532,8 @@ fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
     };
     let mut times = Timings::default();
     let sol = times.time("solve", || retrograde::solve_states(game))?;
+    let explored = sol.explored();
     let verified = if args.out.verify {
-        let explored = sol.explored();
         Some(check(
             &mut times,
             explored,
@@ -526,6 +543,26 @@ fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
     } else {
         None
     };
+    let play = crate::db::TicTacToe(tutorial::TicTacToe {
+        symmetry: !args.no_symmetry,
+    });
+    times.time("save", || {
+        args.out.save.save_keyed(
+            retrograde::play::Playable::meta(&play),
+            explored.len() as u32,
+            |i| {
+                explored
+                    .position(i)
+                    .and_then(|b| {
+                        retrograde::play::Playable::key(&play, crate::db::TicTacToe::code(b))
+                    })
+                    .unwrap_or(u64::MAX)
+            },
+            |i| sol.solved().value(i),
+            &Bars::new(true),
+            args.out.quiet || args.out.json,
+        )
+    })?;
     report_with_start(WithStart {
         game: "tic-tac-toe",
         symmetry: Some(!args.no_symmetry),
@@ -555,6 +592,14 @@ fn teeko(args: TeekoArgs) -> Result<ExitCode> {
     } else {
         None
     };
+    times.time("save", || {
+        args.out.save.save(
+            retrograde::play::Playable::meta(&game),
+            &crate::db::dense(&sol),
+            &bars,
+            args.out.quiet || args.out.json,
+        )
+    })?;
     let start = sol
         .value(game.start())
         .ok_or_else(|| anyhow::anyhow!("the start is no position"))?;
@@ -600,6 +645,23 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
     } else {
         None
     };
+    if args.out.save.save.is_some() {
+        let keys = game.keys();
+        let source = retrograde::db::Source {
+            records: keys.len() as u64,
+            value: |r: u64| sol.value(r as u32),
+            keys: Some(&keys[..]),
+            moves: None,
+        };
+        times.time("save", || {
+            args.out.save.save(
+                retrograde::play::Playable::meta(&game.rules(first, sente)),
+                &source,
+                &bars,
+                args.out.quiet || args.out.json,
+            )
+        })?;
+    }
     let value_of =
         |b: &retrograde::games::dobutsu::Board| game.position(b).and_then(|p| sol.value(p));
     let start = value_of(&first).ok_or_else(|| anyhow::anyhow!("the start is no position"))?;

@@ -2,16 +2,20 @@
 //! library, print. Exit codes: 0 success, 1 a check failed, 2 bad usage or input,
 //! 130 interrupted (SIGINT, SIGTERM or SIGHUP; no partial output is left).
 
+mod analyze;
 mod answers;
 mod cluster;
 mod common;
 mod convert;
 mod cop_thief;
+mod db;
 mod export;
 mod game;
 mod generate;
 mod load;
+mod play;
 mod progress;
+mod query;
 mod report;
 mod solve;
 mod verify;
@@ -73,6 +77,21 @@ enum Command {
     Export(export::Args),
     /// Solve a built-in game (`retrograde game list` names them) and summarise it.
     Game(game::Args),
+    /// The value of positions in a database, and of each of their moves, best first.
+    #[command(
+        after_help = "Examples:\n  retrograde game chess KRK --save krk.db\n  retrograde query krk.db '8/8/8/8/8/2k5/8/R1K5 w - - 0 1'\n  retrograde solve game.txt --save game.db && retrograde query game.db 0 7 --json"
+    )]
+    Query(query::Args),
+    /// Counts and a histogram by outcome and remoteness of a database, with the longest win and loss.
+    #[command(
+        after_help = "Examples:\n  retrograde analyze krk.db\n  retrograde analyze krk.db --svg krk.svg\n  retrograde analyze krk.db --json | jq .longest"
+    )]
+    Analyze(analyze::Args),
+    /// Play a solved game in the terminal against the perfect player, or watch it play.
+    #[command(
+        after_help = "Examples:\n  retrograde game tic-tac-toe --save ttt.db && retrograde play ttt.db\n  retrograde play krk.db --position '8/8/8/8/8/2k5/8/R1K5 w - - 0 1' --you second\n  retrograde play dobutsu.db --watch --max-plies 40"
+    )]
+    Play(play::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on standard output.
     #[command(
         after_help = "Examples:\n  retrograde completions bash > ~/.local/share/bash-completion/completions/retrograde\n  retrograde completions zsh > ~/.zfunc/_retrograde"
@@ -100,6 +119,7 @@ impl Command {
                 game::GameName::CopThief(c) => c.threads,
                 _ => None,
             }),
+            Command::Query(_) | Command::Analyze(_) | Command::Play(_) => None,
             Command::Completions { .. } | Command::Man => None,
         }
     }
@@ -151,6 +171,9 @@ fn main() -> ExitCode {
         Command::CopThief(args) => cop_thief::run(args),
         Command::Export(args) => export::run(args),
         Command::Game(args) => game::run(args),
+        Command::Query(args) => query::run(args),
+        Command::Analyze(args) => analyze::run(args),
+        Command::Play(args) => play::run(args),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

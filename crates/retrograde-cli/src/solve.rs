@@ -50,6 +50,8 @@ pub struct Args {
     /// Threads for parsing, building and solving (default: all cores; the timely engine: workers per process, default 1).
     #[arg(long, short = 'j', value_name = "N", help_heading = "Performance")]
     pub threads: Option<usize>,
+    #[command(flatten)]
+    pub save: crate::db::SaveArgs,
     /// The timely engine and cluster options.
     #[command(flatten, next_help_heading = "Cluster")]
     pub cluster: ClusterArgs,
@@ -111,6 +113,9 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         if args.max_memory.is_some() {
             anyhow::bail!("--max-memory applies to the sequential and parallel engines only");
         }
+        if args.save.save.is_some() {
+            anyhow::bail!("--save applies to the sequential and parallel engines only");
+        }
         return crate::cluster::run(&cluster::Run {
             game: &args.game,
             outputs: &args.outputs,
@@ -120,7 +125,9 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
             threads: global.threads.unwrap_or(1),
         });
     }
-    let outputs: Vec<&std::path::Path> = args.outputs.output.iter().map(|p| p.as_path()).collect();
+    let mut outputs: Vec<&std::path::Path> =
+        args.outputs.output.iter().map(|p| p.as_path()).collect();
+    outputs.extend(args.save.outputs());
     common::check_files(&args.game.inputs(), &outputs)?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
@@ -147,6 +154,9 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     })?;
     if args.outputs.output.is_some() {
         times.time("write", || args.outputs.write(&sol, names.as_ref(), &bars))?;
+    }
+    if args.save.save.is_some() {
+        times.time("save", || save(&args, &graph, &rules, &sol, &bars))?;
     }
 
     let threads = if engine == Engine::Parallel {
@@ -206,6 +216,62 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     asked.print(&mut out, &sol)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the database of an explicit graph's solution, with its moves (a
+/// labelled position keeps none: it is over), so that it can be queried
+/// and played without the graph.
+fn save<S: Answers + Sync>(
+    args: &Args,
+    graph: &retrograde::Csr,
+    rules: &retrograde::Rules,
+    sol: &S,
+    bars: &Bars,
+) -> Result<()> {
+    let n = graph.vertex_count();
+    let degree = |v: usize| {
+        if rules.labels.get(v as u32).is_some() {
+            0
+        } else {
+            u64::from(graph.out_degrees()[v])
+        }
+    };
+    let mut offsets = vec![0u64; n + 1];
+    for v in 0..n {
+        offsets[v + 1] = offsets[v] + degree(v);
+    }
+    let mut targets = vec![0u32; offsets[n] as usize];
+    let mut next: Vec<u64> = offsets[..n].to_vec();
+    // The reverse adjacency read once: each move u -> v lands in u's row,
+    // rows ordered by target.
+    for v in 0..n as u32 {
+        for &u in graph.predecessors(v) {
+            if degree(u as usize) > 0 {
+                targets[next[u as usize] as usize] = v;
+                next[u as usize] += 1;
+            }
+        }
+    }
+    let mut meta = retrograde::db::Meta::new("graph")
+        .param("graph", args.game.graph.display())
+        .param("labels", rules.labels.len())
+        .param(
+            "no_move",
+            match rules.no_move {
+                retrograde::NoMoveRule::Lose => "lose",
+                retrograde::NoMoveRule::Win => "win",
+            },
+        );
+    if let Some(t) = &args.game.terminal {
+        meta = meta.param("terminal", t.display());
+    }
+    let source = retrograde::db::Source {
+        records: n as u64,
+        value: |r: u64| sol.value(r as u32),
+        keys: None,
+        moves: Some((&offsets[..], &targets[..])),
+    };
+    args.save.save(meta, &source, bars, args.quiet || args.json)
 }
 
 /// What the JSON report of a solve says besides the solution.

@@ -1,5 +1,6 @@
-//! `retrograde verify GRAPH SOLUTION`: check a solution file against the game,
-//! without solving it.
+//! `retrograde verify GRAPH SOLUTION`: check a solution file or database
+//! against the game, without solving it; `retrograde verify DB`: check a
+//! database against the game its header names.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -18,8 +19,10 @@ use crate::progress::Bars;
 pub struct Args {
     #[command(flatten)]
     pub game: GameArgs,
-    /// The solution to check, as `solve --output` writes it (`-` for standard input).
-    pub solution: PathBuf,
+    /// The solution to check: a file `solve --output` writes (`-` for standard input) or a
+    /// database `solve --save` writes. Without it, GRAPH is a database (of a built-in game or a
+    /// graph), checked against the game its header names.
+    pub solution: Option<PathBuf>,
     /// How many violations to print (all are counted).
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub show: usize,
@@ -40,8 +43,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    let Some(solution) = args.solution.clone() else {
+        return database(&args);
+    };
     let mut inputs = args.game.inputs();
-    inputs.push(&args.solution);
+    inputs.push(&solution);
     common::check_files(&inputs, &[])?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
@@ -55,17 +61,70 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let (graph, rules, names) = times.time("read graph", || args.game.load(budget, &bars))?;
     let graph = graph.with_successors();
     let n = graph.vertex_count();
-    let sol = times.time("read solution", || -> Result<_> {
-        let input = common::open_input(&args.solution, budget.limit, &bars)?;
-        Ok(match &names {
-            Some(names) => solution::read_named(&input, names)?,
-            None => solution::read(&input, Some(n))?,
-        })
-    })?;
-    let report = times.time("verify", || {
-        retrograde::verify(&graph, &rules, &sol, args.show)
-    })?;
+    let report = if is_database(&solution) {
+        let db = crate::db::open(&solution)?;
+        if db.meta().game != "graph" {
+            anyhow::bail!(
+                "{} is a database of {}, not of a graph: check it alone (retrograde verify {0})",
+                common::shown(&solution),
+                retrograde::play::describe(db.meta())
+            );
+        }
+        let values = times.time("read solution", || db.values())?;
+        let solved = retrograde::Solved::new(&graph, rules.clone(), values)?;
+        times.time("verify", || {
+            retrograde::verify(&graph, &rules, &solved, args.show)
+        })?
+    } else {
+        let sol = times.time("read solution", || -> Result<_> {
+            let input = common::open_input(&solution, budget.limit, &bars)?;
+            Ok(match &names {
+                Some(names) => solution::read_named(&input, names)?,
+                None => solution::read(&input, Some(n))?,
+            })
+        })?;
+        times.time("verify", || {
+            retrograde::verify(&graph, &rules, &sol, args.show)
+        })?
+    };
+    print(
+        &args,
+        &solution,
+        &args.game.graph.display().to_string(),
+        &report,
+        names.as_ref(),
+        n as u64,
+        Some(graph.edge_count()),
+        &times,
+    )
+}
 
+/// Whether `path` is a database (it starts as one); not for standard input.
+fn is_database(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    if path.as_os_str() == "-" {
+        return false;
+    }
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok()
+        && &magic == retrograde::db::MAGIC
+}
+
+/// Prints the verdict: the violations on standard output (or JSON), the
+/// summary on standard error; exit 1 if wrong.
+#[allow(clippy::too_many_arguments)]
+fn print(
+    args: &Args,
+    solution: &std::path::Path,
+    against: &str,
+    report: &retrograde::Report,
+    names: Option<&retrograde::io::names::Names>,
+    n: u64,
+    edges: Option<u64>,
+    times: &Timings,
+) -> Result<ExitCode> {
     if args.json {
         #[derive(serde::Serialize)]
         struct ViolationJson {
@@ -82,18 +141,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
             solution: String,
             correct: bool,
             positions: u64,
-            moves: u64,
+            moves: Option<u64>,
             violations_total: u64,
             violations: Vec<ViolationJson>,
             time: crate::report::Time,
         }
         crate::report::print(&Json {
             command: "verify",
-            graph: args.game.graph.display().to_string(),
-            solution: args.solution.display().to_string(),
+            graph: against.to_string(),
+            solution: solution.display().to_string(),
             correct: report.is_ok(),
             positions: report.positions,
-            moves: graph.edge_count(),
+            moves: edges,
             violations_total: report.total,
             violations: report
                 .violations
@@ -109,7 +168,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     message: v.to_string(),
                 })
                 .collect(),
-            time: crate::report::Time::of(&times),
+            time: crate::report::Time::of(times),
         })?;
     } else {
         // The violations are the data: standard output.
@@ -121,7 +180,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .as_ref()
                 .and_then(|n| n.name(v.vertex))
                 .map_or_else(String::new, |n| format!("{n:?} is "));
-            writeln!(out, "{}: {name}{v}", args.solution.display())?;
+            writeln!(out, "{}: {name}{v}", solution.display())?;
         }
         if report.total > report.violations.len() as u64 {
             writeln!(
@@ -138,18 +197,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
             writeln!(
                 out,
                 "verified: {} solves {} ({}, {})",
-                args.solution.display(),
-                args.game.graph.display(),
-                common::count(n as u64, "position", "positions"),
-                common::count(graph.edge_count(), "edge", "edges"),
+                solution.display(),
+                against,
+                common::count(n, "position", "positions"),
+                edges.map_or_else(
+                    || "moves generated".to_string(),
+                    |e| common::count(e, "edge", "edges")
+                ),
             )?;
         } else {
             writeln!(
                 out,
                 "wrong: {} in {} ({})",
                 common::count(report.total, "violation", "violations"),
-                args.solution.display(),
-                common::count(n as u64, "position", "positions"),
+                solution.display(),
+                common::count(n, "position", "positions"),
             )?;
         }
         writeln!(out, "time: {}", times.line())?;
@@ -159,4 +221,142 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `verify DB`: the game rebuilt from the database's header, its positions
+/// enumerated (explored, or numbered), each looked up in the database, and
+/// the whole checked with the certificate of every solve.
+fn database(args: &Args) -> Result<ExitCode> {
+    use retrograde::games::{chess, cop_thief, dobutsu, teeko};
+    use retrograde::play::Playable;
+    use retrograde::{Explorer, Game};
+    let path = &args.game.graph;
+    let bars = Bars::new(args.quiet || args.json);
+    let mut times = Timings::default();
+    let db = crate::db::open(path)?;
+    let meta = db.meta().clone();
+    let param = |k: &str| meta.params.get(k).map(String::as_str).unwrap_or("");
+    let keep = args.show;
+    // (positions, moves, report)
+    let (n, moves, report): (u64, Option<u64>, retrograde::Report) =
+        match meta.game.as_str() {
+            "graph" => {
+                if param("labels") != "0" {
+                    anyhow::bail!(
+                    "{} was solved with terminal labels, which it does not keep: give the graph \
+                     and its labels (retrograde verify {} --terminal {} {})",
+                    common::shown(path),
+                    param("graph"),
+                    if param("terminal").is_empty() { "LABELS" } else { param("terminal") },
+                    common::shown(path)
+                );
+                }
+                let n = db.len();
+                let mut edges = Vec::new();
+                for v in 0..n {
+                    for w in db.moves(v)?.unwrap_or_default() {
+                        edges.push((v as u32, w));
+                    }
+                }
+                let graph = retrograde::Csr::from_edges(n as usize, &edges).with_successors();
+                let rules = match param("no_move") {
+                    "win" => retrograde::Rules::misere(),
+                    _ => retrograde::Rules::normal(),
+                };
+                let values = times.time("read", || db.values())?;
+                let solved = retrograde::Solved::new(&graph, rules.clone(), values)?;
+                let r = times.time("verify", || {
+                    retrograde::verify(&graph, &rules, &solved, keep)
+                })?;
+                (n, Some(edges.len() as u64), r)
+            }
+            "chess" => {
+                let game = crate::db::game(&db)?;
+                let ending = chess::Ending::from_name(&meta.variant)
+                    .ok_or_else(|| anyhow::anyhow!("unknown chess ending {:?}", meta.variant))?;
+                let endgame = chess::Endgame::new(ending, param("symmetry") == "true");
+                let explored = times.time("explore", || {
+                    Explorer::new().progress(&bars).explore(endgame)
+                })?;
+                let values = times.time("read", || {
+                    db.values_by_key(explored.len() as u32, |i| {
+                        explored.position(i).and_then(|p| game.key(u64::from(p.0)))
+                    })
+                })?;
+                let rules = explored.rules();
+                let solved = retrograde::Solved::new(&explored, rules.clone(), values)?;
+                let r = times.time("verify", || {
+                    retrograde::verify(&explored, &rules, &solved, keep)
+                })?;
+                (explored.len() as u64, Some(explored.move_count()), r)
+            }
+            "tic-tac-toe" => {
+                let play = crate::db::TicTacToe(crate::game::tutorial::TicTacToe {
+                    symmetry: param("symmetry") == "true",
+                });
+                let explored = times.time("explore", || {
+                    Explorer::new().explore(crate::game::tutorial::TicTacToe {
+                        symmetry: param("symmetry") == "true",
+                    })
+                })?;
+                let values = db.values_by_key(explored.len() as u32, |i| {
+                    explored
+                        .position(i)
+                        .and_then(|b| play.key(crate::db::TicTacToe::code(b)))
+                })?;
+                let rules = explored.rules();
+                let solved = retrograde::Solved::new(&explored, rules.clone(), values)?;
+                let r = times.time("verify", || {
+                    retrograde::verify(&explored, &rules, &solved, keep)
+                })?;
+                (explored.len() as u64, Some(explored.move_count()), r)
+            }
+            "teeko" => {
+                let game = teeko::Teeko::new();
+                let values = times.time("read", || db.values())?;
+                let rules = retrograde::Rules::normal();
+                let solved = retrograde::Solved::new(game.as_graph(), rules.clone(), values)?;
+                let r = times.time("verify", || {
+                    retrograde::verify(solved.graph(), &rules, &solved, keep)
+                })?;
+                (game.position_count() as u64, None, r)
+            }
+            "cop-thief" => {
+                let board = cop_thief::Board::parse(param("board").as_bytes(), param("path"))?;
+                let game = cop_thief::CopThief::new(board)?;
+                let values = times.time("read", || db.values())?;
+                let rules = game.rules();
+                let solved = retrograde::Solved::new(game.as_graph(), rules.clone(), values)?;
+                let r = times.time("verify", || {
+                    retrograde::verify(solved.graph(), &rules, &solved, keep)
+                })?;
+                (game.position_count() as u64, None, r)
+            }
+            "dobutsu" => {
+                let (start, sente) = dobutsu::notation::parse(param("start"))?;
+                let capture = match param("capture") {
+                    "terminal" => dobutsu::Capture::Terminal,
+                    _ => dobutsu::Capture::Played,
+                };
+                let _ = sente;
+                let game = times.time("explore", || {
+                    dobutsu::Dobutsu::from_start(start, param("symmetry") == "true", capture, &bars)
+                })?;
+                let values = times.time("read", || {
+                    db.values_by_key(game.position_count() as u32, |i| game.key(i))
+                })?;
+                let rules = retrograde::Rules::normal();
+                let solved = retrograde::Solved::new(game.as_graph(), rules.clone(), values)?;
+                let r = times.time("verify", || {
+                    retrograde::verify(solved.graph(), &rules, &solved, keep)
+                })?;
+                (game.position_count() as u64, None, r)
+            }
+            other => anyhow::bail!(
+                "{}: a database of {other:?}, a game this build does not know",
+                common::shown(path)
+            ),
+        };
+    let against = retrograde::play::describe(&meta);
+    print(args, path, &against, &report, None, n, moves, &times)
 }

@@ -47,6 +47,7 @@ pub mod graph;
 pub mod io;
 pub mod kernel;
 mod outcome;
+pub mod play;
 mod shared;
 pub mod solve;
 pub mod verify;

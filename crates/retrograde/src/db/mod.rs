@@ -670,6 +670,42 @@ impl Database {
         Ok(Values::new(state, remoteness))
     }
 
+    /// The values of a game's positions `0..n` in the game's own order,
+    /// position `i` found under `key(i)` (`None`: no position): every record
+    /// is read once, then each key is looked up, on all threads.
+    ///
+    /// # Errors
+    /// A damaged section.
+    pub fn values_by_key(
+        &self,
+        n: u32,
+        key: impl Fn(u32) -> Option<u64> + Sync,
+    ) -> Result<Values, DbError> {
+        use rayon::prelude::*;
+        let all = self.values()?;
+        let found: Vec<Option<Value>> = (0..n)
+            .into_par_iter()
+            .map(|i| match key(i) {
+                Some(k) => Ok(self.record_of(k)?.and_then(|r| all.value(r as u32))),
+                None => Ok(None),
+            })
+            .collect::<Result<_, DbError>>()?;
+        drop(all);
+        let state = found
+            .par_iter()
+            .map(|v| match v {
+                None => ABSENT,
+                Some(v) if v.outcome == Outcome::Draw => DRAW,
+                Some(v) => v.outcome as u8,
+            })
+            .collect();
+        let remoteness = found
+            .par_iter()
+            .map(|v| v.and_then(|v| v.remoteness).unwrap_or(u32::MAX))
+            .collect();
+        Ok(Values::new(state, Remoteness::Wide(remoteness)))
+    }
+
     /// Calls `f(record, key, value)` for every record in order (the key is
     /// the record number for a dense game); every block is checked.
     ///
@@ -732,6 +768,18 @@ impl Database {
             .map(|i| targets.u32_at(i))
             .collect::<Result<_, _>>()
             .map(Some)
+    }
+
+    /// Checks the moves' sections (an explicit graph's) against their checksums.
+    ///
+    /// # Errors
+    /// The first damaged chunk found.
+    pub fn check_moves(&self) -> Result<(), DbError> {
+        let data = self.bytes();
+        for c in self.moves.iter().flat_map(|(a, b)| [a, b]) {
+            c.on(data).check_all()?;
+        }
+        Ok(())
     }
 
     /// Checks every block of every section against its checksum.

@@ -466,3 +466,147 @@ mod tests {
         assert_eq!(t.out_degree(t.number(b).unwrap()), 12);
     }
 }
+
+/// The name of a cell: its column `a`–`e`, its row `1`–`5` from the bottom.
+fn cell_name(cell: u32) -> String {
+    format!("{}{}", char::from(b'a' + (cell % 5) as u8), 5 - cell / 5)
+}
+
+/// Teeko as people play it: a position is its number; the notation is the
+/// five rows from the top (`x`, `o`, `.`), then who moves, as in
+/// `...../..x../...../..o../..... x`; a drop is named by its cell (`c3`),
+/// a step by both (`c3-d4`).
+impl crate::play::Playable for Teeko {
+    fn meta(&self) -> crate::db::Meta {
+        crate::db::Meta::new("teeko")
+    }
+
+    fn start(&self) -> Option<u64> {
+        Some(u64::from(Teeko::start(self)))
+    }
+
+    fn parse(&self, text: &str) -> Result<u64, crate::play::NotationError> {
+        let err = |what: &str| {
+            crate::play::NotationError {
+            game: "teeko".into(),
+            text: text.into(),
+            what: format!("{what} (expected five rows of x, o and . from the top, then x or o to move, as in \"...../...../..x../...../..... o\")"),
+        }
+        };
+        let mut fields = text.split_whitespace();
+        let rows: Vec<&str> = fields.next().unwrap_or("").split('/').collect();
+        if rows.len() != 5 || rows.iter().any(|r| r.chars().count() != 5) {
+            return Err(err("the board is not five rows of five cells"));
+        }
+        let (mut x, mut o) = (0u32, 0u32);
+        for (r, row) in rows.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                let bit = 1 << (r * 5 + c);
+                match ch.to_ascii_lowercase() {
+                    'x' => x |= bit,
+                    'o' => o |= bit,
+                    '.' => {}
+                    _ => return Err(err("a cell is not x, o or .")),
+                }
+            }
+        }
+        let x_to_move = match fields.next().map(str::to_ascii_lowercase).as_deref() {
+            Some("x") => true,
+            Some("o") => false,
+            _ => return Err(err("no side to move")),
+        };
+        if fields.next().is_some() {
+            return Err(err("text after the side to move"));
+        }
+        self.number(Board { x, o, x_to_move })
+            .map(u64::from)
+            .ok_or_else(|| {
+                err("not a position of the game: X drops first, four pieces each at most")
+            })
+    }
+
+    fn notation(&self, p: u64) -> String {
+        let Some(b) = u32::try_from(p)
+            .ok()
+            .filter(|&p| p < self.offsets[10])
+            .map(|p| self.board(p))
+        else {
+            return format!("no position ({p})");
+        };
+        let mut s = String::new();
+        for r in 0..5 {
+            for c in 0..5 {
+                let bit = 1 << (r * 5 + c);
+                s.push(if b.x & bit != 0 {
+                    'x'
+                } else if b.o & bit != 0 {
+                    'o'
+                } else {
+                    '.'
+                });
+            }
+            s.push(if r < 4 { '/' } else { ' ' });
+        }
+        s.push(if b.x_to_move { 'x' } else { 'o' });
+        s
+    }
+
+    fn board(&self, p: u64) -> String {
+        let text = self.notation(p);
+        let Some((rows, _)) = text.split_once(' ') else {
+            return format!("{text}\n");
+        };
+        let mut out = String::new();
+        for (r, row) in rows.split('/').enumerate() {
+            out.push(char::from(b'5' - r as u8));
+            for c in row.chars() {
+                out.push(' ');
+                out.push(c.to_ascii_uppercase());
+            }
+            out.push('\n');
+        }
+        out.push_str("  a b c d e\n");
+        out
+    }
+
+    fn to_move(&self, p: u64) -> String {
+        match u32::try_from(p).ok().filter(|&p| p < self.offsets[10]) {
+            Some(p) if self.board(p).x_to_move => "X".into(),
+            Some(_) => "O".into(),
+            None => "nobody".into(),
+        }
+    }
+
+    fn moves(&self, p: u64) -> Vec<(String, u64)> {
+        let Some(p) = u32::try_from(p).ok().filter(|&p| p < self.offsets[10]) else {
+            return Vec::new();
+        };
+        let b = self.board(p);
+        if self.over(b) {
+            return Vec::new();
+        }
+        let mine = if b.x_to_move { b.x } else { b.o };
+        let mut out = Vec::new();
+        self.moves(b, |after| {
+            let now = if b.x_to_move { after.x } else { after.o };
+            let (added, removed) = (now & !mine, mine & !now);
+            let name = if removed == 0 {
+                cell_name(added.trailing_zeros())
+            } else {
+                format!(
+                    "{}-{}",
+                    cell_name(removed.trailing_zeros()),
+                    cell_name(added.trailing_zeros())
+                )
+            };
+            if let Some(q) = self.number(after) {
+                out.push((name, u64::from(q)));
+            }
+        });
+        out
+    }
+
+    fn key(&self, p: u64) -> Option<u64> {
+        (p < u64::from(self.offsets[10])).then_some(p)
+    }
+}

@@ -41,6 +41,7 @@
 //! ```
 
 mod fen;
+mod play;
 
 use std::fmt;
 

@@ -34,6 +34,7 @@
 mod board;
 mod display;
 mod index;
+mod play;
 mod svg;
 
 pub use board::{Board, BoardError, BoardErrorKind, Cell, Piece};

@@ -419,6 +419,25 @@ impl Board {
         n
     }
 
+    /// Calls `f` with every capture of their lion (the moves that end the
+    /// game, [`Board::lion_captures`] of them).
+    pub fn for_each_lion_capture(&self, mut f: impl FnMut(Move)) {
+        let Some(lion) = self.lion(true) else {
+            return;
+        };
+        for (sq, &c) in self.cells.iter().enumerate() {
+            if c != 0 && c & THEIRS == 0 && TARGETS[c as usize][sq] & (1 << lion) != 0 {
+                f(Move {
+                    from: Some(sq as u8),
+                    to: lion as u8,
+                    kind: c,
+                    promotes: c == CHICK && row(lion) == 0,
+                    captures: Some(LION),
+                });
+            }
+        }
+    }
+
     /// Whether the board is a position of the game: one lion each, no more
     /// than two of any other kind in all, and the pieces in hand held as
     /// giraffes, elephants and chicks.

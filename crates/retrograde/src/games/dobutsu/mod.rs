@@ -51,12 +51,14 @@
 pub mod board;
 pub mod index;
 pub mod notation;
+mod play;
 pub mod reach;
 #[cfg(test)]
 mod tests;
 
 pub use board::{Board, Move};
 pub use notation::NotationError;
+pub use play::Rules;
 
 use index::{Numbering, MIRROR};
 use reach::Reachable;
@@ -198,6 +200,33 @@ impl Dobutsu {
         let mut out = Vec::new();
         b.for_each_move(|m, after| out.push((m, after, self.position(&after))));
         out
+    }
+
+    /// The key of every position in order, as its database keeps them: the
+    /// board number of each reachable position, then (with
+    /// [`Capture::Played`]) [`Rules::captured_key`] for the captured lion.
+    pub fn keys(&self) -> Vec<u64> {
+        let mut keys = Vec::with_capacity(self.position_count());
+        self.reachable.for_each(|n| keys.push(n));
+        if self.capture == Capture::Played {
+            keys.push(self.numbering.total());
+        }
+        keys
+    }
+
+    /// The key of position `p` in its database (see [`Dobutsu::keys`]);
+    /// `None` past the game.
+    pub fn key(&self, p: u32) -> Option<u64> {
+        match self.reachable.select(u64::from(p)) {
+            Some(n) => Some(n),
+            None => (Some(p) == self.captured()).then(|| self.numbering.total()),
+        }
+    }
+
+    /// The rules alone, without the numbering of the reachable positions:
+    /// what playing and probing a database need.
+    pub fn rules(&self, start: Board, sente: bool) -> Rules {
+        Rules::new(start, sente, self.mirror, self.capture)
     }
 
     /// Bytes held by the numbering of the reachable positions.

@@ -193,6 +193,19 @@ impl Reachable {
         unreachable!("the counts say rank {r} is in line {l}")
     }
 
+    /// Calls `f` with every member, in increasing order.
+    pub fn for_each(&self, mut f: impl FnMut(u64)) {
+        for (l, line) in self.lines.iter().enumerate() {
+            for (w, &word) in line.0[1..].iter().enumerate() {
+                let mut x = word;
+                while x != 0 {
+                    f(l as u64 * BITS + w as u64 * 64 + u64::from(x.trailing_zeros()));
+                    x &= x - 1;
+                }
+            }
+        }
+    }
+
     /// Bytes held.
     pub fn bytes(&self) -> u64 {
         (self.lines.len() * 64 + self.samples.len() * 4) as u64

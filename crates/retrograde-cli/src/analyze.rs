@@ -1,0 +1,247 @@
+//! `retrograde analyze DB`: counts and a histogram by outcome and
+//! remoteness, with an example of the longest win and loss; a table, JSON
+//! or an SVG bar chart.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use retrograde::{Histogram, Outcome};
+
+use crate::common;
+use crate::report;
+
+/// Options of `retrograde analyze`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The database (`--save` writes one).
+    pub db: PathBuf,
+    /// Print one JSON object instead of the table (docs/JSON.md).
+    #[arg(long)]
+    pub json: bool,
+    /// Draw the histogram as an SVG bar chart into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+}
+
+/// The longest win or loss, and a position that has it.
+#[derive(serde::Serialize, Clone)]
+struct Example {
+    remoteness: u32,
+    position: String,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    common::check_files(
+        &[&args.db],
+        &args.svg.iter().map(|p| p.as_path()).collect::<Vec<_>>(),
+    )?;
+    if let Some(svg) = &args.svg {
+        common::check_json_output(args.json, svg, "the chart")?;
+    }
+    let db = crate::db::open(&args.db)?;
+    let game = crate::db::game(&db).ok();
+    let mut h = Histogram::default();
+    // The first record of the longest win and of the longest loss.
+    let mut longest: [Option<(u32, u64)>; 2] = [None, None];
+    db.for_each(|_, key, v| {
+        let Some(v) = v else { return };
+        if game.as_ref().is_some_and(|g| !g.is_counted(key)) {
+            return;
+        }
+        let Some(r) = v.remoteness else {
+            h.draws += 1;
+            return;
+        };
+        if h.by_remoteness.len() <= r as usize {
+            h.by_remoteness.resize(r as usize + 1, [0; 3]);
+        }
+        if let Some(c) = Histogram::column(v.outcome) {
+            h.by_remoteness[r as usize][c] += 1;
+        }
+        let slot = match v.outcome {
+            Outcome::Win => &mut longest[0],
+            Outcome::Lose => &mut longest[1],
+            _ => return,
+        };
+        if slot.is_none_or(|(best, _)| r > best) {
+            *slot = Some((r, key));
+        }
+    })?;
+    let name = retrograde::play::describe(db.meta());
+    let example = |s: Option<(u32, u64)>| {
+        s.map(|(r, key)| Example {
+            remoteness: r,
+            position: game
+                .as_ref()
+                .map_or_else(|| format!("key {key}"), |g| g.notation(g.from_key(key))),
+        })
+    };
+    let (win, loss) = (example(longest[0]), example(longest[1]));
+    let outcomes = report::Outcomes::from_histogram(&h);
+    if let Some(path) = &args.svg {
+        let picture = svg(&name, &h);
+        retrograde::io::write_atomically(path, |w| w.write_all(picture.as_bytes()))?;
+    }
+    let sizes = db.sizes();
+    let header = db.header();
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct Json {
+            command: &'static str,
+            database: String,
+            game: String,
+            variant: String,
+            #[serde(flatten)]
+            outcomes: report::Outcomes,
+            longest_win: Option<Example>,
+            longest_loss: Option<Example>,
+            record_bits: u32,
+            compression: retrograde::db::Compression,
+            bytes: retrograde::db::Sizes,
+        }
+        report::print(&Json {
+            command: "analyze",
+            database: args.db.display().to_string(),
+            game: db.meta().game.clone(),
+            variant: db.meta().variant.clone(),
+            outcomes,
+            longest_win: win,
+            longest_loss: loss,
+            record_bits: header.record_bits,
+            compression: header.compression,
+            bytes: sizes,
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = std::io::stdout().lock();
+    let n = outcomes.positions;
+    writeln!(
+        out,
+        "{}: {name}, {}; {} bits a record, {} ({:.3} bytes a position)",
+        common::shown(&args.db),
+        common::count(n, "position", "positions"),
+        header.record_bits,
+        indicatif::HumanBytes(sizes.file),
+        sizes.file as f64 / n.max(1) as f64
+    )?;
+    let c = outcomes.counts;
+    let pct = |x: u64| 100.0 * x as f64 / n.max(1) as f64;
+    for (what, x) in [
+        ("win", c.win),
+        ("lose", c.lose),
+        ("tie", c.tie),
+        ("draw", c.draw),
+    ] {
+        writeln!(out, "  {what:<5} {x:>14}  {:>6.2}%", pct(x))?;
+    }
+    writeln!(
+        out,
+        "{:>10} {:>14} {:>14} {:>14}",
+        "remoteness", "win", "lose", "tie"
+    )?;
+    for level in &outcomes.histogram {
+        writeln!(
+            out,
+            "{:>10} {:>14} {:>14} {:>14}",
+            level.remoteness, level.win, level.lose, level.tie
+        )?;
+    }
+    for (what, e) in [("longest win", &win), ("longest loss", &loss)] {
+        if let Some(e) = e {
+            writeln!(out, "{what}: {} plies: {}", e.remoteness, e.position)?;
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The histogram as a bar chart: one stacked bar per remoteness (wins,
+/// losses, ties), a title, axes with ticks and a legend; colours from the
+/// Okabe–Ito palette, which readers with colour-blindness tell apart.
+pub fn svg(title: &str, h: &Histogram) -> String {
+    const COLOURS: [(&str, &str); 3] =
+        [("win", "#009E73"), ("lose", "#D55E00"), ("tie", "#0072B2")];
+    let levels = h.by_remoteness.len().max(1);
+    let top = h
+        .by_remoteness
+        .iter()
+        .map(|row| row.iter().sum::<u64>())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let (left, right, up, down) = (80.0, 20.0, 50.0, 50.0);
+    let plot_w = (levels as f64 * 8.0).clamp(400.0, 1600.0);
+    let plot_h = 300.0;
+    let (w, hgt) = (left + plot_w + right, up + plot_h + down);
+    let bar = plot_w / levels as f64;
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{hgt}\" viewBox=\"0 0 {w} {hgt}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{left}\" y=\"22\" font-size=\"16\">{}: positions by remoteness ({} draws)</text>\n",
+        escape(title),
+        h.draws
+    );
+    for (r, row) in h.by_remoteness.iter().enumerate() {
+        let mut y = up + plot_h;
+        for (c, &count) in row.iter().enumerate() {
+            if count == 0 {
+                continue;
+            }
+            let height = plot_h * count as f64 / top as f64;
+            y -= height;
+            s += &format!(
+                "<rect x=\"{:.2}\" y=\"{y:.2}\" width=\"{:.2}\" height=\"{height:.2}\" fill=\"{}\"><title>remoteness {r}: {count} {}</title></rect>\n",
+                left + r as f64 * bar,
+                (bar * 0.9).max(0.5),
+                COLOURS[c].1,
+                COLOURS[c].0
+            );
+        }
+    }
+    // Axes, ticks and labels.
+    s += &format!(
+        "<line x1=\"{left}\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\" stroke=\"black\"/>\n<line x1=\"{left}\" y1=\"{up}\" x2=\"{left}\" y2=\"{0}\" stroke=\"black\"/>\n",
+        up + plot_h,
+        left + plot_w
+    );
+    for i in 0..=4 {
+        let v = top as f64 * i as f64 / 4.0;
+        let y = up + plot_h - plot_h * i as f64 / 4.0;
+        s += &format!(
+            "<text x=\"{:.0}\" y=\"{:.1}\" text-anchor=\"end\">{:.0}</text>\n",
+            left - 6.0,
+            y + 4.0,
+            v
+        );
+    }
+    let step = (levels / 10).max(1);
+    for r in (0..levels).step_by(step) {
+        s += &format!(
+            "<text x=\"{:.1}\" y=\"{:.0}\" text-anchor=\"middle\">{r}</text>\n",
+            left + (r as f64 + 0.5) * bar,
+            up + plot_h + 16.0
+        );
+    }
+    s += &format!(
+        "<text x=\"{:.0}\" y=\"{:.0}\" text-anchor=\"middle\">remoteness (plies to the end under best play)</text>\n",
+        left + plot_w / 2.0,
+        up + plot_h + 36.0
+    );
+    for (i, (name, colour)) in COLOURS.iter().enumerate() {
+        let x = left + plot_w - 220.0 + i as f64 * 75.0;
+        s += &format!(
+            "<rect x=\"{x}\" y=\"32\" width=\"12\" height=\"12\" fill=\"{colour}\"/><text x=\"{}\" y=\"43\">{name}</text>\n",
+            x + 16.0
+        );
+    }
+    s += "</svg>\n";
+    s
+}
+
+fn escape(t: &str) -> String {
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}

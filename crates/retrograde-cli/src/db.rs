@@ -1,0 +1,315 @@
+//! The solution database in the CLI: `--save` for every solve, and the game
+//! a database was written for, rebuilt from its header for `query`,
+//! `analyze`, `play` and `verify`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use retrograde::db::{self, Compression, Database, Meta, Source, WriteSummary};
+use retrograde::play::{NotationError, Playable, StoredGraph};
+use retrograde::{Answers, StateGame, Value};
+
+use crate::common;
+use crate::progress::Bars;
+
+/// `--save` and how.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct SaveArgs {
+    /// Keep the solution as a database in FILE, for `query`, `analyze`, `play` and `verify`
+    /// (docs/DATABASE.md).
+    #[arg(long, value_name = "FILE", help_heading = "Database")]
+    pub save: Option<PathBuf>,
+    /// Store the database's records uncompressed (larger, probed in place, fastest) instead of
+    /// in Zstandard blocks.
+    #[arg(long, requires = "save", help_heading = "Database")]
+    pub uncompressed: bool,
+}
+
+impl SaveArgs {
+    /// The output it names, for the check that no output is an input.
+    pub fn outputs(&self) -> Vec<&Path> {
+        self.save.iter().map(|p| p.as_path()).collect()
+    }
+
+    fn writer(&self, meta: Meta) -> db::Writer {
+        db::Writer::new(meta).compression(if self.uncompressed {
+            Compression::None
+        } else {
+            Compression::Zstd
+        })
+    }
+
+    /// Writes the database of `source`, if `--save` was given, and says so
+    /// on standard error unless `quiet`.
+    pub fn save<F>(
+        &self,
+        meta: Meta,
+        source: &Source<'_, F>,
+        bars: &Bars,
+        quiet: bool,
+    ) -> Result<()>
+    where
+        F: Fn(u64) -> Option<Value> + Sync,
+    {
+        let Some(path) = &self.save else {
+            return Ok(());
+        };
+        let summary = bars.spin("save", || self.writer(meta).write(path, source))?;
+        say(path, &summary, quiet)
+    }
+
+    /// [`SaveArgs::save`] for positions keyed sparsely (a state game).
+    pub fn save_keyed(
+        &self,
+        meta: Meta,
+        n: u32,
+        key: impl Fn(u32) -> u64 + Sync,
+        value: impl Fn(u32) -> Option<Value> + Sync,
+        bars: &Bars,
+        quiet: bool,
+    ) -> Result<()> {
+        let Some(path) = &self.save else {
+            return Ok(());
+        };
+        let summary = bars.spin("save", || {
+            self.writer(meta).write_keyed(path, n, key, value)
+        })?;
+        say(path, &summary, quiet)
+    }
+}
+
+/// The line that says what was saved.
+fn say(path: &Path, s: &WriteSummary, quiet: bool) -> Result<()> {
+    if quiet {
+        return Ok(());
+    }
+    let per = |bytes: u64| bytes as f64 / s.positions.max(1) as f64;
+    let compressed = match s.compression {
+        Compression::Zstd => format!(
+            ", {:.3} compressed ({:.3} raw)",
+            per(s.record_bytes),
+            per(s.raw_record_bytes)
+        ),
+        Compression::None => String::new(),
+    };
+    let mut extra = String::new();
+    if s.key_bytes > 0 {
+        extra += &format!(", keys {:.3}", per(s.key_bytes));
+    }
+    if s.move_bytes > 0 {
+        extra += &format!(", moves {:.3}", per(s.move_bytes));
+    }
+    writeln!(
+        common::talk(),
+        "saved: {}: {}, {} bits a record; bytes a position: {:.3} in all{compressed}{extra}",
+        common::shown(path),
+        indicatif::HumanBytes(s.bytes),
+        s.record_bits,
+        per(s.bytes),
+    )?;
+    Ok(())
+}
+
+/// The source of a dense game's database.
+pub fn dense<A: Answers + Sync + ?Sized>(
+    answers: &A,
+) -> Source<'static, impl Fn(u64) -> Option<Value> + Sync + '_> {
+    db::dense(answers)
+}
+
+/// Opens a database, naming the file in any error.
+pub fn open(path: &Path) -> Result<Database> {
+    Ok(Database::open(path)?)
+}
+
+/// Reads a text parameter of the header.
+fn param<'m>(db: &'m Database, key: &str) -> Result<&'m str> {
+    db.meta()
+        .params
+        .get(key)
+        .map(String::as_str)
+        .with_context(|| {
+            format!(
+                "{}: the header gives no {key:?}, which a {} database needs",
+                common::shown(db.path()),
+                db.meta().game
+            )
+        })
+}
+
+/// The game a database was written for, rebuilt from its header.
+pub fn game(db: &Database) -> Result<Box<dyn Playable + '_>> {
+    use retrograde::games::{chess, cop_thief, dobutsu, teeko};
+    let meta = db.meta();
+    let flag = |key: &str| -> Result<bool> { Ok(param(db, key)? == "true") };
+    Ok(match meta.game.as_str() {
+        "graph" => Box::new(StoredGraph::new(db)?),
+        "chess" => {
+            let ending = chess::Ending::from_name(&meta.variant).with_context(|| {
+                format!("{}: unknown chess ending {:?}", common::shown(db.path()), meta.variant)
+            })?;
+            Box::new(chess::Endgame::new(ending, flag("symmetry")?))
+        }
+        "dobutsu" => {
+            let (start, sente) = dobutsu::notation::parse(param(db, "start")?)?;
+            let capture = match param(db, "capture")? {
+                "terminal" => dobutsu::Capture::Terminal,
+                _ => dobutsu::Capture::Played,
+            };
+            Box::new(dobutsu::Rules::new(start, sente, flag("symmetry")?, capture))
+        }
+        "teeko" => Box::new(teeko::Teeko::new()),
+        "tic-tac-toe" => Box::new(TicTacToe(crate::game::tutorial::TicTacToe {
+            symmetry: flag("symmetry")?,
+        })),
+        "cop-thief" => {
+            let name = meta.params.get("path").map_or("board", String::as_str);
+            let board = cop_thief::Board::parse(param(db, "board")?.as_bytes(), name)?;
+            Box::new(cop_thief::CopThief::new(board)?)
+        }
+        other => anyhow::bail!(
+            "{}: a database of {other:?}, a game this build does not know \
+             (a game of the library's users is probed through the library: retrograde::play::Probe)",
+            common::shown(db.path())
+        ),
+    })
+}
+
+/// Tic-tac-toe as people play it: the rows from the top (`x`, `o`, `.`)
+/// joined by `/`; a move is named by the cell marked, `a1` to `c3` (column,
+/// row from the bottom).
+pub struct TicTacToe(pub crate::game::tutorial::TicTacToe);
+
+use crate::game::tutorial::Board as Ttt;
+
+impl TicTacToe {
+    fn board(p: u64) -> Option<Ttt> {
+        if p >= 3u64.pow(9) {
+            return None;
+        }
+        let mut cells = [0u8; 9];
+        let mut x = p;
+        for c in &mut cells {
+            *c = (x % 3) as u8;
+            x /= 3;
+        }
+        Some(Ttt(cells))
+    }
+
+    pub fn code(b: &Ttt) -> u64 {
+        b.0.iter().rev().fold(0, |n, &c| n * 3 + u64::from(c))
+    }
+
+    /// 1 when X is to move, 2 for O.
+    fn mover(b: &Ttt) -> u8 {
+        let marks = b.0.iter().filter(|&&c| c != 0).count();
+        if marks % 2 == 0 {
+            1
+        } else {
+            2
+        }
+    }
+}
+
+impl Playable for TicTacToe {
+    fn meta(&self) -> Meta {
+        Meta::new("tic-tac-toe").param("symmetry", self.0.symmetry)
+    }
+
+    fn start(&self) -> Option<u64> {
+        Some(0)
+    }
+
+    fn parse(&self, text: &str) -> Result<u64, NotationError> {
+        let err = |what: &str| NotationError {
+            game: "tic-tac-toe".into(),
+            text: text.into(),
+            what: format!(
+                "{what} (expected three rows of x, o and . from the top, as in \"x../.o./...\")"
+            ),
+        };
+        let rows: Vec<&str> = text.trim().split('/').collect();
+        if rows.len() != 3 || rows.iter().any(|r| r.chars().count() != 3) {
+            return Err(err("not three rows of three cells"));
+        }
+        let mut cells = [0u8; 9];
+        for (i, ch) in rows.concat().chars().enumerate() {
+            cells[i] = match ch.to_ascii_lowercase() {
+                '.' => 0,
+                'x' => 1,
+                'o' => 2,
+                _ => return Err(err("a cell is not x, o or .")),
+            };
+        }
+        let (x, o) = (
+            cells.iter().filter(|&&c| c == 1).count(),
+            cells.iter().filter(|&&c| c == 2).count(),
+        );
+        if x != o && x != o + 1 {
+            return Err(err("X moves first: X has as many marks as O or one more"));
+        }
+        Ok(TicTacToe::code(&Ttt(cells)))
+    }
+
+    fn notation(&self, p: u64) -> String {
+        let Some(b) = TicTacToe::board(p) else {
+            return format!("no position ({p})");
+        };
+        let rows: Vec<String> =
+            b.0.chunks(3)
+                .map(|r| r.iter().map(|&c| ['.', 'x', 'o'][c as usize]).collect())
+                .collect();
+        rows.join("/")
+    }
+
+    fn board(&self, p: u64) -> String {
+        let Some(b) = TicTacToe::board(p) else {
+            return format!("no position ({p})\n");
+        };
+        let mut out = String::new();
+        for (r, row) in b.0.chunks(3).enumerate() {
+            out.push(char::from(b'3' - r as u8));
+            for &c in row {
+                out.push(' ');
+                out.push(['.', 'X', 'O'][c as usize]);
+            }
+            out.push('\n');
+        }
+        out.push_str("  a b c\n");
+        out
+    }
+
+    fn to_move(&self, p: u64) -> String {
+        match TicTacToe::board(p).map(|b| TicTacToe::mover(&b)) {
+            Some(1) => "X".into(),
+            Some(_) => "O".into(),
+            None => "nobody".into(),
+        }
+    }
+
+    fn moves(&self, p: u64) -> Vec<(String, u64)> {
+        let Some(b) = TicTacToe::board(p) else {
+            return Vec::new();
+        };
+        if self.0.terminal(&b).is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        self.0.for_each_move(&b, |after| {
+            let cell = (0..9).find(|&i| b.0[i] != after.0[i]).unwrap_or(0);
+            let name = format!("{}{}", char::from(b'a' + (cell % 3) as u8), 3 - cell / 3);
+            out.push((name, TicTacToe::code(&after)));
+        });
+        out
+    }
+
+    fn key(&self, p: u64) -> Option<u64> {
+        TicTacToe::board(p).map(|b| TicTacToe::code(&self.0.canonical(b)))
+    }
+}
+
+/// The position a text names in `game`: a notation error names the text.
+pub fn parse(game: &dyn Playable, text: &str) -> Result<u64> {
+    Ok(game.parse(text)?)
+}

@@ -1,0 +1,114 @@
+//! An ending as people play it: FEN in and out, moves in long algebraic
+//! notation, the board drawn rank 8 first.
+
+use super::{Endgame, Position};
+use crate::db::Meta;
+use crate::play::{NotationError, Playable};
+use crate::StateGame;
+
+/// The key of [`Position::CAPTURED`]: one above every position's code.
+const CAPTURED_KEY: u64 = 1 << 25;
+
+impl Endgame {
+    /// Whether the board's symmetries are folded.
+    pub fn folds_symmetries(&self) -> bool {
+        self.symmetry
+    }
+
+    /// The position a code of [`Playable`] stands for.
+    fn at(p: u64) -> Option<Position> {
+        u32::try_from(p).ok().map(Position)
+    }
+}
+
+impl Playable for Endgame {
+    fn meta(&self) -> Meta {
+        Meta::new("chess")
+            .variant(self.ending.name())
+            .param("symmetry", self.symmetry)
+    }
+
+    fn start(&self) -> Option<u64> {
+        None
+    }
+
+    fn parse(&self, text: &str) -> Result<u64, NotationError> {
+        self.parse_fen(text)
+            .map(|p| u64::from(p.0))
+            .map_err(|e| NotationError {
+                game: format!("chess {}", self.ending.name()),
+                text: text.into(),
+                what: e.what,
+            })
+    }
+
+    fn notation(&self, p: u64) -> String {
+        match Endgame::at(p) {
+            Some(Position::CAPTURED) => "a piece captured".into(),
+            Some(p) => self.fen(p),
+            None => format!("no position ({p})"),
+        }
+    }
+
+    fn board(&self, p: u64) -> String {
+        let Some(pos) = Endgame::at(p).filter(|&q| q != Position::CAPTURED) else {
+            return format!("{}\n", self.notation(p));
+        };
+        let fen = self.fen(pos);
+        let mut out = String::new();
+        for (r, row) in fen.split(' ').next().unwrap_or("").split('/').enumerate() {
+            out.push(char::from(b'8' - r as u8));
+            out.push(' ');
+            for c in row.chars() {
+                match c.to_digit(10) {
+                    Some(n) => (0..n).for_each(|_| out.push_str(" .")),
+                    None => {
+                        out.push(' ');
+                        out.push(c);
+                    }
+                }
+            }
+            out.push('\n');
+        }
+        out.push_str("   a b c d e f g h\n");
+        out
+    }
+
+    fn to_move(&self, p: u64) -> String {
+        match Endgame::at(p) {
+            Some(Position::CAPTURED) | None => "nobody".into(),
+            Some(p) if p.black_to_move() => "black".into(),
+            Some(_) => "white".into(),
+        }
+    }
+
+    fn moves(&self, p: u64) -> Vec<(String, u64)> {
+        let mut out = Vec::new();
+        if let Some(p) = Endgame::at(p) {
+            self.for_each_raw_move(p, |m| out.push((m.to_string(), u64::from(m.to.0))));
+        }
+        out
+    }
+
+    /// The canonical position's code; the capture's tie, whose code is
+    /// `u32::MAX`, is keyed just above every position (bit 25), so that
+    /// the keys' range stays that of the positions.
+    fn key(&self, p: u64) -> Option<u64> {
+        match Endgame::at(p)? {
+            Position::CAPTURED => Some(CAPTURED_KEY),
+            p => Some(u64::from(self.canonical(p).0)),
+        }
+    }
+
+    fn is_counted(&self, key: u64) -> bool {
+        key != CAPTURED_KEY
+    }
+
+    fn from_key(&self, key: u64) -> u64 {
+        if key == CAPTURED_KEY {
+            u64::from(Position::CAPTURED.0)
+        } else {
+            key
+        }
+    }
+}

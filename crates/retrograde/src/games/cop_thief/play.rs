@@ -1,0 +1,120 @@
+//! The cop and the thief as people play them: a position written as both
+//! cells (row and column, from 1 at the top left) and who moves, as in
+//! `cop 1,2 thief 6,5 cop`; a move is named by the cell reached.
+
+use super::{CopThief, Side};
+use crate::db::Meta;
+use crate::play::{NotationError, Playable};
+use crate::Game;
+
+impl CopThief {
+    /// Position `p`, if it is one.
+    fn checked(&self, p: u64) -> Option<u32> {
+        u32::try_from(p)
+            .ok()
+            .filter(|&p| (p as usize) < self.position_count())
+    }
+}
+
+fn cell((r, c): (usize, usize)) -> String {
+    format!("{},{}", r + 1, c + 1)
+}
+
+impl Playable for CopThief {
+    /// The game; the board itself is the `board` parameter its database
+    /// adds (the file's text).
+    fn meta(&self) -> Meta {
+        Meta::new("cop-thief")
+    }
+
+    fn start(&self) -> Option<u64> {
+        Some(u64::from(CopThief::start(self)))
+    }
+
+    fn parse(&self, text: &str) -> Result<u64, NotationError> {
+        let err = |what: &str| {
+            NotationError {
+            game: "cop-thief".into(),
+            text: text.into(),
+            what: format!("{what} (expected \"cop ROW,COLUMN thief ROW,COLUMN cop|thief\", counting from 1 at the top left)"),
+        }
+        };
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let [c, cop, t, thief, side] = words[..] else {
+            return Err(err("not five words"));
+        };
+        if !c.eq_ignore_ascii_case("cop") || !t.eq_ignore_ascii_case("thief") {
+            return Err(err("the cop's cell first, then the thief's"));
+        }
+        let at = |w: &str| -> Option<(usize, usize)> {
+            let (r, c) = w.split_once(',')?;
+            let (r, c): (usize, usize) = (r.trim().parse().ok()?, c.trim().parse().ok()?);
+            (r >= 1 && c >= 1).then(|| (r - 1, c - 1))
+        };
+        let side = match side.to_ascii_lowercase().as_str() {
+            "cop" => Side::Cop,
+            "thief" => Side::Thief,
+            _ => return Err(err("the last word says who moves: cop or thief")),
+        };
+        let (cop, thief) = (at(cop), at(thief));
+        let (Some(cop), Some(thief)) = (cop, thief) else {
+            return Err(err("a cell is not ROW,COLUMN"));
+        };
+        self.position(cop, thief, side)
+            .map(u64::from)
+            .ok_or_else(|| err("a cell is a wall or off the board"))
+    }
+
+    fn notation(&self, p: u64) -> String {
+        let Some(p) = self.checked(p) else {
+            return format!("no position ({p})");
+        };
+        let s = self.state(p);
+        let side = match s.to_move {
+            Side::Cop => "cop",
+            Side::Thief => "thief",
+        };
+        format!("cop {} thief {} {side}", cell(s.cop), cell(s.thief))
+    }
+
+    fn board(&self, p: u64) -> String {
+        match self.checked(p) {
+            Some(p) => self.render(p),
+            None => format!("no position ({p})\n"),
+        }
+    }
+
+    fn to_move(&self, p: u64) -> String {
+        match self.checked(p).map(|p| self.state(p).to_move) {
+            Some(Side::Cop) => "the cop".into(),
+            Some(Side::Thief) => "the thief".into(),
+            None => "nobody".into(),
+        }
+    }
+
+    fn moves(&self, p: u64) -> Vec<(String, u64)> {
+        let Some(p) = self.checked(p) else {
+            return Vec::new();
+        };
+        let before = self.state(p);
+        let mut out = Vec::new();
+        self.for_each_move(p, |q| {
+            let after = self.state(q);
+            let (from, to) = match before.to_move {
+                Side::Cop => (before.cop, after.cop),
+                Side::Thief => (before.thief, after.thief),
+            };
+            let name = if from == to {
+                "stay".to_string()
+            } else {
+                cell(to)
+            };
+            out.push((name, u64::from(q)));
+        });
+        out
+    }
+
+    fn key(&self, p: u64) -> Option<u64> {
+        self.checked(p).map(u64::from)
+    }
+}

@@ -1,0 +1,186 @@
+//! Dōbutsu shōgi as people play it: the rules without the numbering of the
+//! reachable positions (cheap to build), positions in the SFEN-style
+//! notation, moves named from the first player's side.
+
+use super::board::Board;
+use super::index::Numbering;
+use super::{canonical, notation, Capture};
+use crate::db::Meta;
+use crate::play::{NotationError, Playable};
+use crate::Outcome;
+
+/// The position after a lion is captured (with [`Capture::Played`]).
+pub const CAPTURED: u64 = u64::MAX;
+
+/// The rules of a game of Dōbutsu shōgi played from `start`: which pieces
+/// are in it, whether mirror images are one position and how the capture
+/// of a lion counts. A position (for [`Playable`]) is the board's number,
+/// seen by its player to move, times two, plus one when that player is
+/// Sente; [`CAPTURED`] after a lion is taken.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    numbering: Numbering,
+    mirror: bool,
+    capture: Capture,
+    start: Board,
+    sente: bool,
+}
+
+impl Rules {
+    /// The rules of the game from `start` (Sente to move if `sente`).
+    pub fn new(start: Board, sente: bool, mirror: bool, capture: Capture) -> Rules {
+        Rules {
+            numbering: Numbering::new(start.piece_counts()),
+            mirror,
+            capture,
+            start,
+            sente,
+        }
+    }
+
+    /// The rules of the game from its opening.
+    pub fn opening(mirror: bool, capture: Capture) -> Rules {
+        Rules::new(Board::start(), true, mirror, capture)
+    }
+
+    /// The key under which a database keeps the captured lion: one past
+    /// every board number.
+    pub fn captured_key(&self) -> u64 {
+        self.numbering.total()
+    }
+
+    /// The code of a board seen by its player to move.
+    fn code(&self, b: &Board, sente: bool) -> u64 {
+        self.numbering.number(b) * 2 + u64::from(sente)
+    }
+
+    /// The board and side of a code.
+    fn board(&self, p: u64) -> Option<(Board, bool)> {
+        if p == CAPTURED {
+            return None;
+        }
+        self.numbering.board(p / 2).map(|b| (b, p % 2 == 1))
+    }
+}
+
+impl Playable for Rules {
+    fn meta(&self) -> Meta {
+        Meta::new("dobutsu")
+            .param("start", notation::write(&self.start, self.sente))
+            .param("symmetry", self.mirror)
+            .param(
+                "capture",
+                match self.capture {
+                    Capture::Played => "played",
+                    Capture::Terminal => "terminal",
+                },
+            )
+    }
+
+    fn start(&self) -> Option<u64> {
+        Some(self.code(&self.start, self.sente))
+    }
+
+    fn parse(&self, text: &str) -> Result<u64, NotationError> {
+        let err = |what: String| NotationError {
+            game: "dobutsu".into(),
+            text: text.into(),
+            what,
+        };
+        let (b, sente) = notation::parse(text).map_err(|e| err(e.what))?;
+        if b.piece_counts() != self.numbering.counts() {
+            return Err(err(format!(
+                "this game has giraffes, elephants and chicks {:?}, this board {:?}",
+                self.numbering.counts(),
+                b.piece_counts()
+            )));
+        }
+        Ok(self.code(&b, sente))
+    }
+
+    fn notation(&self, p: u64) -> String {
+        match self.board(p) {
+            Some((b, sente)) => notation::write(&b, sente),
+            None if p == CAPTURED => "the lion captured".into(),
+            None => format!("no position ({p})"),
+        }
+    }
+
+    fn board(&self, p: u64) -> String {
+        let Some((b, sente)) = self.board(p) else {
+            return format!("{}\n", self.notation(p));
+        };
+        let text = notation::write(&b, sente);
+        let mut fields = text.split(' ');
+        let rows = fields.next().unwrap_or("");
+        fields.next();
+        let hands = fields.next().unwrap_or("-");
+        let mut out = String::new();
+        for (r, row) in rows.split('/').enumerate() {
+            out.push(char::from(b'1' + r as u8));
+            out.push(' ');
+            for c in row.chars() {
+                match c.to_digit(10) {
+                    Some(n) => (0..n).for_each(|_| out.push_str(" .")),
+                    None => {
+                        out.push(' ');
+                        out.push(c);
+                    }
+                }
+            }
+            out.push('\n');
+        }
+        out.push_str("   a b c\n");
+        out.push_str(&format!(
+            "in hand: {hands} (upper case Sente's, lower case Gote's)\n"
+        ));
+        out
+    }
+
+    fn to_move(&self, p: u64) -> String {
+        match self.board(p) {
+            Some((_, true)) => "Sente".into(),
+            Some((_, false)) => "Gote".into(),
+            None => "nobody".into(),
+        }
+    }
+
+    fn moves(&self, p: u64) -> Vec<(String, u64)> {
+        let Some((b, sente)) = self.board(p) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        match b.terminal() {
+            Some(Outcome::Win) if self.capture == Capture::Played => {
+                b.for_each_lion_capture(|m| out.push((notation::move_name(&m, sente), CAPTURED)));
+            }
+            Some(_) => {}
+            None => b.for_each_move(|m, after| {
+                out.push((notation::move_name(&m, sente), self.code(&after, !sente)));
+            }),
+        }
+        out
+    }
+
+    fn is_counted(&self, key: u64) -> bool {
+        key != self.captured_key()
+    }
+
+    /// The board of a key is seen by its player to move, who is written
+    /// as Sente.
+    fn from_key(&self, key: u64) -> u64 {
+        if key == self.captured_key() {
+            CAPTURED
+        } else {
+            key * 2 + 1
+        }
+    }
+
+    fn key(&self, p: u64) -> Option<u64> {
+        if p == CAPTURED {
+            return (self.capture == Capture::Played).then(|| self.captured_key());
+        }
+        let (b, _) = self.board(p)?;
+        Some(canonical(&self.numbering, self.mirror, &b))
+    }
+}

@@ -1,0 +1,287 @@
+//! Games as people play them: positions in the game's notation, moves by
+//! name, a board to look at, and the key under which a [database](crate::db)
+//! keeps each position's record. What `query` and `play` need of a game,
+//! whatever the game.
+//!
+//! A position is a `u64` of the game's own choosing: the board as played,
+//! before any symmetry is folded (so that moves can be named as played);
+//! [`Playable::key`] folds it to the record's key.
+//!
+//! ```
+//! use retrograde::play::Playable;
+//! use retrograde::games::chess::{Endgame, Ending};
+//! let krk = Endgame::new(Ending::Krk, true);
+//! let p = krk.parse("8/8/8/8/8/2k5/8/R1K5 w - - 0 1").unwrap();
+//! assert_eq!(krk.to_move(p), "white");
+//! assert!(krk.moves(p).iter().any(|(name, _)| name == "Ra1-a8"));
+//! ```
+
+use crate::db::{Database, DbError, Meta};
+use crate::{Outcome, Value};
+
+/// Text that is not a position of the game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?} is not a position of {game}: {what}")]
+pub struct NotationError {
+    /// The game.
+    pub game: String,
+    /// The text as given.
+    pub text: String,
+    /// What is wrong with it, and what was expected.
+    pub what: String,
+}
+
+/// A game that can be read, shown and played by name.
+pub trait Playable: Sync {
+    /// What the game is, as its database's header names it.
+    fn meta(&self) -> Meta;
+
+    /// Where play starts, if the game has one start.
+    fn start(&self) -> Option<u64>;
+
+    /// A position from the game's notation.
+    ///
+    /// # Errors
+    /// Text that does not spell a position.
+    fn parse(&self, text: &str) -> Result<u64, NotationError>;
+
+    /// `p` in the game's notation (what [`Playable::parse`] reads back).
+    fn notation(&self, p: u64) -> String;
+
+    /// `p` drawn for a terminal, as lines of text (the notation by default).
+    fn board(&self, p: u64) -> String {
+        self.notation(p)
+    }
+
+    /// Who is to move at `p`, in the game's words (`white`, `Sente`, `X`).
+    fn to_move(&self, p: u64) -> String;
+
+    /// The moves of `p`, each named as the game writes moves, with the
+    /// position it leads to; none when the game is over at `p`. A move
+    /// listed twice is two moves.
+    fn moves(&self, p: u64) -> Vec<(String, u64)>;
+
+    /// The key of `p`'s record in the game's database; `None` if `p` can be
+    /// no position of the game.
+    fn key(&self, p: u64) -> Option<u64>;
+
+    /// Whether the record under `key` counts as a position of the game: a
+    /// record that only stands for a finished game (the captured lion, the
+    /// chess ending's capture) is kept, so that moves to it can be valued,
+    /// but not counted. All are counted by default.
+    fn is_counted(&self, _key: u64) -> bool {
+        true
+    }
+
+    /// A position whose record is kept under `key` (the key itself by
+    /// default: games whose keys are positions in canonical form).
+    fn from_key(&self, key: u64) -> u64 {
+        key
+    }
+}
+
+/// A move with what it is worth for the player who makes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveAnswer {
+    /// The move, as the game names it.
+    pub name: String,
+    /// The position it leads to.
+    pub to: u64,
+    /// Its value for the mover: the outcome there flipped, one ply more.
+    pub value: Value,
+    /// Plies longer than best play from the position it is played from (0
+    /// for a best move); `None` when either side is a draw.
+    pub delta: Option<i64>,
+}
+
+/// A position's value and its moves, best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The position.
+    pub position: u64,
+    /// Its value for the player to move.
+    pub value: Value,
+    /// Its moves with their values for the mover, best first: a win
+    /// soonest, a tie soonest, a draw, a loss latest; equal moves in the
+    /// game's order.
+    pub moves: Vec<MoveAnswer>,
+}
+
+/// What a probe can fail on.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    /// The position is not in the database: not a position of the game, or
+    /// not reachable from where the game was solved.
+    #[error("{position} is not a position of this database's game ({game}){why}")]
+    NotInGame {
+        /// The position, in the game's notation.
+        position: String,
+        /// The game.
+        game: String,
+        /// Why, when known.
+        why: &'static str,
+    },
+    /// The database is damaged.
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+/// A game and its database, answering questions about positions.
+pub struct Probe<'a> {
+    /// The game.
+    pub game: &'a dyn Playable,
+    /// Its database.
+    pub db: &'a Database,
+}
+
+impl Probe<'_> {
+    /// The value of `p`; `None` if it is no position in the database.
+    ///
+    /// # Errors
+    /// A damaged database.
+    pub fn value(&self, p: u64) -> Result<Option<Value>, DbError> {
+        match self.game.key(p) {
+            Some(k) => self.db.value(k),
+            None => Ok(None),
+        }
+    }
+
+    /// The value of `p` and of every move, best first.
+    ///
+    /// # Errors
+    /// [`ProbeError::NotInGame`] if `p` or a position a move reaches has no
+    /// record; a damaged database.
+    pub fn answer(&self, p: u64) -> Result<Answer, ProbeError> {
+        let here = self.known(p)?;
+        let mut moves = Vec::new();
+        for (name, to) in self.game.moves(p) {
+            let after = self.known(to)?;
+            let value = Value::new(after.outcome.flip(), after.remoteness.map(|r| r + 1));
+            let delta = match (value.remoteness, here.remoteness) {
+                (Some(a), Some(b)) => Some(i64::from(a) - i64::from(b)),
+                _ => None,
+            };
+            moves.push(MoveAnswer {
+                name,
+                to,
+                value,
+                delta,
+            });
+        }
+        // Stable: equal moves keep the game's order.
+        moves.sort_by_key(|m| order(m.value));
+        Ok(Answer {
+            position: p,
+            value: here,
+            moves,
+        })
+    }
+
+    fn known(&self, p: u64) -> Result<Value, ProbeError> {
+        self.value(p)?.ok_or_else(|| ProbeError::NotInGame {
+            position: self.game.notation(p),
+            game: describe(&self.game.meta()),
+            why: if self.game.key(p).is_none() {
+                ""
+            } else {
+                " (not reachable from where it was solved)"
+            },
+        })
+    }
+}
+
+/// The sort key that puts the best move for the mover first.
+pub fn order(v: Value) -> (u8, i64) {
+    let r = i64::from(v.remoteness.unwrap_or(0));
+    match v.outcome {
+        Outcome::Win => (0, r),
+        Outcome::Tie => (1, r),
+        Outcome::Draw => (2, 0),
+        Outcome::Lose => (3, -r),
+    }
+}
+
+/// A game's name and variant, for messages: `chess KRK`.
+pub fn describe(meta: &Meta) -> String {
+    if meta.variant.is_empty() {
+        meta.game.clone()
+    } else {
+        format!("{} {}", meta.game, meta.variant)
+    }
+}
+
+/// An explicit graph as its database keeps it: positions are vertex ids,
+/// a move is named by the vertex it leads to.
+pub struct StoredGraph<'a> {
+    db: &'a Database,
+}
+
+impl<'a> StoredGraph<'a> {
+    /// The graph kept in `db`, its moves checked once here.
+    ///
+    /// # Errors
+    /// `db` keeps no moves, or they are damaged.
+    pub fn new(db: &'a Database) -> Result<StoredGraph<'a>, DbError> {
+        if db.header().moves.is_none() {
+            return Err(DbError::Header {
+                path: db.path().to_path_buf(),
+                what: "it keeps no moves (written for a game with rules, not a graph)".into(),
+            });
+        }
+        db.check_moves()?;
+        Ok(StoredGraph { db })
+    }
+}
+
+impl Playable for StoredGraph<'_> {
+    fn meta(&self) -> Meta {
+        self.db.meta().clone()
+    }
+
+    fn start(&self) -> Option<u64> {
+        None
+    }
+
+    fn parse(&self, text: &str) -> Result<u64, NotationError> {
+        let err = |what: String| NotationError {
+            game: "the graph".into(),
+            text: text.into(),
+            what,
+        };
+        let v: u64 = text
+            .trim()
+            .parse()
+            .map_err(|_| err("expected a vertex id (a number)".into()))?;
+        if v >= self.db.len() {
+            return Err(err(format!(
+                "the graph has vertices 0 to {}",
+                self.db.len().saturating_sub(1)
+            )));
+        }
+        Ok(v)
+    }
+
+    fn notation(&self, p: u64) -> String {
+        p.to_string()
+    }
+
+    fn to_move(&self, _p: u64) -> String {
+        "the player".into()
+    }
+
+    fn moves(&self, p: u64) -> Vec<(String, u64)> {
+        // Checked in `new`: reading them again cannot fail.
+        self.db
+            .moves(p)
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|w| (w.to_string(), u64::from(w)))
+            .collect()
+    }
+
+    fn key(&self, p: u64) -> Option<u64> {
+        (p < self.db.len()).then_some(p)
+    }
+}
