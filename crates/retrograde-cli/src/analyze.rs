@@ -75,7 +75,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             remoteness: r,
             position: game
                 .as_ref()
-                .map_or_else(|| format!("key {key}"), |g| g.notation(g.from_key(key))),
+                .map_or_else(|| format!("key {key}"), |g| g.notation(g.position_at(key))),
         })
     };
     let (win, loss) = (example(longest[0]), example(longest[1]));

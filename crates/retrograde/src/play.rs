@@ -10,7 +10,7 @@
 //! ```
 //! use retrograde::play::Playable;
 //! use retrograde::games::chess::{Endgame, Ending};
-//! let krk = Endgame::new(Ending::Krk, true);
+//! let krk = Endgame::new(Ending::KRK, true);
 //! let p = krk.parse("8/8/8/8/8/2k5/8/R1K5 w - - 0 1").unwrap();
 //! assert_eq!(krk.to_move(p), "white");
 //! assert!(krk.moves(p).iter().any(|(name, _)| name == "Ra1-a8"));
@@ -75,7 +75,7 @@ pub trait Playable: Sync {
 
     /// A position whose record is kept under `key` (the key itself by
     /// default: games whose keys are positions in canonical form).
-    fn from_key(&self, key: u64) -> u64 {
+    fn position_at(&self, key: u64) -> u64 {
         key
     }
 }

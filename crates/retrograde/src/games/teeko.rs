@@ -399,74 +399,6 @@ impl Game for Teeko {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::{check_game, sample_positions};
-
-    #[test]
-    fn numbers_and_boards_are_inverse() {
-        let t = Teeko::new();
-        for p in sample_positions(t.position_count(), 20_000, 3) {
-            assert_eq!(t.number(t.board(p)), Some(p), "{}", t.show(p));
-        }
-        assert_eq!(
-            t.board(t.start()),
-            Board {
-                x: 0,
-                o: 0,
-                x_to_move: true
-            }
-        );
-        assert_eq!(t.position_count(), t.offsets[10] as usize);
-    }
-
-    #[test]
-    fn moves_and_reverse_moves_agree() {
-        let t = Teeko::new();
-        // A sample of all, every position with up to 2 + 2 pieces, and the
-        // first positions of the movement phase (reached by drops and steps).
-        let first_moves = t.offsets[8]..t.offsets[8] + 20_000;
-        let positions = sample_positions(t.position_count(), 50_000, 5)
-            .into_iter()
-            .chain(0..t.offsets[5])
-            .chain(first_moves);
-        let report = check_game(&t, positions, 5);
-        assert!(report.is_ok(), "{}", report.show(&t));
-    }
-
-    #[test]
-    fn four_in_a_row_or_a_square_ends_the_game() {
-        let t = Teeko::new();
-        assert_eq!(t.wins.len(), 44);
-        // X has the top row's first four; O to move has lost.
-        let b = Board {
-            x: 0b1111,
-            o: 0b11 << 10 | 0b11 << 20,
-            x_to_move: false,
-        };
-        let p = t.number(b).unwrap();
-        assert_eq!(t.terminal(p), Some(Outcome::Lose));
-        assert_eq!(t.out_degree(p), 0);
-        // A 2 x 2 square: cells 0, 1, 5, 6.
-        let b = Board {
-            x: 0b11 | 0b11 << 5,
-            o: 0b1111 << 20,
-            x_to_move: false,
-        };
-        assert_eq!(t.terminal(t.number(b).unwrap()), Some(Outcome::Lose));
-        // Drops: 25 first moves; in the movement phase, steps to empty neighbours.
-        assert_eq!(t.out_degree(t.start()), 25);
-        let b = Board {
-            x: 1 | 1 << 4 | 1 << 20 | 1 << 24,
-            o: 1 << 12 | 1 << 2 | 1 << 10 | 1 << 14,
-            x_to_move: true,
-        };
-        // Corners: 3 neighbours each, all empty but none taken by O? 0's are 1, 5, 6.
-        assert_eq!(t.out_degree(t.number(b).unwrap()), 12);
-    }
-}
-
 /// The name of a cell: its column `a`–`e`, its row `1`–`5` from the bottom.
 fn cell_name(cell: u32) -> String {
     format!("{}{}", char::from(b'a' + (cell % 5) as u8), 5 - cell / 5)
@@ -608,5 +540,73 @@ impl crate::play::Playable for Teeko {
 
     fn key(&self, p: u64) -> Option<u64> {
         (p < u64::from(self.offsets[10])).then_some(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{check_game, sample_positions};
+
+    #[test]
+    fn numbers_and_boards_are_inverse() {
+        let t = Teeko::new();
+        for p in sample_positions(t.position_count(), 20_000, 3) {
+            assert_eq!(t.number(t.board(p)), Some(p), "{}", t.show(p));
+        }
+        assert_eq!(
+            t.board(t.start()),
+            Board {
+                x: 0,
+                o: 0,
+                x_to_move: true
+            }
+        );
+        assert_eq!(t.position_count(), t.offsets[10] as usize);
+    }
+
+    #[test]
+    fn moves_and_reverse_moves_agree() {
+        let t = Teeko::new();
+        // A sample of all, every position with up to 2 + 2 pieces, and the
+        // first positions of the movement phase (reached by drops and steps).
+        let first_moves = t.offsets[8]..t.offsets[8] + 20_000;
+        let positions = sample_positions(t.position_count(), 50_000, 5)
+            .into_iter()
+            .chain(0..t.offsets[5])
+            .chain(first_moves);
+        let report = check_game(&t, positions, 5);
+        assert!(report.is_ok(), "{}", report.show(&t));
+    }
+
+    #[test]
+    fn four_in_a_row_or_a_square_ends_the_game() {
+        let t = Teeko::new();
+        assert_eq!(t.wins.len(), 44);
+        // X has the top row's first four; O to move has lost.
+        let b = Board {
+            x: 0b1111,
+            o: 0b11 << 10 | 0b11 << 20,
+            x_to_move: false,
+        };
+        let p = t.number(b).unwrap();
+        assert_eq!(t.terminal(p), Some(Outcome::Lose));
+        assert_eq!(t.out_degree(p), 0);
+        // A 2 x 2 square: cells 0, 1, 5, 6.
+        let b = Board {
+            x: 0b11 | 0b11 << 5,
+            o: 0b1111 << 20,
+            x_to_move: false,
+        };
+        assert_eq!(t.terminal(t.number(b).unwrap()), Some(Outcome::Lose));
+        // Drops: 25 first moves; in the movement phase, steps to empty neighbours.
+        assert_eq!(t.out_degree(t.start()), 25);
+        let b = Board {
+            x: 1 | 1 << 4 | 1 << 20 | 1 << 24,
+            o: 1 << 12 | 1 << 2 | 1 << 10 | 1 << 14,
+            x_to_move: true,
+        };
+        // Corners: 3 neighbours each, all empty but none taken by O? 0's are 1, 5, 6.
+        assert_eq!(t.out_degree(t.number(b).unwrap()), 12);
     }
 }

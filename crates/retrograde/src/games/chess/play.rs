@@ -104,7 +104,7 @@ impl Playable for Endgame {
         key != CAPTURED_KEY
     }
 
-    fn from_key(&self, key: u64) -> u64 {
+    fn position_at(&self, key: u64) -> u64 {
         if key == CAPTURED_KEY {
             u64::from(Position::CAPTURED.0)
         } else {

@@ -168,7 +168,7 @@ impl Playable for Rules {
 
     /// The board of a key is seen by its player to move, who is written
     /// as Sente.
-    fn from_key(&self, key: u64) -> u64 {
+    fn position_at(&self, key: u64) -> u64 {
         if key == self.captured_key() {
             CAPTURED
         } else {

@@ -1,0 +1,337 @@
+//! The solution database through the binary: `--save` from every kind of
+//! solve, then `query`, `analyze`, `play` and `verify` on what was saved;
+//! damaged files and positions outside the game are refused with exit 2.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Output, Stdio};
+
+mod common;
+
+use common::*;
+
+const KRK_FEN: &str = "8/8/8/8/8/2k5/8/R1K5 w - - 0 1";
+
+fn ok(o: &Output) {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    ok(o);
+    serde_json::from_str(stdout(o).trim()).unwrap()
+}
+
+/// Saves KRK into `dir/krk.db`.
+fn krk(dir: &Path) {
+    ok(&run(
+        &["game", "chess", "KRK", "--save", "krk.db", "-q"],
+        dir,
+    ));
+}
+
+/// Runs `play` with `input` on standard input; returns the transcript.
+fn play(dir: &Path, args: &[&str], input: &str) -> String {
+    let mut child = bin()
+        .arg("play")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    ok(&out);
+    stdout(&out)
+}
+
+#[test]
+fn a_saved_chess_ending_answers_a_query_as_the_solve_does() {
+    let dir = tempfile::tempdir().unwrap();
+    krk(dir.path());
+    let q = json(&run(&["query", "krk.db", KRK_FEN, "--json"], dir.path()));
+    let g = json(&run(
+        &["game", "chess", "KRK", "--position", KRK_FEN, "--json"],
+        dir.path(),
+    ));
+    let g = &g["position"];
+    assert_eq!(q["position"], KRK_FEN);
+    assert_eq!(q["to_move"], "white");
+    assert_eq!(
+        (&q["outcome"], &q["remoteness"]),
+        (&g["outcome"], &g["remoteness"])
+    );
+    assert_eq!(q["outcome"], "win");
+    let moves = |v: &serde_json::Value, at: &str| -> Vec<(String, String, String, u64)> {
+        v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["move"].as_str().unwrap().to_string(),
+                    m[at].as_str().unwrap().to_string(),
+                    m["outcome"].as_str().unwrap().to_string(),
+                    m["remoteness"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(moves(&q, "position"), moves(g, "fen"));
+    // Best first, with the change in remoteness: 0 for the best move.
+    assert_eq!(q["moves"][0]["delta"], 0);
+    assert!(q["moves"][1]["delta"].as_i64().unwrap() > 0);
+}
+
+#[test]
+fn query_prints_the_value_then_the_moves_best_first() {
+    let dir = tempfile::tempdir().unwrap();
+    krk(dir.path());
+    let o = run(&["query", "krk.db", KRK_FEN], dir.path());
+    ok(&o);
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], format!("{KRK_FEN}: win in 25 for white to move"));
+    assert!(
+        lines[1].contains("Ra1-a4") && lines[1].contains("win in 25") && lines[1].contains("+0"),
+        "{text}"
+    );
+    assert!(
+        lines[2].contains("win in 29") && lines[2].contains("+4"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_position_not_in_the_game_exits_2_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    krk(dir.path());
+    // Kings side by side.
+    let o = run(
+        &["query", "krk.db", "8/8/8/8/8/8/8/RKk5 w - - 0 1"],
+        dir.path(),
+    );
+    assert_refused(&o, "8/8/8/8/8/8/8/RKk5 w - - 0 1");
+    let o = run(&["query", "krk.db", "not a fen"], dir.path());
+    assert_refused(&o, "\"not a fen\" is not a position of chess KRK");
+    // A smaller game of Dōbutsu shōgi: a board of its pieces it never reaches.
+    ok(&run(
+        &[
+            "game",
+            "dobutsu",
+            "--start",
+            "1l1/3/3/1L1 b -",
+            "--save",
+            "lions.db",
+            "-q",
+        ],
+        dir.path(),
+    ));
+    let o = run(&["query", "lions.db", "L2/3/3/2l b -"], dir.path());
+    assert_refused(&o, "not reachable from where it was solved");
+    let o = run(&["query", "lions.db", "gle/1c1/1C1/ELG b -"], dir.path());
+    assert_refused(&o, "this game has giraffes, elephants and chicks");
+}
+
+/// Where the data of a database starts: after the header, at a multiple of 4096.
+fn data_start(bytes: &[u8]) -> usize {
+    let len = u64::from_le_bytes(bytes[8..16].try_into().unwrap()) as usize;
+    (24 + len).div_ceil(4096) * 4096
+}
+
+#[test]
+fn a_flipped_byte_or_a_file_cut_short_exits_2_naming_the_block() {
+    let dir = tempfile::tempdir().unwrap();
+    krk(dir.path());
+    let path = dir.path().join("krk.db");
+    let good = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    let at = data_start(&good) + 100;
+    bad[at] ^= 0x10;
+    std::fs::write(&path, &bad).unwrap();
+    for args in [
+        &["query", "krk.db", KRK_FEN][..],
+        &["analyze", "krk.db"],
+        &["verify", "krk.db"],
+    ] {
+        let o = run(args, dir.path());
+        assert_refused(&o, "krk.db: records block 0: checksum mismatch");
+    }
+    std::fs::write(&path, &good[..good.len() - 1000]).unwrap();
+    let o = run(&["query", "krk.db", KRK_FEN], dir.path());
+    assert_refused(&o, "the file is cut short");
+    std::fs::write(&path, b"0 1\n").unwrap();
+    let o = run(&["analyze", "krk.db"], dir.path());
+    assert_refused(&o, "not a solution database");
+}
+
+#[test]
+fn analyze_gives_the_counts_and_histogram_of_the_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    krk(dir.path());
+    let a = json(&run(
+        &["analyze", "krk.db", "--json", "--svg", "krk.svg"],
+        dir.path(),
+    ));
+    let g = json(&run(&["game", "chess", "KRK", "--json"], dir.path()));
+    for key in ["positions", "counts", "longest", "histogram"] {
+        assert_eq!(a[key], g[key], "{key}");
+    }
+    assert_eq!(a["game"], "chess");
+    assert_eq!(a["variant"], "KRK");
+    assert_eq!(a["longest_win"]["remoteness"], 31);
+    assert_eq!(a["longest_loss"]["remoteness"], 32);
+    // The example is a position of that value.
+    let fen = a["longest_loss"]["position"].as_str().unwrap();
+    let q = json(&run(&["query", "krk.db", fen, "--json"], dir.path()));
+    assert_eq!(
+        (q["outcome"].as_str(), q["remoteness"].as_u64()),
+        (Some("lose"), Some(32))
+    );
+    let svg = std::fs::read_to_string(dir.path().join("krk.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("remoteness") && svg.ends_with("</svg>\n"));
+    let text = stdout(&run(&["analyze", "krk.db"], dir.path()));
+    assert!(text.contains("longest loss: 32 plies: "), "{text}");
+}
+
+#[test]
+fn play_takes_moves_by_number_and_name_and_takes_them_back() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(&run(
+        &["game", "tic-tac-toe", "--save", "ttt.db", "-q"],
+        dir.path(),
+    ));
+    let t = play(dir.path(), &["ttt.db"], "b2\nzz\nu\n1\nq\n");
+    // Every legal move with its value before the move.
+    assert!(t.contains("ply 0: X to move: tie in 9"), "{t}");
+    assert!(t.contains("    5. b2         tie in 9"), "{t}");
+    assert!(t.contains("your move: b2"), "{t}");
+    // The perfect player answers in a corner (the only draw), then an unknown move is refused.
+    assert!(t.contains("the perfect player plays a3"), "{t}");
+    assert!(t.contains("\"zz\" is not a move here"), "{t}");
+    // Taking back returns to the empty board, then move 1 is played.
+    let plies: Vec<&str> = t.lines().filter(|l| l.starts_with("ply ")).collect();
+    assert_eq!(plies[0], "ply 0: X to move: tie in 9");
+    assert_eq!(plies[1], "ply 1: O to move: tie in 8");
+    assert_eq!(plies[2], "ply 2: X to move: tie in 7");
+    assert_eq!(plies[3], "ply 2: X to move: tie in 7", "{t}");
+    assert_eq!(plies[4], "ply 0: X to move: tie in 9", "{t}");
+    assert_eq!(plies[5], "ply 1: O to move: tie in 8", "{t}");
+}
+
+#[test]
+fn watching_plays_best_moves_to_the_end_of_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(&run(
+        &["game", "tic-tac-toe", "--save", "ttt.db", "-q"],
+        dir.path(),
+    ));
+    let t = play(dir.path(), &["ttt.db", "--watch"], "");
+    let moves = t
+        .lines()
+        .filter(|l| l.starts_with("the perfect player plays "))
+        .count();
+    assert_eq!(moves, 9, "{t}");
+    assert!(
+        t.contains("ply 9: O to move: tie in 0\ngame over: O ties"),
+        "{t}"
+    );
+}
+
+#[test]
+fn every_kind_of_saved_game_plays_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let board = data("../../examples/boards/museum.txt");
+    let board = board.to_str().unwrap();
+    ok(&run(&["cop-thief", board, "--save", "museum.db", "-q"], d));
+    ok(&run(
+        &[
+            "game",
+            "chess",
+            "KQK",
+            "--save",
+            "kqk.db",
+            "--uncompressed",
+            "-q",
+        ],
+        d,
+    ));
+    ok(&run(
+        &[
+            "game",
+            "dobutsu",
+            "--start",
+            "1l1/3/3/1L1 b -",
+            "--save",
+            "lions.db",
+            "-q",
+        ],
+        d,
+    ));
+    ok(&run(&["game", "tic-tac-toe", "--save", "ttt.db", "-q"], d));
+    let graph = data("chase.txt");
+    ok(&run(
+        &["solve", graph.to_str().unwrap(), "--save", "chase.db", "-q"],
+        d,
+    ));
+    for (db, start, last) in [
+        ("museum.db", None, "game over: the cop loses"),
+        (
+            "kqk.db",
+            Some("8/8/8/8/8/2k5/8/1Q1K4 w - - 0 1"),
+            "game over: black loses",
+        ),
+        ("lions.db", None, "game over: Gote loses"),
+        ("ttt.db", None, "game over: O ties"),
+    ] {
+        let mut args = vec![db, "--watch"];
+        if let Some(s) = start {
+            args.extend(["--position", s]);
+        }
+        let t = play(d, &args, "");
+        assert!(t.trim_end().ends_with(last), "{db}: {t}");
+        let v = run(&["verify", db], d);
+        ok(&v);
+        assert!(stderr(&v).contains("verified: "), "{}", stderr(&v));
+    }
+    // A graph: positions and moves are vertex ids.
+    let q = json(&run(&["query", "chase.db", "0", "--json"], d));
+    assert!(q["moves"].as_array().is_some());
+    let t = play(
+        d,
+        &["chase.db", "--position", "0", "--you", "both"],
+        "1\nq\n",
+    );
+    assert!(t.contains("ply 1: "), "{t}");
+    let v = run(&["verify", "chase.db"], d);
+    ok(&v);
+    ok(&run(&["verify", graph.to_str().unwrap(), "chase.db"], d));
+    let o = run(&["query", "chase.db", "99999"], d);
+    assert_refused(&o, "\"99999\" is not a position of the graph");
+}
+
+#[test]
+fn verify_refuses_a_database_of_another_game() {
+    let dir = tempfile::tempdir().unwrap();
+    krk(dir.path());
+    let graph = data("chase.txt");
+    let o = run(&["verify", graph.to_str().unwrap(), "krk.db"], dir.path());
+    assert_refused(&o, "krk.db is a database of chess KRK, not of a graph");
+}
+
+#[test]
+fn save_refuses_to_overwrite_its_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("g.txt");
+    std::fs::write(&graph, "0 1\n").unwrap();
+    let o = run(&["solve", "g.txt", "--save", "g.txt"], dir.path());
+    assert_refused(&o, "g.txt is both an input and an output");
+    assert_eq!(std::fs::read_to_string(&graph).unwrap(), "0 1\n");
+}

@@ -1,0 +1,146 @@
+//! Each built-in game as people play it agrees with the game the solver
+//! runs on: notation reads back, named moves reach the positions the
+//! solver's moves reach (as database keys, with multiplicity), and a
+//! database written from a solve answers every position as the solve does.
+
+use retrograde::db::{self, Database, Meta, Source};
+use retrograde::games::chess::{Endgame, Ending};
+use retrograde::games::cop_thief::{Board, CopThief};
+use retrograde::games::dobutsu::{notation, Capture, Dobutsu};
+use retrograde::games::teeko::Teeko;
+use retrograde::play::{Playable, Probe};
+use retrograde::{Answers, Explorer, Game, StateGame};
+
+fn sorted(mut v: Vec<u64>) -> Vec<u64> {
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn chess_notation_reads_back_and_named_moves_are_the_solver_s_moves() {
+    for ending in [Ending::KRK, Ending::KBNK] {
+        let game = Endgame::new(ending, true);
+        let explored = Explorer::new().explore(game).unwrap();
+        for i in (0..explored.len() as u32).step_by(101) {
+            let p = u64::from(explored.position(i).unwrap().0);
+            if game.notation(p) == "a piece captured" {
+                continue;
+            }
+            assert_eq!(game.parse(&game.notation(p)).unwrap(), p);
+            assert_eq!(game.key(p), Some(p), "explored positions are canonical");
+            let named = sorted(
+                game.moves(p)
+                    .iter()
+                    .map(|(_, q)| game.key(*q).unwrap())
+                    .collect(),
+            );
+            let mut solver = Vec::new();
+            game.for_each_move(explored.position(i).unwrap(), |q| {
+                solver.push(game.key(u64::from(q.0)).unwrap())
+            });
+            assert_eq!(named, sorted(solver), "{}", game.notation(p));
+        }
+    }
+}
+
+#[test]
+fn dobutsu_moves_by_name_reach_the_solver_s_positions() {
+    let (start, sente) = notation::parse("1lc/3/3/CL1 b -").unwrap();
+    for capture in [Capture::Played, Capture::Terminal] {
+        let game = Dobutsu::from_start(start, true, capture, &retrograde::NoProgress).unwrap();
+        let rules = game.rules(start, sente);
+        let n = game.position_count() as u32;
+        assert!(n > 1000, "{n}");
+        let keys = game.keys();
+        for p in 0..n {
+            let key = game.key(p).unwrap();
+            assert_eq!(key, keys[p as usize]);
+            let code = rules.position_at(key);
+            assert_eq!(rules.key(code), Some(key));
+            if rules.notation(code) != "the lion captured" {
+                assert_eq!(rules.parse(&rules.notation(code)).unwrap(), code);
+            }
+            let named = sorted(
+                rules
+                    .moves(code)
+                    .iter()
+                    .map(|(_, q)| rules.key(*q).unwrap())
+                    .collect(),
+            );
+            let mut solver = Vec::new();
+            game.for_each_move(p, |q| solver.push(game.key(q).unwrap()));
+            assert_eq!(named, sorted(solver), "{}", rules.notation(code));
+        }
+    }
+}
+
+#[test]
+fn teeko_and_cop_thief_moves_by_name_are_the_solver_s_moves() {
+    let teeko = Teeko::new();
+    let n = teeko.position_count() as u32;
+    for p in (0..n).step_by(9973) {
+        let code = u64::from(p);
+        assert_eq!(teeko.parse(&teeko.notation(code)).unwrap(), code);
+        let named = sorted(teeko.moves(code).iter().map(|(_, q)| *q).collect());
+        let mut solver = Vec::new();
+        if teeko.terminal(p).is_none() {
+            teeko.for_each_move(p, |q| solver.push(u64::from(q)));
+        }
+        assert_eq!(named, sorted(solver), "{}", teeko.notation(code));
+    }
+    let text = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/boards/museum.txt"
+    ))
+    .unwrap();
+    let game = CopThief::new(Board::parse(&text, "museum.txt").unwrap()).unwrap();
+    for p in 0..game.position_count() as u32 {
+        let code = u64::from(p);
+        assert_eq!(game.parse(&game.notation(code)).unwrap(), code);
+        let named = sorted(game.moves(code).iter().map(|(_, q)| *q).collect());
+        let mut solver = Vec::new();
+        game.for_each_move(p, |q| solver.push(u64::from(q)));
+        assert_eq!(named, sorted(solver));
+    }
+}
+
+#[test]
+fn a_database_answers_every_position_as_the_solve_does() {
+    let (start, sente) = notation::parse("1lc/3/3/CL1 b -").unwrap();
+    let game = Dobutsu::from_start(start, true, Capture::Played, &retrograde::NoProgress).unwrap();
+    let sol = retrograde::solve_game(&game, &retrograde::Rules::normal()).unwrap();
+    let keys = game.keys();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.db");
+    let rules = game.rules(start, sente);
+    db::Writer::new(rules.meta())
+        .write(
+            &path,
+            &Source {
+                records: keys.len() as u64,
+                value: |r: u64| sol.value(r as u32),
+                keys: Some(&keys[..]),
+                moves: None,
+            },
+        )
+        .unwrap();
+    let d = Database::open(&path).unwrap();
+    assert_eq!(d.meta(), &rules.meta());
+    let probe = Probe {
+        game: &rules,
+        db: &d,
+    };
+    for p in 0..game.position_count() as u32 {
+        let code = rules.position_at(game.key(p).unwrap());
+        let answer = probe.answer(code).unwrap();
+        assert_eq!(Some(answer.value), sol.value(p));
+        // The best move's value is the position's, one ply on.
+        if let Some(best) = answer.moves.first() {
+            assert_eq!(best.value.outcome, answer.value.outcome);
+            assert_eq!(best.value.remoteness, answer.value.remoteness);
+            assert_eq!(best.delta.unwrap_or(0), 0);
+        }
+    }
+    let empty = Meta::new("x");
+    assert_ne!(d.meta(), &empty);
+}
