@@ -36,7 +36,7 @@
 //! game is under 84 plies, 10 bits under 340. Records are packed in blocks of
 //! [`BLOCK_RECORDS`]; each block is stored as it is (`none`, probed in
 //! place) or compressed with Zstandard (`zstd`, decompressed a block at a
-//! time, the last few kept).
+//! time, the last 64 MiB of blocks kept).
 //!
 //! **Keys.** A dense game (vertex ids, a [`Game`](crate::Game)'s numbers)
 //! finds a record at its position's number. A game whose positions are
@@ -320,8 +320,17 @@ pub(crate) fn decode(code: u64) -> Result<Option<Value>, u64> {
     })
 }
 
-/// Decompressed blocks kept for the next probes.
-const CACHED_BLOCKS: usize = 8;
+/// Bytes of decompressed blocks kept for the next probes (the oldest
+/// dropped first): 1,024 blocks of 8-bit records.
+const CACHE_BYTES: usize = 64 << 20;
+
+/// The blocks decompressed last, by block number.
+#[derive(Default)]
+struct Cache {
+    blocks: std::collections::HashMap<u64, Arc<[u8]>>,
+    order: std::collections::VecDeque<u64>,
+    bytes: usize,
+}
 
 /// A database, opened and mapped; its sections are checked as they are read.
 pub struct Database {
@@ -333,7 +342,7 @@ pub struct Database {
     blocks: Checked,
     keys: Option<(Checked, Checked, Checked)>,
     moves: Option<(Checked, Checked)>,
-    cache: Mutex<Vec<(u64, Arc<[u8]>)>>,
+    cache: Mutex<Cache>,
 }
 
 impl std::fmt::Debug for Database {
@@ -440,7 +449,7 @@ impl Database {
             blocks,
             keys,
             moves,
-            cache: Mutex::new(Vec::new()),
+            cache: Mutex::new(Cache::default()),
         })
     }
 
@@ -550,19 +559,28 @@ impl Database {
         })
     }
 
-    /// Block `b`'s packed records, decompressed (kept among the last few).
+    /// Block `b`'s packed records, decompressed (kept among the last
+    /// [`CACHE_BYTES`] decompressed).
     fn block(&self, b: u64) -> Result<Arc<[u8]>, DbError> {
         if let Ok(cache) = self.cache.lock() {
-            if let Some((_, bytes)) = cache.iter().find(|(i, _)| *i == b) {
+            if let Some(bytes) = cache.blocks.get(&b) {
                 return Ok(bytes.clone());
             }
         }
         let bytes: Arc<[u8]> = self.unpacked_block(b)?.into();
         if let Ok(mut cache) = self.cache.lock() {
-            if cache.len() == CACHED_BLOCKS {
-                cache.remove(0);
+            while cache.bytes + bytes.len() > CACHE_BYTES {
+                let Some(old) = cache.order.pop_front() else {
+                    break;
+                };
+                if let Some(dropped) = cache.blocks.remove(&old) {
+                    cache.bytes -= dropped.len();
+                }
             }
-            cache.push((b, bytes.clone()));
+            if cache.blocks.insert(b, bytes.clone()).is_none() {
+                cache.order.push_back(b);
+                cache.bytes += bytes.len();
+            }
         }
         Ok(bytes)
     }
