@@ -255,6 +255,13 @@ fn database(args: &Args) -> Result<ExitCode> {
                 let mut edges = Vec::new();
                 for v in 0..n {
                     for w in db.moves(v)?.unwrap_or_default() {
+                        if u64::from(w) >= n {
+                            anyhow::bail!(
+                                "{}: position {v} has a move to {w}, past the graph's {n} \
+                                 vertices (the file is damaged)",
+                                common::shown(path)
+                            );
+                        }
                         edges.push((v as u32, w));
                     }
                 }
