@@ -41,7 +41,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         common::check_json_output(args.json, svg, "the chart")?;
     }
     let db = crate::db::open(&args.db)?;
-    let game = crate::db::game(&db).ok();
+    // A game this build does not know is analysed without names; a damaged
+    // database is refused.
+    let game = match crate::db::game(&db) {
+        Ok(g) => Some(g),
+        Err(e) if e.downcast_ref::<retrograde::db::DbError>().is_some() => return Err(e),
+        Err(_) => None,
+    };
     let mut h = Histogram::default();
     // The first record of the longest win and of the longest loss.
     let mut longest: [Option<(u32, u64)>; 2] = [None, None];

@@ -17,6 +17,7 @@ mod play;
 mod progress;
 mod query;
 mod report;
+mod serve;
 mod solve;
 mod verify;
 
@@ -92,6 +93,11 @@ enum Command {
         after_help = "Examples:\n  retrograde game tic-tac-toe --save ttt.db && retrograde play ttt.db\n  retrograde play krk.db --position '8/8/8/8/8/2k5/8/R1K5 w - - 0 1' --you second\n  retrograde play dobutsu.db --watch --max-plies 40"
     )]
     Play(play::Args),
+    /// A local web explorer on 127.0.0.1: play a solved game in the browser, watch a small solve.
+    #[command(
+        after_help = "Examples:\n  retrograde game tic-tac-toe --save ttt.db && retrograde serve ttt.db\n  retrograde serve examples/graphs/chase.txt --port 8000     (solved first; its solve animated)"
+    )]
+    Serve(serve::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on standard output.
     #[command(
         after_help = "Examples:\n  retrograde completions bash > ~/.local/share/bash-completion/completions/retrograde\n  retrograde completions zsh > ~/.zfunc/_retrograde"
@@ -119,7 +125,7 @@ impl Command {
                 game::GameName::CopThief(c) => c.threads,
                 _ => None,
             }),
-            Command::Query(_) | Command::Analyze(_) | Command::Play(_) => None,
+            Command::Query(_) | Command::Analyze(_) | Command::Play(_) | Command::Serve(_) => None,
             Command::Completions { .. } | Command::Man => None,
         }
     }
@@ -174,6 +180,7 @@ fn main() -> ExitCode {
         Command::Query(args) => query::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Play(args) => play::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

@@ -228,6 +228,33 @@ fn save<S: Answers + Sync>(
     sol: &S,
     bars: &Bars,
 ) -> Result<()> {
+    let (offsets, targets) = moves(graph, rules);
+    let mut meta = retrograde::db::Meta::new("graph")
+        .param("graph", args.game.graph.display())
+        .param("labels", rules.labels.len())
+        .param(
+            "no_move",
+            match rules.no_move {
+                retrograde::NoMoveRule::Lose => "lose",
+                retrograde::NoMoveRule::Win => "win",
+            },
+        );
+    if let Some(t) = &args.game.terminal {
+        meta = meta.param("terminal", t.display());
+    }
+    let source = retrograde::db::Source {
+        records: graph.vertex_count() as u64,
+        value: |r: u64| sol.value(r as u32),
+        keys: None,
+        moves: Some((&offsets[..], &targets[..])),
+    };
+    args.save.save(meta, &source, bars, args.quiet || args.json)
+}
+
+/// An explicit graph's moves as its database keeps them: offsets (one per
+/// position and one more) into targets, each row ordered by target; a
+/// labelled position keeps none (it is over).
+pub fn moves(graph: &retrograde::Csr, rules: &retrograde::Rules) -> (Vec<u64>, Vec<u32>) {
     let n = graph.vertex_count();
     let degree = |v: usize| {
         if rules.labels.get(v as u32).is_some() {
@@ -252,26 +279,7 @@ fn save<S: Answers + Sync>(
             }
         }
     }
-    let mut meta = retrograde::db::Meta::new("graph")
-        .param("graph", args.game.graph.display())
-        .param("labels", rules.labels.len())
-        .param(
-            "no_move",
-            match rules.no_move {
-                retrograde::NoMoveRule::Lose => "lose",
-                retrograde::NoMoveRule::Win => "win",
-            },
-        );
-    if let Some(t) = &args.game.terminal {
-        meta = meta.param("terminal", t.display());
-    }
-    let source = retrograde::db::Source {
-        records: n as u64,
-        value: |r: u64| sol.value(r as u32),
-        keys: None,
-        moves: Some((&offsets[..], &targets[..])),
-    };
-    args.save.save(meta, &source, bars, args.quiet || args.json)
+    (offsets, targets)
 }
 
 /// What the JSON report of a solve says besides the solution.

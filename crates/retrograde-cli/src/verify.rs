@@ -237,6 +237,18 @@ fn database(args: &Args) -> Result<ExitCode> {
     let meta = db.meta().clone();
     let param = |k: &str| meta.params.get(k).map(String::as_str).unwrap_or("");
     let keep = args.show;
+    // Before reading every record: a database of another size is of another game.
+    let same_size = |positions: u64| -> Result<()> {
+        if db.len() != positions {
+            anyhow::bail!(
+                "{} has {} records, but {} has {positions} positions: it is not this game's database",
+                common::shown(path),
+                db.len(),
+                retrograde::play::describe(&meta)
+            );
+        }
+        Ok(())
+    };
     // (positions, moves, report)
     let (n, moves, report): (u64, Option<u64>, retrograde::Report) =
         match meta.game.as_str() {
@@ -285,6 +297,7 @@ fn database(args: &Args) -> Result<ExitCode> {
                 let explored = times.time("explore", || {
                     Explorer::new().progress(&bars).explore(endgame)
                 })?;
+                same_size(explored.len() as u64)?;
                 let values = times.time("read", || {
                     db.values_by_key(explored.len() as u32, |i| {
                         explored.position(i).and_then(|p| game.key(u64::from(p.0)))
@@ -306,6 +319,7 @@ fn database(args: &Args) -> Result<ExitCode> {
                         symmetry: param("symmetry") == "true",
                     })
                 })?;
+                same_size(explored.len() as u64)?;
                 let values = db.values_by_key(explored.len() as u32, |i| {
                     explored
                         .position(i)
@@ -320,6 +334,7 @@ fn database(args: &Args) -> Result<ExitCode> {
             }
             "teeko" => {
                 let game = teeko::Teeko::new();
+                same_size(game.position_count() as u64)?;
                 let values = times.time("read", || db.values())?;
                 let rules = retrograde::Rules::normal();
                 let solved = retrograde::Solved::new(game.as_graph(), rules.clone(), values)?;
@@ -331,6 +346,7 @@ fn database(args: &Args) -> Result<ExitCode> {
             "cop-thief" => {
                 let board = cop_thief::Board::parse(param("board").as_bytes(), param("path"))?;
                 let game = cop_thief::CopThief::new(board)?;
+                same_size(game.position_count() as u64)?;
                 let values = times.time("read", || db.values())?;
                 let rules = game.rules();
                 let solved = retrograde::Solved::new(game.as_graph(), rules.clone(), values)?;
@@ -349,6 +365,7 @@ fn database(args: &Args) -> Result<ExitCode> {
                 let game = times.time("explore", || {
                     dobutsu::Dobutsu::from_start(start, param("symmetry") == "true", capture, &bars)
                 })?;
+                same_size(game.position_count() as u64)?;
                 let values = times.time("read", || {
                     db.values_by_key(game.position_count() as u32, |i| game.key(i))
                 })?;

@@ -16,7 +16,8 @@ use crate::error::SolveError;
 /// (as in GamesmanOne): a player who cannot win prefers a game that ends.
 /// So a position that can neither win nor be forced to lose is a `Tie` when
 /// some move reaches a `Tie`, and a `Draw` otherwise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 #[repr(u8)]
 pub enum Outcome {
     /// The player to move can force a win.

@@ -156,7 +156,10 @@ impl Probe<'_> {
         let mut moves = Vec::new();
         for (name, to) in self.game.moves(p) {
             let after = self.known(to)?;
-            let value = Value::new(after.outcome.flip(), after.remoteness.map(|r| r + 1));
+            let value = Value::new(
+                after.outcome.flip(),
+                after.remoteness.map(|r| r.saturating_add(1)),
+            );
             let delta = match (value.remoteness, here.remoteness) {
                 (Some(a), Some(b)) => Some(i64::from(a) - i64::from(b)),
                 _ => None,

@@ -259,3 +259,96 @@ fn the_record_width_follows_the_longest_game() {
         assert_eq!(d.record(0).unwrap(), values[0]);
     }
 }
+
+/// Rewrites the header of the database at `path` with `f`, its checksum
+/// recomputed (a crafted file, not a damaged one); the data stays where it is.
+fn rewrite_header(path: &std::path::Path, f: impl FnOnce(&mut serde_json::Value, &mut [u8])) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let start = data_start(path);
+    let len = u64::from_le_bytes(bytes[8..16].try_into().unwrap()) as usize;
+    let mut header: serde_json::Value = serde_json::from_slice(&bytes[24..24 + len]).unwrap();
+    f(&mut header, &mut bytes[start..]);
+    let text = serde_json::to_vec(&header).unwrap();
+    assert!(
+        24 + text.len() <= start,
+        "the crafted header must fit before the data"
+    );
+    bytes[8..16].copy_from_slice(&(text.len() as u64).to_le_bytes());
+    bytes[16..24].copy_from_slice(&xxhash_rust::xxh3::xxh3_64(&text).to_le_bytes());
+    bytes[24..start].fill(0);
+    bytes[24..24 + text.len()].copy_from_slice(&text);
+    std::fs::write(path, &bytes).unwrap();
+}
+
+#[test]
+fn a_crafted_header_is_refused_where_it_does_not_hold() {
+    let values = [
+        Some(Value::new(Outcome::Win, Some(3))),
+        Some(Value::new(Outcome::Lose, Some(4))),
+    ];
+    // A record beyond the header's longest remoteness is no value.
+    let (_dir, path) = write(&values, None, None, Compression::None);
+    rewrite_header(&path, |h, _| h["longest"] = 3.into());
+    let d = Database::open(&path).unwrap();
+    assert_eq!(d.record(0).unwrap(), values[0]);
+    let err = d.record(1).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            DbError::Damaged {
+                fault: Fault::Decode(_),
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(d.values().is_err());
+    // Uncompressed blocks with listed ends, a chunk of 0 bytes: impossible layouts.
+    for craft in [
+        (|h: &mut serde_json::Value| h["blocks"]["ends"] = serde_json::json!([1]))
+            as fn(&mut serde_json::Value),
+        |h| h["blocks"]["chunk"] = 0.into(),
+        |h| h["records"] = (1u64 << 40).into(),
+    ] {
+        let (_dir, path) = write(&values, None, None, Compression::None);
+        rewrite_header(&path, |h, _| craft(h));
+        let err = Database::open(&path).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                DbError::Damaged {
+                    fault: Fault::Layout,
+                    ..
+                } | DbError::Header { .. }
+            ),
+            "{err}"
+        );
+    }
+    // Keys whose arrays do not have the sizes of their count.
+    let keys = [3u64, 9];
+    let (_dir, path) = write(&values, Some(&keys), None, Compression::Zstd);
+    rewrite_header(&path, |h, _| h["keys"]["universe"] = (1u64 << 50).into());
+    assert!(matches!(
+        Database::open(&path).unwrap_err(),
+        DbError::Header { .. }
+    ));
+}
+
+#[test]
+fn moves_out_of_order_are_refused_even_with_their_checksums_right() {
+    let values = vec![Some(Value::new(Outcome::Draw, None)); 3];
+    let offsets = [0u64, 1, 2, 3];
+    let targets = [1u32, 2, 0];
+    let (_dir, path) = write(&values, None, Some((&offsets, &targets)), Compression::None);
+    rewrite_header(&path, |h, data| {
+        // Position 1's moves start after position 2's.
+        let at = h["moves"]["offsets"]["offset"].as_u64().unwrap() as usize;
+        data[at + 8..at + 16].copy_from_slice(&3u64.to_le_bytes());
+        let sum = xxhash_rust::xxh3::xxh3_64(&data[at..at + 32]);
+        h["moves"]["offsets"]["checksums"] = serde_json::json!([sum]);
+    });
+    let d = Database::open(&path).unwrap();
+    let err = d.check_moves().unwrap_err();
+    assert!(err.to_string().contains("out of order"), "{err}");
+    assert!(retrograde::play::StoredGraph::new(&d).is_err());
+}

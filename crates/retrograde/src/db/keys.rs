@@ -33,12 +33,23 @@ pub(crate) struct Built {
 }
 
 /// The low-part width for `n` keys below `universe`.
-fn low_bits(n: u64, universe: u64) -> u32 {
+pub(crate) fn low_bits(n: u64, universe: u64) -> u32 {
     if n == 0 || universe <= n {
         0
     } else {
         (universe / n).ilog2().min(56)
     }
+}
+
+/// The bytes of the three arrays for `n` keys below `universe`, as
+/// [`build`] makes them: lows, highs, samples. `None` if they overflow.
+pub(crate) fn sizes(n: u64, universe: u64) -> Option<(u64, u64, u64)> {
+    let l = low_bits(n, universe);
+    let buckets = (universe >> l).checked_add(1)?;
+    let lows = n.checked_mul(u64::from(l))?.div_ceil(8);
+    let highs = (n.checked_add(buckets)?.div_ceil(64) + 1).checked_mul(8)?;
+    let samples = buckets.div_ceil(SAMPLE).checked_mul(8)?;
+    Some((lows, highs, samples))
 }
 
 /// Encodes `keys`, which must be strictly increasing (the caller checks).

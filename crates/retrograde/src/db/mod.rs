@@ -218,6 +218,15 @@ pub enum DbError {
         /// The file.
         path: PathBuf,
     },
+    /// The path is not a regular file (a database is mapped from one).
+    #[error(
+        "{}: not a regular file (a database is mapped from a file)",
+        crate::io::paths::shown(path)
+    )]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
     /// The header does not read.
     #[error("{}: the header is damaged: {what}", crate::io::paths::shown(path))]
     Header {
@@ -366,6 +375,12 @@ impl Database {
             path: path.to_path_buf(),
             source,
         };
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(DbError::NotAFile {
+                path: path.to_path_buf(),
+            });
+        }
         let file = std::fs::File::open(path).map_err(io)?;
         // SAFETY: the map is read only; a file changed underneath would give
         // wrong bytes, which the checksums catch, not undefined behaviour in
@@ -401,8 +416,21 @@ impl Database {
             )));
         }
         let data = end.div_ceil(ALIGN) * ALIGN;
-        let data_len = (map.len() as u64).saturating_sub(data);
-        let blocks = Checked::new("records", &header.blocks, data_len, path)?;
+        if data > map.len() as u64 {
+            return Err(bad(format!(
+                "the file is cut short: its data starts at byte {data}, the file has {}",
+                map.len()
+            )));
+        }
+        let data_len = map.len() as u64 - data;
+        if header.records > 1 << 32 {
+            return Err(bad(format!(
+                "{} records is more than the 2^32 that positions are numbered with",
+                header.records
+            )));
+        }
+        let zstd = header.compression == Compression::Zstd;
+        let blocks = Checked::new("records", &header.blocks, zstd, data_len, path)?;
         let expected_blocks = header.records.div_ceil(BLOCK_RECORDS);
         if header.block_records != BLOCK_RECORDS
             || blocks.chunks() != expected_blocks
@@ -412,32 +440,40 @@ impl Database {
             return Err(bad("the record blocks do not match the record count".into()));
         }
         if header.compression == Compression::None
-            && header.blocks.bytes != keys::packed_bytes(header.records, header.record_bits) as u64
+            && (header.blocks.bytes
+                != keys::packed_bytes(header.records, header.record_bits) as u64
+                || header.blocks.chunk
+                    != keys::packed_bytes(BLOCK_RECORDS, header.record_bits) as u64)
         {
             return Err(bad("the record blocks do not match the record count".into()));
         }
         let keys = match &header.keys {
             None => None,
             Some(k) => {
-                if k.count != header.records || k.low_bits > 56 {
+                let sizes = keys::sizes(k.count, k.universe);
+                let laid_out = sizes == Some((k.lows.bytes, k.highs.bytes, k.samples.bytes))
+                    && k.low_bits == keys::low_bits(k.count, k.universe);
+                if k.count != header.records || !laid_out {
                     return Err(bad("the keys do not match the record count".into()));
                 }
                 Some((
-                    Checked::new("keys' low parts", &k.lows, data_len, path)?,
-                    Checked::new("keys' high parts", &k.highs, data_len, path)?,
-                    Checked::new("keys' samples", &k.samples, data_len, path)?,
+                    Checked::new("keys' low parts", &k.lows, false, data_len, path)?,
+                    Checked::new("keys' high parts", &k.highs, false, data_len, path)?,
+                    Checked::new("keys' samples", &k.samples, false, data_len, path)?,
                 ))
             }
         };
         let moves = match &header.moves {
             None => None,
             Some(m) => {
-                if m.offsets.bytes != (header.records + 1) * 8 || m.targets.bytes != m.count * 4 {
+                let offsets = (header.records + 1).checked_mul(8);
+                let targets = m.count.checked_mul(4);
+                if offsets != Some(m.offsets.bytes) || targets != Some(m.targets.bytes) {
                     return Err(bad("the moves do not match the record count".into()));
                 }
                 Some((
-                    Checked::new("moves' offsets", &m.offsets, data_len, path)?,
-                    Checked::new("moves' targets", &m.targets, data_len, path)?,
+                    Checked::new("moves' offsets", &m.offsets, false, data_len, path)?,
+                    Checked::new("moves' targets", &m.targets, false, data_len, path)?,
                 ))
             }
         };
@@ -550,12 +586,20 @@ impl Database {
         self.decoded(code, r / BLOCK_RECORDS)
     }
 
+    /// The value of a record's code: refused if it is none, or its
+    /// remoteness is beyond the header's longest.
     fn decoded(&self, code: u64, block: u64) -> Result<Option<Value>, DbError> {
-        decode(code).map_err(|c| DbError::Damaged {
+        let value = decode(code).ok().filter(|v| {
+            v.and_then(|v| v.remoteness)
+                .is_none_or(|r| self.header.longest.is_some_and(|l| r <= l))
+        });
+        value.ok_or_else(|| DbError::Damaged {
             path: self.path.clone(),
             section: "records",
             block,
-            fault: Fault::Decode(format!("record code {c} is no value")),
+            fault: Fault::Decode(format!(
+                "record code {code} is no value of remoteness at most the header's longest"
+            )),
         })
     }
 
@@ -796,6 +840,41 @@ impl Database {
         let data = self.bytes();
         for c in self.moves.iter().flat_map(|(a, b)| [a, b]) {
             c.on(data).check_all()?;
+        }
+        let Some((offsets, targets)) = &self.moves else {
+            return Ok(());
+        };
+        let (offsets, targets) = (offsets.on(data), targets.on(data));
+        let count = self.header.moves.as_ref().map_or(0, |m| m.count);
+        let fault = |section: &'static str, at: u64, what: String| DbError::Damaged {
+            path: self.path.clone(),
+            section,
+            block: at / section::CHUNK,
+            fault: Fault::Decode(what),
+        };
+        let mut last = 0;
+        for v in 0..=self.len() {
+            let o = offsets.u64_at(v)?;
+            let first_ok = v > 0 || o == 0;
+            let last_ok = v < self.len() || o == count;
+            if o < last || o > count || !first_ok || !last_ok {
+                return Err(fault(
+                    "moves' offsets",
+                    v * 8,
+                    format!("position {v}'s moves start at {o}, out of order"),
+                ));
+            }
+            last = o;
+        }
+        for i in 0..count {
+            let w = targets.u32_at(i)?;
+            if u64::from(w) >= self.len() {
+                return Err(fault(
+                    "moves' targets",
+                    i * 4,
+                    format!("move {i} leads to {w}, past the {} positions", self.len()),
+                ));
+            }
         }
         Ok(())
     }

@@ -72,11 +72,13 @@ pub(crate) struct Bytes<'a> {
 
 impl Checked {
     /// The section `s` of data `data_len` bytes long (the bytes after the
-    /// header): refused if the file is cut short or the checksums do not
-    /// cover it.
+    /// header), in chunks of different lengths if `variable`: refused if the
+    /// file is cut short, the chunks are not laid out as that says, or the
+    /// checksums do not cover them.
     pub(crate) fn new(
         name: &'static str,
         s: &Section,
+        variable: bool,
         data_len: u64,
         path: &Path,
     ) -> Result<Checked, DbError> {
@@ -86,10 +88,12 @@ impl Checked {
             block: 0,
             fault,
         };
+        // Only compressed record blocks list their ends; every other
+        // section has chunks of one size.
+        if variable == s.ends.is_empty() || (!variable && s.chunk == 0) {
+            return Err(bad(Fault::Layout));
+        }
         let chunks = if s.ends.is_empty() {
-            if s.chunk == 0 {
-                return Err(bad(Fault::Layout));
-            }
             s.bytes.div_ceil(s.chunk)
         } else {
             let increasing = s.ends.windows(2).all(|w| w[0] <= w[1]);

@@ -16,6 +16,7 @@ mod parallel;
 pub mod reference;
 mod sequential;
 pub(crate) mod solution;
+pub mod trace;
 
 pub use lean::{solve_lean, solve_lean_with_progress};
 pub use parallel::{fits_parallel, solve_parallel, solve_parallel_with_progress};

@@ -54,6 +54,17 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
     rules: &Rules,
     progress: &dyn Progress,
 ) -> Result<Solution, SolveError> {
+    run(g, rules, progress, &mut super::trace::NoTrace)
+}
+
+/// The engine, telling `trace` each step (a no-op for [`solve`]: the
+/// calls compile away).
+pub(crate) fn run<G: GameGraph + ?Sized, T: super::trace::Trace>(
+    g: &G,
+    rules: &Rules,
+    progress: &dyn Progress,
+    trace: &mut T,
+) -> Result<Solution, SolveError> {
     rules.check(g.vertex_count())?;
     let n = g.vertex_count();
     let mut state = filled(n, UNDECIDED);
@@ -69,6 +80,7 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
             progress.advance(1 << 16);
         }
         let start = kernel::start_of(g, v, labels.at(v), rules.no_move);
+        trace.start(v, start.code, start.moves);
         let vi = v as usize;
         if start.is_open() {
             counter[vi] = start.moves;
@@ -88,11 +100,13 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
     let mut head = 0;
     for phase in Phase::BOTH {
         if phase == Phase::Tie {
+            trace.ties(&ties);
             queue.append(&mut ties);
         }
         while head < queue.len() {
             let u = queue[head];
             head += 1;
+            trace.dequeue(u);
             if head % (1 << 16) == 0 {
                 progress.advance(1 << 16);
             }
@@ -105,7 +119,9 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
                     remoteness: &mut rem[pi],
                     best: &mut best[pi],
                 };
-                if entry.successor_decided(u, us, ru) {
+                let decided = entry.successor_decided(u, us, ru);
+                trace.edge(u, p, state[pi], counter[pi], rem[pi]);
+                if decided {
                     queue.push(p);
                 }
             });
@@ -115,6 +131,7 @@ pub fn solve_with_progress<G: GameGraph + ?Sized>(
     drop(counter);
     drop(queue);
     super::draws::finish_draws(g, &mut state, &mut rem, &mut best, progress);
+    trace.draws(&state);
     progress.end();
     Ok(Solution::from_parts(state, rem, best))
 }

@@ -1,0 +1,341 @@
+//! `retrograde serve DB|GRAPH`: a local web explorer on 127.0.0.1. One page
+//! (embedded in the binary: no network, no build step) and a JSON API with
+//! the answers of `query`; for a small graph or board, the steps of the
+//! solve to watch.
+//!
+//! The HTTP server is `tiny_http`: a small, synchronous, well-kept server
+//! with no async runtime, which is all a local explorer serving one person
+//! needs.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Result;
+use retrograde::db::Database;
+use retrograde::play::{Playable, Probe, ProbeError};
+use retrograde::solve::trace::{solve_traced, Event};
+use retrograde::{Answers, Game, GameGraph};
+
+use crate::common;
+use crate::progress::Bars;
+
+/// Options of `retrograde serve`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A database (`--save` writes one), or a graph (edge list or binary), solved first.
+    pub input: PathBuf,
+    /// The port on 127.0.0.1 (0: any free one; the address is printed on standard output).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Animate solves of games up to this many positions.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub trace_limit: usize,
+    /// Answer this many requests, then stop (for tests; default: until interrupted).
+    #[arg(long, value_name = "N", hide = true)]
+    pub requests: Option<usize>,
+}
+
+const INDEX: &str = include_str!("web/index.html");
+const APP: &str = include_str!("web/app.js");
+const STYLE: &str = include_str!("web/style.css");
+
+/// The steps of a small game's solve, for the page's animation.
+#[derive(serde::Serialize)]
+struct Trace {
+    /// Each position's label, in the game's notation.
+    labels: Vec<String>,
+    /// Every move, `[from, to]`.
+    edges: Vec<[u32; 2]>,
+    /// The solve's steps, in order.
+    events: Vec<Event>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    // A graph is solved into a database first, in a directory removed at exit.
+    let temp = tempfile::tempdir()?;
+    let path = if is_database(&args.input) {
+        args.input.clone()
+    } else {
+        let db = temp.path().join("graph.db");
+        solve_graph(&args.input, &db)?;
+        db
+    };
+    let db = crate::db::open(&path)?;
+    let game = crate::db::game(&db)?;
+    let game: &dyn Playable = &*game;
+    let trace = trace(&db, args.trace_limit)?;
+    let server = tiny_http::Server::http(("127.0.0.1", args.port))
+        .map_err(|e| anyhow::anyhow!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
+    let port = server.server_addr().to_ip().map_or(args.port, |a| a.port());
+    // The address is the data: standard output, so that a script can read it.
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "http://127.0.0.1:{port}/")?;
+    out.flush()?;
+    drop(out);
+    writeln!(
+        common::talk(),
+        "serving {} ({}) at http://127.0.0.1:{port}/; Ctrl-C stops",
+        common::shown(&args.input),
+        retrograde::play::describe(db.meta())
+    )?;
+    let probe = Probe { game, db: &db };
+    let info = info(&db, game, trace.is_some());
+    let trace_json = trace.as_ref().map(serde_json::to_string).transpose()?;
+    for (served, request) in server.incoming_requests().enumerate() {
+        let (status, kind, body) = answer(&request, &probe, &info, trace_json.as_deref());
+        let response = tiny_http::Response::from_string(body).with_status_code(status);
+        let response = with_header(response, "Content-Type", kind);
+        let response = with_header(response, "Cache-Control", "no-store");
+        // A browser that went away is not our failure.
+        let _ = request.respond(response);
+        if args.requests.is_some_and(|n| served + 1 >= n) {
+            break;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Adds a header (the names and values here are constant ASCII, which
+/// `tiny_http` always accepts).
+fn with_header<R: std::io::Read>(
+    response: tiny_http::Response<R>,
+    name: &str,
+    value: &str,
+) -> tiny_http::Response<R> {
+    match tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()) {
+        Ok(h) => response.with_header(h),
+        Err(()) => response,
+    }
+}
+
+/// Whether `path` is a database.
+fn is_database(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok()
+        && &magic == retrograde::db::MAGIC
+}
+
+/// Solves the graph at `input` and keeps it as a database at `db`.
+fn solve_graph(input: &Path, db: &Path) -> Result<()> {
+    let bars = Bars::new(true);
+    let file = crate::load::GraphFile {
+        path: input,
+        vertices: None,
+        min_vertices: 0,
+    };
+    let budget = crate::load::Budget {
+        limit: common::memory_limit(None),
+        per_vertex: 17,
+        per_edge: 4,
+    };
+    let graph = file.load(budget, &bars)?;
+    let rules = retrograde::Rules::normal();
+    let sol = retrograde::solve(&graph, &rules)?;
+    let (offsets, targets) = crate::solve::moves(&graph, &rules);
+    let meta = retrograde::db::Meta::new("graph")
+        .param("graph", input.display())
+        .param("labels", 0)
+        .param("no_move", "lose");
+    retrograde::db::Writer::new(meta).write(
+        db,
+        &retrograde::db::Source {
+            records: graph.vertex_count() as u64,
+            value: |r: u64| sol.value(r as u32),
+            keys: None,
+            moves: Some((&offsets[..], &targets[..])),
+        },
+    )?;
+    Ok(())
+}
+
+/// The solve's steps, if the game is small enough to watch: a graph (its
+/// moves from the database) or a board of the cop and the thief.
+fn trace(db: &Database, limit: usize) -> Result<Option<Trace>> {
+    let meta = db.meta();
+    let param = |k: &str| meta.params.get(k).map(String::as_str).unwrap_or("");
+    match meta.game.as_str() {
+        "graph" if param("labels") == "0" && db.len() as usize <= limit => {
+            let n = db.len() as u32;
+            let mut edges = Vec::new();
+            for v in 0..n {
+                for w in db.moves(u64::from(v))?.unwrap_or_default() {
+                    if w < n {
+                        edges.push((v, w));
+                    }
+                }
+            }
+            let graph = retrograde::Csr::from_edges(n as usize, &edges);
+            let rules = match param("no_move") {
+                "win" => retrograde::Rules::misere(),
+                _ => retrograde::Rules::normal(),
+            };
+            let (_, events) = solve_traced(&graph, &rules)?;
+            Ok(Some(Trace {
+                labels: (0..n).map(|v| v.to_string()).collect(),
+                edges: edges.iter().map(|&(a, b)| [a, b]).collect(),
+                events,
+            }))
+        }
+        "cop-thief" => {
+            let board =
+                retrograde::games::cop_thief::Board::parse(param("board").as_bytes(), "board")?;
+            let game = retrograde::games::cop_thief::CopThief::new(board)?;
+            if game.position_count() > limit {
+                return Ok(None);
+            }
+            let m = retrograde::game::materialise(&game, retrograde::CsrBuilder::new())?;
+            let rules = m.rules(&game.rules());
+            let (_, events) = solve_traced(&m.graph, &rules)?;
+            let edges: Vec<[u32; 2]> = m.graph.edges().map(|(a, b)| [a, b]).collect();
+            Ok(Some(Trace {
+                labels: (0..game.position_count() as u64)
+                    .map(|p| game.notation(p))
+                    .collect(),
+                edges,
+                events,
+            }))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// What `/api/info` says: the game, its start, what the page can do.
+fn info(db: &Database, game: &dyn Playable, traced: bool) -> String {
+    #[derive(serde::Serialize)]
+    struct Info {
+        game: String,
+        variant: String,
+        name: String,
+        start: Option<String>,
+        positions: u64,
+        graph: bool,
+        trace: bool,
+    }
+    serde_json::to_string(&Info {
+        game: db.meta().game.clone(),
+        variant: db.meta().variant.clone(),
+        name: retrograde::play::describe(db.meta()),
+        start: game.start().map(|s| game.notation(s)),
+        positions: db.header().positions,
+        graph: db.meta().game == "graph",
+        trace: traced,
+    })
+    .unwrap_or_else(|_| "{}".into())
+}
+
+/// An error as the API gives it: `{"error": "..."}`.
+fn error(status: u16, message: &str) -> (u16, &'static str, String) {
+    (
+        status,
+        "application/json",
+        serde_json::json!({ "error": message }).to_string(),
+    )
+}
+
+/// The response to one request: status, content type, body.
+fn answer(
+    request: &tiny_http::Request,
+    probe: &Probe<'_>,
+    info: &str,
+    trace: Option<&str>,
+) -> (u16, &'static str, String) {
+    if *request.method() != tiny_http::Method::Get {
+        return error(405, "only GET is served");
+    }
+    let url = request.url();
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    match path {
+        "/" | "/index.html" => (200, "text/html; charset=utf-8", INDEX.into()),
+        "/app.js" => (200, "text/javascript; charset=utf-8", APP.into()),
+        "/style.css" => (200, "text/css; charset=utf-8", STYLE.into()),
+        "/api/info" => (200, "application/json", info.into()),
+        "/api/trace" => match trace {
+            Some(t) => (200, "application/json", t.into()),
+            None => error(404, "no animation for this game: it is not a graph or a board of the cop and the thief of at most --trace-limit positions"),
+        },
+        "/api/query" => {
+            let Some(text) = parameter(query, "position") else {
+                return error(400, "expected ?position=... (the position in the game's notation)");
+            };
+            let game = probe.game;
+            let p = match game.parse(&text) {
+                Ok(p) => p,
+                Err(e) => return error(400, &e.to_string()),
+            };
+            match probe.answer(p) {
+                Ok(a) => {
+                    #[derive(serde::Serialize)]
+                    struct Page {
+                        #[serde(flatten)]
+                        answer: crate::query::AnswerJson,
+                        board: String,
+                    }
+                    let page = Page {
+                        answer: crate::query::json(game, &a),
+                        board: game.board(p),
+                    };
+                    match serde_json::to_string(&page) {
+                        Ok(body) => (200, "application/json", body),
+                        Err(e) => error(500, &e.to_string()),
+                    }
+                }
+                Err(e @ ProbeError::NotInGame { .. }) => error(404, &e.to_string()),
+                Err(e) => error(500, &e.to_string()),
+            }
+        }
+        _ => error(404, &format!("no such page: {path} (the API is /api/info, /api/query?position=..., /api/trace)")),
+    }
+}
+
+/// The value of `key` in a query string, percent-decoded (`+` is a space).
+fn parameter(query: &str, key: &str) -> Option<String> {
+    query.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        (decode(k).as_deref() == Some(key))
+            .then(|| decode(v))
+            .flatten()
+    })
+}
+
+/// Percent-decoding; `None` for a malformed escape or bytes that are not UTF-8.
+fn decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 2;
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_strings_are_percent_decoded() {
+        assert_eq!(
+            parameter("position=8%2F8%2F8+w&x=1", "position").as_deref(),
+            Some("8/8/8 w")
+        );
+        assert_eq!(parameter("a=1", "position"), None);
+        assert_eq!(parameter("position=%zz", "position"), None);
+        assert_eq!(
+            parameter("position=%C3%A9", "position").as_deref(),
+            Some("é")
+        );
+    }
+}

@@ -1,0 +1,82 @@
+//! The web explorer in a real browser: `tests/browser/test.mjs` (Debian's
+//! Chromium driven by playwright-core) against `retrograde serve`. Needs
+//! `node`, Chromium (`/usr/bin/chromium`, or `CHROMIUM`) and
+//! `npm ci --prefix tests/browser`; `.ci/run` installs them. Without them
+//! the test says what is missing and passes.
+
+use std::path::Path;
+use std::process::Command;
+
+mod common;
+
+use common::*;
+
+#[test]
+fn the_page_plays_moves_and_animates_the_solve_in_a_browser() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let script = root.join("tests/browser/test.mjs");
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    let missing = [
+        (
+            Command::new("node").arg("--version").output().is_err(),
+            "node",
+        ),
+        (
+            !Path::new(&chromium).exists(),
+            "Chromium (/usr/bin/chromium)",
+        ),
+        (
+            !root
+                .join("tests/browser/node_modules/playwright-core")
+                .exists(),
+            "playwright-core (npm ci --prefix tests/browser)",
+        ),
+    ];
+    let missing: Vec<&str> = missing.iter().filter(|m| m.0).map(|m| m.1).collect();
+    if !missing.is_empty() {
+        eprintln!("skipped: the browser test needs {}", missing.join(", "));
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let ok = |args: &[&str]| {
+        let o = run(args, d);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    };
+    ok(&["game", "tic-tac-toe", "--save", "ttt.db", "-q"]);
+    ok(&["game", "chess", "KRK", "--save", "krk.db", "-q"]);
+    std::fs::copy(root.join("examples/graphs/chase.txt"), d.join("chase.txt")).unwrap();
+    ok(&["solve", "chase.txt", "--save", "chase.db", "-q"]);
+    let corridor = data("boards/corridor.txt");
+    ok(&[
+        "cop-thief",
+        corridor.to_str().unwrap(),
+        "--save",
+        "corridor.db",
+        "-q",
+    ]);
+    let artifacts = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&artifacts).unwrap();
+    let out = Command::new("node")
+        .arg(&script)
+        .env("RETROGRADE_BIN", env!("CARGO_BIN_EXE_retrograde"))
+        .env("WORK", d)
+        .env("ARTIFACTS", &artifacts)
+        .env("CHROMIUM", &chromium)
+        .output()
+        .unwrap();
+    let (o, e) = (stdout(&out), stderr(&out));
+    assert!(out.status.success(), "{o}\n{e}");
+    assert!(o.contains("checks passed"), "{o}\n{e}");
+    for shot in [
+        "tic-tac-toe.png",
+        "chess-krk.png",
+        "chase-solved.png",
+        "cop-thief-corridor.png",
+    ] {
+        let len = std::fs::metadata(artifacts.join(shot))
+            .map(|m| m.len())
+            .unwrap_or(0);
+        assert!(len > 1000, "{shot}: {len} bytes");
+    }
+}

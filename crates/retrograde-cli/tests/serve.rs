@@ -1,0 +1,175 @@
+//! `retrograde serve`'s JSON API over HTTP, without a browser: the same
+//! answers as `query`, and bad requests answered 4xx with a message while
+//! the server goes on.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Stdio};
+
+mod common;
+
+use common::*;
+
+/// A running server and its address (`127.0.0.1:PORT`).
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(dir: &Path, file: &str) -> Server {
+    let mut child = bin()
+        .args(["serve", file, "--port", "0"])
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    Server { child, addr }
+}
+
+/// `METHOD path` over HTTP/1.0: the status and the body.
+fn request(s: &Server, method: &str, path: &str) -> (u16, String) {
+    let mut c = TcpStream::connect(&s.addr).unwrap();
+    write!(c, "{method} {path} HTTP/1.0\r\nHost: {}\r\n\r\n", s.addr).unwrap();
+    let mut text = String::new();
+    c.read_to_string(&mut text).unwrap();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (status, body)
+}
+
+fn get(s: &Server, path: &str) -> (u16, serde_json::Value) {
+    let (status, body) = request(s, "GET", path);
+    (
+        status,
+        serde_json::from_str(&body).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+#[test]
+fn the_api_answers_as_query_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    assert!(run(&["game", "chess", "KRK", "--save", "krk.db", "-q"], d)
+        .status
+        .success());
+    let s = serve(d, "krk.db");
+    let fen = "8/8/8/8/8/2k5/8/R1K5 w - - 0 1";
+    let (status, api) = get(
+        &s,
+        &format!(
+            "/api/query?position={}",
+            fen.replace('/', "%2F").replace(' ', "+")
+        ),
+    );
+    assert_eq!(status, 200, "{api}");
+    let q = run(&["query", "krk.db", fen, "--json"], d);
+    let q: serde_json::Value = serde_json::from_str(stdout(&q).trim()).unwrap();
+    for key in ["position", "to_move", "outcome", "remoteness", "moves"] {
+        assert_eq!(api[key], q[key], "{key}");
+    }
+    assert!(api["board"].as_str().unwrap().contains("a b c d e f g h"));
+    let (status, info) = get(&s, "/api/info");
+    assert_eq!((status, info["name"].as_str()), (200, Some("chess KRK")));
+    assert_eq!(info["trace"], false);
+    let (status, page) = request(&s, "GET", "/");
+    assert_eq!(status, 200);
+    assert!(page.contains("<script src=\"/app.js\">"));
+    assert_eq!(request(&s, "GET", "/app.js").0, 200);
+}
+
+#[test]
+fn bad_requests_get_a_4xx_with_a_message_and_the_server_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let lions = [
+        "game",
+        "dobutsu",
+        "--start",
+        "1l1/3/3/1L1 b -",
+        "--save",
+        "lions.db",
+        "-q",
+    ];
+    assert!(run(&lions, d).status.success());
+    let s = serve(d, "lions.db");
+    let cases = [
+        (
+            "/api/query?position=not+a+board",
+            400,
+            "is not a position of dobutsu",
+        ),
+        (
+            "/api/query?position=L2%2F3%2F3%2F2l+b+-",
+            404,
+            "not reachable from where it was solved",
+        ),
+        ("/api/query", 400, "expected ?position="),
+        ("/api/query?position=%zz", 400, "expected ?position="),
+        ("/../../etc/passwd", 404, "no such page"),
+        ("/api/trace", 404, "no animation for this game"),
+    ];
+    for (path, want, message) in cases {
+        let (status, body) = get(&s, path);
+        assert_eq!(status, want, "{path}: {body}");
+        assert!(
+            body["error"].as_str().unwrap_or("").contains(message),
+            "{path}: {body}"
+        );
+    }
+    assert_eq!(request(&s, "POST", "/api/info").0, 405);
+    // Still serving.
+    let (status, start) = get(&s, "/api/query?position=1l1%2F3%2F3%2F1L1+b+-");
+    assert_eq!((status, start["outcome"].as_str()), (200, Some("win")));
+}
+
+#[test]
+fn a_graph_is_solved_and_its_solve_traced() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(data("chase.txt"), d.join("chase.txt")).unwrap();
+    let s = serve(d, "chase.txt");
+    let (status, trace) = get(&s, "/api/trace");
+    assert_eq!(status, 200);
+    assert_eq!(trace["labels"].as_array().unwrap().len(), 10);
+    assert_eq!(trace["edges"].as_array().unwrap().len(), 14);
+    let events = trace["events"].as_array().unwrap();
+    // The last word on each vertex is its value: 7 wins in 5, 5 draws.
+    let last = |v: u64| {
+        events
+            .iter()
+            .rev()
+            .find(|e| e["position"] == v && e["event"] != "dequeue")
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(
+        (last(7)["outcome"].as_str(), last(7)["remoteness"].as_u64()),
+        (Some("win"), Some(5))
+    );
+    assert_eq!(last(5)["event"], "draw");
+}
