@@ -44,7 +44,9 @@ async function status(page) {
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu"],
+  // Headless as root, and no attempt to reach the internet at start.
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
 const servers = [];
 let checks = 0;

@@ -28,6 +28,9 @@ pub struct Args {
     /// Draw the board coloured by that map as an SVG picture into FILE.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// In the --svg picture, make each cell paler the longer best play lasts from it.
+    #[arg(long, requires = "svg")]
+    pub shade: bool,
     /// Also play the game out under best play, one board per move.
     #[arg(long, conflicts_with = "json")]
     pub line: bool,
@@ -110,7 +113,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })?;
 
     if let Some(path) = &args.svg {
-        let picture = game.svg(sol);
+        let picture = if args.shade {
+            game.svg_shaded(sol)
+        } else {
+            game.svg(sol)
+        };
         write_atomically(path, |w| w.write_all(picture.as_bytes()))?;
     }
 

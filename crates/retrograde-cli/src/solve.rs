@@ -52,6 +52,10 @@ pub struct Args {
     pub threads: Option<usize>,
     #[command(flatten)]
     pub save: crate::db::SaveArgs,
+    /// Write the graph for Graphviz into FILE: vertices coloured by outcome and labelled with
+    /// their remoteness, best moves bold (graphs of up to 10,000 vertices).
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub dot: Option<std::path::PathBuf>,
     /// The timely engine and cluster options.
     #[command(flatten, next_help_heading = "Cluster")]
     pub cluster: ClusterArgs,
@@ -113,8 +117,8 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         if args.max_memory.is_some() {
             anyhow::bail!("--max-memory applies to the sequential and parallel engines only");
         }
-        if args.save.save.is_some() {
-            anyhow::bail!("--save applies to the sequential and parallel engines only");
+        if args.save.save.is_some() || args.dot.is_some() {
+            anyhow::bail!("--save and --dot apply to the sequential and parallel engines only");
         }
         return crate::cluster::run(&cluster::Run {
             game: &args.game,
@@ -128,6 +132,7 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     let mut outputs: Vec<&std::path::Path> =
         args.outputs.output.iter().map(|p| p.as_path()).collect();
     outputs.extend(args.save.outputs());
+    outputs.extend(args.dot.iter().map(|p| p.as_path()));
     common::check_files(&args.game.inputs(), &outputs)?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
@@ -157,6 +162,10 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     }
     if args.save.save.is_some() {
         times.time("save", || save(&args, &graph, &rules, &sol, &bars))?;
+    }
+    if let Some(path) = &args.dot {
+        let text = dot(&graph, &sol, names.as_ref())?;
+        retrograde::io::write_atomically(path, |w| w.write_all(text.as_bytes()))?;
     }
 
     let threads = if engine == Engine::Parallel {
@@ -249,6 +258,56 @@ fn save<S: Answers + Sync>(
         moves: Some((&offsets[..], &targets[..])),
     };
     args.save.save(meta, &source, bars, args.quiet || args.json)
+}
+
+/// The largest graph `--dot` draws.
+const DOT_LIMIT: usize = 10_000;
+
+/// The graph in Graphviz's language: each vertex filled with its outcome's
+/// colour (the Okabe–Ito palette) and labelled with its id (or name) and
+/// value; each move an arrow, best moves bold.
+fn dot<S: Answers>(
+    graph: &retrograde::Csr,
+    sol: &S,
+    names: Option<&retrograde::io::names::Names>,
+) -> Result<String> {
+    let n = graph.vertex_count();
+    if n > DOT_LIMIT {
+        anyhow::bail!(
+            "--dot draws graphs of up to {DOT_LIMIT} vertices; this one has {n} (Graphviz would not lay it out readably)"
+        );
+    }
+    let fill = |o: retrograde::Outcome| match o {
+        retrograde::Outcome::Win => "#009E73",
+        retrograde::Outcome::Lose => "#D55E00",
+        retrograde::Outcome::Tie => "#0072B2",
+        retrograde::Outcome::Draw => "#E69F00",
+    };
+    let mut s = String::from(
+        "// retrograde solve --dot: green win, vermillion lose, blue tie, orange draw; best moves bold\ndigraph game {\n  node [style=filled, fontname=\"sans-serif\", fontcolor=white];\n",
+    );
+    for v in 0..n as u32 {
+        let Some(value) = sol.value(v) else { continue };
+        let name = names
+            .and_then(|m| m.name(v))
+            .map_or_else(|| v.to_string(), String::from)
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"");
+        s += &format!(
+            "  {v} [label=\"{name}\\n{value}\", fillcolor=\"{}\"];\n",
+            fill(value.outcome)
+        );
+    }
+    for (u, v) in graph.edges() {
+        let bold = if sol.best_move(u) == Some(v) {
+            " [penwidth=3]"
+        } else {
+            ""
+        };
+        s += &format!("  {u} -> {v}{bold};\n");
+    }
+    s += "}\n";
+    Ok(s)
 }
 
 /// An explicit graph's moves as its database keeps them: offsets (one per

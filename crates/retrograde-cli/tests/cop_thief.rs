@@ -309,3 +309,46 @@ fn more_bad_boards_exit_2_with_their_message() {
         assert!(stdout(&o).is_empty());
     }
 }
+
+#[test]
+fn the_picture_explains_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = boards().join("corridor.txt");
+    let o = run(
+        &[
+            "cop-thief",
+            board.to_str().unwrap(),
+            "--svg",
+            "c.svg",
+            "--shade",
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = fs::read_to_string(dir.path().join("c.svg")).unwrap();
+    // A visible title with the verdict and who moves, an opaque background.
+    assert!(
+        text.contains("corridor.txt: Police catches the thief (the cop moves first)</text>"),
+        "{text}"
+    );
+    assert!(text.contains(r#"<rect width="100%" height="100%" fill="white"/>"#));
+    // The legend names what is on the board and nothing else: no exit, no escape, no draw here.
+    for shown in [
+        "police catches</text>",
+        "wall</text>",
+        "cop (start)</text>",
+        "thief (start)</text>",
+    ] {
+        assert!(text.contains(shown), "{shown}");
+    }
+    for absent in ["thief escapes</text>", "draw</text>", "exit</text>"] {
+        assert!(!text.contains(absent), "{absent}");
+    }
+    // The colour-blind-safe palette, shaded by remoteness: longer games paler.
+    assert!(text.contains(r##"fill="#D55E00""##));
+    assert!(
+        text.contains(r#"fill-opacity="0.35""#),
+        "the longest game at 35%"
+    );
+    assert!(text.contains(r#"fill-opacity="1.00""#));
+}

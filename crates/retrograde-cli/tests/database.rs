@@ -335,3 +335,31 @@ fn save_refuses_to_overwrite_its_input() {
     assert_refused(&o, "g.txt is both an input and an output");
     assert_eq!(std::fs::read_to_string(&graph).unwrap(), "0 1\n");
 }
+
+#[test]
+fn dot_colours_vertices_by_outcome_and_draws_best_moves_bold() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = data("chase.txt");
+    ok(&run(
+        &["solve", graph.to_str().unwrap(), "--dot", "g.dot", "-q"],
+        dir.path(),
+    ));
+    let text = std::fs::read_to_string(dir.path().join("g.dot")).unwrap();
+    assert!(text.starts_with("// retrograde solve --dot") && text.contains("digraph game {"));
+    // chase.txt: 7 wins in 5, 5 draws, 2 loses at once.
+    assert!(
+        text.contains("  7 [label=\"7\\nwin in 5\", fillcolor=\"#009E73\"];"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  5 [label=\"5\\ndraw\", fillcolor=\"#E69F00\"];"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  2 [label=\"2\\nlose in 0\", fillcolor=\"#D55E00\"];"),
+        "{text}"
+    );
+    assert!(text.contains("  7 -> 4 [penwidth=3];"), "{text}");
+    assert!(text.contains("  7 -> 7;"), "{text}");
+    assert_eq!(text.matches("->").count(), 14);
+}

@@ -199,6 +199,33 @@ proptest! {
     }
 
     #[test]
+    fn the_traced_solve_tells_every_value_once((g, rules) in holey_game()) {
+        use retrograde::solve::trace::{solve_traced, Event};
+        let (s, events) = solve_traced(&g, &rules).unwrap();
+        prop_assert_eq!(&s, &solve(&g, &rules).unwrap());
+        // Replaying the events gives every position's value, each told once.
+        let n = g.vertex_count();
+        let mut told: Vec<Option<(Outcome, Option<u32>)>> = vec![None; n];
+        let mut queued = 0usize;
+        let mut dequeued = 0usize;
+        for e in &events {
+            let (v, value) = match *e {
+                Event::Start { position, outcome: Some(o), .. } => (position, (o, (o != Outcome::Draw).then_some(0))),
+                Event::Decided { position, outcome, remoteness } => { queued += 1; (position, (outcome, Some(remoteness))) }
+                Event::Draw { position } => (position, (Outcome::Draw, None)),
+                Event::Dequeue { .. } => { dequeued += 1; continue; }
+                _ => continue,
+            };
+            prop_assert!(told[v as usize].is_none(), "{} told twice", v);
+            told[v as usize] = Some(value);
+        }
+        for v in 0..n as u32 {
+            prop_assert_eq!(told[v as usize], s.value(v).map(|x| (x.outcome, x.remoteness)), "vertex {}", v);
+        }
+        prop_assert!(dequeued >= queued, "every decided position is taken from the queue");
+    }
+
+    #[test]
     fn lean_solver_matches_reference_with_best_moves_on_demand((g, rules) in holey_game()) {
         let lean = Solved::new(&g, rules.clone(), solve_lean(&g, &rules).unwrap()).unwrap();
         let slow = solve_reference(&g, &rules);

@@ -110,9 +110,17 @@ impl CopThief {
     }
 
     /// The board as an SVG picture: each free cell coloured by [`CopThief::map`]
-    /// (red: the police catches the thief, green: the thief escapes, amber:
-    /// draw), walls dark, exits outlined, the start cells marked `P` and `T`.
+    /// (vermillion: the police catches the thief, bluish green: the thief
+    /// escapes, orange: draw; colours told apart with colour-blindness),
+    /// walls dark, exits outlined, the start cells marked `P` and `T`; a
+    /// title with the verdict and who moves, a legend of what is shown, an
+    /// opaque background.
     pub fn svg(&self, solution: &(impl Answers + ?Sized)) -> String {
-        super::svg::draw(self, solution)
+        super::svg::draw(self, solution, false)
+    }
+
+    /// [`CopThief::svg`], each cell paler the longer best play lasts from it.
+    pub fn svg_shaded(&self, solution: &(impl Answers + ?Sized)) -> String {
+        super::svg::draw(self, solution, true)
     }
 }
