@@ -92,7 +92,8 @@ function fillCell(td, c, game, row, col) {
     td.textContent = CHESS[c] || "";
   } else if (game === "cop-thief") {
     td.className = c === "*" ? "wall" : c === "E" ? "exit" : "";
-    td.textContent = { P: "\u{1F46E}", T: "\u{1F9B9}", X: "\u2716", E: "E" }[c] || "";
+    td.textContent = { P: "P", T: "T", X: "P+T", E: "E" }[c] || "";
+    if (c === "P" || c === "T" || c === "X") td.classList.add(c === "T" ? "thief" : "cop");
     td.title = { P: "the cop", T: "the thief", X: "caught", E: "exit", "*": "wall" }[c] || "free";
   } else if (game === "dobutsu") {
     td.className = c === "." ? "" : c === c.toLowerCase() ? "gote" : "sente";
@@ -197,20 +198,23 @@ let step = 0;
 let timer = null;
 
 function forceLayout(n, edges) {
-  // A spring layout from a circle, a fixed number of rounds: the same picture every time.
+  // Fruchterman and Reingold's spring layout from a circle, a fixed number of
+  // rounds (the same picture every time), with a pull to the centre so that
+  // separate parts stay in view.
   const pos = [];
   for (let i = 0; i < n; i++) {
     const t = (2 * Math.PI * i) / n;
-    pos.push([320 + 250 * Math.cos(t), 320 + 250 * Math.sin(t)]);
+    pos.push([320 + 200 * Math.cos(t), 320 + 200 * Math.sin(t)]);
   }
-  const k = Math.sqrt((560 * 560) / Math.max(n, 1)) * 0.8;
-  for (let round = 0; round < 300; round++) {
+  const k = Math.sqrt((520 * 520) / Math.max(n, 1));
+  const rounds = 400;
+  for (let round = 0; round < rounds; round++) {
     const f = pos.map(() => [0, 0]);
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
         const dx = pos[i][0] - pos[j][0], dy = pos[i][1] - pos[j][1];
-        const d = Math.max(Math.hypot(dx, dy), 1);
-        const push = (k * k) / d / d;
+        const d = Math.max(Math.hypot(dx, dy), 0.5);
+        const push = (k * k) / d / d; // k² / d along the unit vector
         f[i][0] += dx * push; f[i][1] += dy * push;
         f[j][0] -= dx * push; f[j][1] -= dy * push;
       }
@@ -218,16 +222,18 @@ function forceLayout(n, edges) {
     for (const [a, b] of edges) {
       if (a === b) continue;
       const dx = pos[a][0] - pos[b][0], dy = pos[a][1] - pos[b][1];
-      const d = Math.max(Math.hypot(dx, dy), 1);
-      const pull = d / k;
-      f[a][0] -= dx * pull / d * 10; f[a][1] -= dy * pull / d * 10;
-      f[b][0] += dx * pull / d * 10; f[b][1] += dy * pull / d * 10;
+      const d = Math.max(Math.hypot(dx, dy), 0.5);
+      const pull = d / k; // d² / k along the unit vector
+      f[a][0] -= dx * pull; f[a][1] -= dy * pull;
+      f[b][0] += dx * pull; f[b][1] += dy * pull;
     }
-    const heat = 10 * (1 - round / 300) + 0.5;
+    const heat = 40 * (1 - round / rounds) + 1;
     for (let i = 0; i < n; i++) {
+      f[i][0] += (320 - pos[i][0]) * 0.05 * k / 20;
+      f[i][1] += (320 - pos[i][1]) * 0.05 * k / 20;
       const m = Math.max(Math.hypot(f[i][0], f[i][1]), 1e-9);
-      pos[i][0] = Math.min(610, Math.max(30, pos[i][0] + (f[i][0] / m) * Math.min(m, heat)));
-      pos[i][1] = Math.min(610, Math.max(30, pos[i][1] + (f[i][1] / m) * Math.min(m, heat)));
+      pos[i][0] = Math.min(615, Math.max(25, pos[i][0] + (f[i][0] / m) * Math.min(m, heat)));
+      pos[i][1] = Math.min(615, Math.max(25, pos[i][1] + (f[i][1] / m) * Math.min(m, heat)));
     }
   }
   return pos;
