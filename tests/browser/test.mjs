@@ -2,7 +2,7 @@
 // driven by playwright-core. Run by crates/retrograde-cli/tests/browser.rs,
 // which makes the databases and passes:
 //   RETROGRADE_BIN  the binary under test
-//   WORK            a directory with ttt.db, krk.db, chase.db, chase.txt, corridor.db
+//   WORK            a directory with ttt.db, krk.db, chase.db, chase.txt, corridor.db, lions.db
 //   ARTIFACTS       where the screenshots go
 //   CHROMIUM        the browser (default /usr/bin/chromium)
 import { chromium } from "playwright-core";
@@ -128,6 +128,22 @@ try {
     await page.locator("#neighbourhood g.move").first().click();
     await page.waitForFunction(() => document.getElementById("notation").value === "0");
     checks += 4;
+  }
+
+  // Dōbutsu shōgi from a small start: its 4 x 3 board, Gote's pieces turned.
+  {
+    const s = await serve("lions.db"); servers.push(s);
+    await ready(page, s.url);
+    assert.equal((await status(page)).text, "Sente to move: win in 5");
+    assert.equal(await page.locator("table.board td:not(.label)").count(), 12);
+    assert.equal(await page.locator("table.board td.gote").count(), 1);
+    assert.equal(await page.locator("table.board td.sente").count(), 1);
+    await page.locator("#moves button").first().click();
+    await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("Gote"));
+    const asked = query("lions.db", await page.inputValue("#notation"));
+    assert.equal((await status(page)).outcome, asked.outcome);
+    await page.screenshot({ path: path.join(artifacts, "dobutsu-lions.png"), fullPage: true });
+    checks += 3;
   }
 
   // The cop and the thief on a small board: drawn, and its solve animated.

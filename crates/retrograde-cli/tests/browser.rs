@@ -49,6 +49,15 @@ fn the_page_plays_moves_and_animates_the_solve_in_a_browser() {
     };
     ok(&["game", "tic-tac-toe", "--save", "ttt.db", "-q"]);
     ok(&["game", "chess", "KRK", "--save", "krk.db", "-q"]);
+    ok(&[
+        "game",
+        "dobutsu",
+        "--start",
+        "1l1/3/3/1L1 b -",
+        "--save",
+        "lions.db",
+        "-q",
+    ]);
     std::fs::copy(root.join("examples/graphs/chase.txt"), d.join("chase.txt")).unwrap();
     ok(&["solve", "chase.txt", "--save", "chase.db", "-q"]);
     let corridor = data("boards/corridor.txt");

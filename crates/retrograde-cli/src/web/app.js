@@ -184,10 +184,21 @@ async function play(position) {
   }
 }
 
+// A new game from `position`; the game so far stays if it is no position.
 async function restart(position) {
-  history.length = 0;
-  values.length = 0;
-  await play(position);
+  try {
+    const first = await api(`/api/query?position=${encodeURIComponent(position)}`);
+    history.length = 0;
+    values.length = 0;
+    history.push(position);
+    values.push(first);
+    $("error").textContent = "";
+    await show();
+    return true;
+  } catch (e) {
+    $("error").textContent = e.message;
+    return false;
+  }
 }
 
 // ---- watching the solve -------------------------------------------------
@@ -376,14 +387,20 @@ async function main() {
   $("goto").addEventListener("submit", (ev) => { ev.preventDefault(); restart($("notation").value); });
   $("undo").onclick = () => { if (values.length > 1) { values.pop(); history.pop(); show(); } };
   $("best").onclick = () => { const a = values[values.length - 1]; if (a.moves.length) play(a.moves[0].position); };
-  $("restart").onclick = () => { if (start !== null) restart(start); };
+  // The game's start, or where this game began.
+  $("restart").onclick = () => { const to = start !== null ? start : history[0]; if (to !== undefined) restart(to); };
   $("copy").onclick = async () => {
     const text = $("notation").value;
     try { await navigator.clipboard.writeText(text); $("copied").textContent = "copied"; }
     catch { $("notation").select(); $("copied").textContent = "selected: press Ctrl-C"; }
   };
-  if (asked || start !== null) await restart(asked || start);
-  else $("status").textContent = "Type a position and press Go.";
+  const opened = asked !== null && (await restart(asked));
+  if (!opened && start !== null) {
+    const why = $("error").textContent;
+    await restart(start);
+    $("error").textContent = why;
+  }
+  if (values.length === 0) $("status").textContent = "Type a position and press Go.";
   if (info.trace) await watch();
   document.body.dataset.ready = "true";
 }
