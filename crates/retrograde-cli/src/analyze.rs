@@ -48,12 +48,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Err(e) if e.downcast_ref::<retrograde::db::DbError>().is_some() => return Err(e),
         Err(_) => None,
     };
+    let uncounted = game.as_ref().map(|g| g.uncounted()).unwrap_or_default();
     let mut h = Histogram::default();
     // The first record of the longest win and of the longest loss.
     let mut longest: [Option<(u32, u64)>; 2] = [None, None];
     db.for_each(|_, key, v| {
         let Some(v) = v else { return };
-        if game.as_ref().is_some_and(|g| !g.is_counted(key)) {
+        if uncounted.contains(&key) {
             return;
         }
         let Some(r) = v.remoteness else {

@@ -220,7 +220,14 @@ fn info(db: &Database, game: &dyn Playable, traced: bool) -> String {
         variant: db.meta().variant.clone(),
         name: retrograde::play::describe(db.meta()),
         start: game.start().map(|s| game.notation(s)),
-        positions: db.header().positions,
+        // As the game's report counts them: less the records that only
+        // stand for a finished game.
+        positions: db.header().positions
+            - game
+                .uncounted()
+                .into_iter()
+                .filter(|&k| db.value(k).is_ok_and(|v| v.is_some()))
+                .count() as u64,
         graph: db.meta().game == "graph",
         trace: traced,
     })

@@ -68,9 +68,15 @@ pub trait Playable: Sync {
     /// Whether the record under `key` counts as a position of the game: a
     /// record that only stands for a finished game (the captured lion, the
     /// chess ending's capture) is kept, so that moves to it can be valued,
-    /// but not counted. All are counted by default.
-    fn is_counted(&self, _key: u64) -> bool {
-        true
+    /// but not counted: those of [`Playable::uncounted`].
+    fn is_counted(&self, key: u64) -> bool {
+        !self.uncounted().contains(&key)
+    }
+
+    /// The keys of the records that are not counted (see
+    /// [`Playable::is_counted`]); none by default.
+    fn uncounted(&self) -> Vec<u64> {
+        Vec::new()
     }
 
     /// A position whose record is kept under `key` (the key itself by

@@ -100,8 +100,8 @@ impl Playable for Endgame {
         }
     }
 
-    fn is_counted(&self, key: u64) -> bool {
-        key != CAPTURED_KEY
+    fn uncounted(&self) -> Vec<u64> {
+        vec![CAPTURED_KEY]
     }
 
     fn position_at(&self, key: u64) -> u64 {

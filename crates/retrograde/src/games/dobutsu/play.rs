@@ -162,8 +162,8 @@ impl Playable for Rules {
         out
     }
 
-    fn is_counted(&self, key: u64) -> bool {
-        key != self.captured_key()
+    fn uncounted(&self) -> Vec<u64> {
+        vec![self.captured_key()]
     }
 
     /// The board of a key is seen by its player to move, who is written
