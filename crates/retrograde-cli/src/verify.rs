@@ -223,6 +223,46 @@ fn print(
     })
 }
 
+/// Checks a state game's database: each explored position looked up under
+/// its key, the whole checked on the explored graph.
+fn states<G>(
+    db: &retrograde::db::Database,
+    explored: &retrograde::explore::Explored<G>,
+    key: impl Fn(&G::Position) -> Option<u64> + Sync,
+    times: &mut Timings,
+    keep: usize,
+) -> Result<(u64, Option<u64>, retrograde::Report)>
+where
+    G: retrograde::StateGame,
+{
+    let values = times.time("read", || {
+        db.values_by_key(explored.len() as u32, |i| {
+            explored.position(i).and_then(&key)
+        })
+    })?;
+    let rules = explored.rules();
+    let solved = retrograde::Solved::new(explored, rules.clone(), values)?;
+    let r = times.time("verify", || {
+        retrograde::verify(explored, &rules, &solved, keep)
+    })?;
+    Ok((explored.len() as u64, Some(explored.move_count()), r))
+}
+
+/// Checks a numbered game's values (position `p` at index `p`).
+fn numbered<G: retrograde::Game + Sync>(
+    game: &G,
+    rules: retrograde::Rules,
+    values: retrograde::Values,
+    times: &mut Timings,
+    keep: usize,
+) -> Result<(u64, Option<u64>, retrograde::Report)> {
+    let solved = retrograde::Solved::new(game.as_graph(), rules.clone(), values)?;
+    let r = times.time("verify", || {
+        retrograde::verify(solved.graph(), &rules, &solved, keep)
+    })?;
+    Ok((game.position_count() as u64, None, r))
+}
+
 /// `verify DB`: the game rebuilt from the database's header, its positions
 /// enumerated (explored, or numbered), each looked up in the database, and
 /// the whole checked with the certificate of every solve.
@@ -298,17 +338,13 @@ fn database(args: &Args) -> Result<ExitCode> {
                     Explorer::new().progress(&bars).explore(endgame)
                 })?;
                 same_size(explored.len() as u64)?;
-                let values = times.time("read", || {
-                    db.values_by_key(explored.len() as u32, |i| {
-                        explored.position(i).and_then(|p| game.key(u64::from(p.0)))
-                    })
-                })?;
-                let rules = explored.rules();
-                let solved = retrograde::Solved::new(&explored, rules.clone(), values)?;
-                let r = times.time("verify", || {
-                    retrograde::verify(&explored, &rules, &solved, keep)
-                })?;
-                (explored.len() as u64, Some(explored.move_count()), r)
+                states(
+                    &db,
+                    &explored,
+                    |p| game.key(u64::from(p.0)),
+                    &mut times,
+                    keep,
+                )?
             }
             "tic-tac-toe" => {
                 let play = crate::db::TicTacToe(crate::game::tutorial::TicTacToe {
@@ -320,40 +356,22 @@ fn database(args: &Args) -> Result<ExitCode> {
                     })
                 })?;
                 same_size(explored.len() as u64)?;
-                let values = db.values_by_key(explored.len() as u32, |i| {
-                    explored
-                        .position(i)
-                        .and_then(|b| play.key(crate::db::TicTacToe::code(b)))
-                })?;
-                let rules = explored.rules();
-                let solved = retrograde::Solved::new(&explored, rules.clone(), values)?;
-                let r = times.time("verify", || {
-                    retrograde::verify(&explored, &rules, &solved, keep)
-                })?;
-                (explored.len() as u64, Some(explored.move_count()), r)
+                let key =
+                    |b: &crate::game::tutorial::Board| play.key(crate::db::TicTacToe::code(b));
+                states(&db, &explored, key, &mut times, keep)?
             }
             "teeko" => {
                 let game = teeko::Teeko::new();
                 same_size(game.position_count() as u64)?;
                 let values = times.time("read", || db.values())?;
-                let rules = retrograde::Rules::normal();
-                let solved = retrograde::Solved::new(game.as_graph(), rules.clone(), values)?;
-                let r = times.time("verify", || {
-                    retrograde::verify(solved.graph(), &rules, &solved, keep)
-                })?;
-                (game.position_count() as u64, None, r)
+                numbered(&game, retrograde::Rules::normal(), values, &mut times, keep)?
             }
             "cop-thief" => {
                 let board = cop_thief::Board::parse(param("board").as_bytes(), param("path"))?;
                 let game = cop_thief::CopThief::new(board)?;
                 same_size(game.position_count() as u64)?;
                 let values = times.time("read", || db.values())?;
-                let rules = game.rules();
-                let solved = retrograde::Solved::new(game.as_graph(), rules.clone(), values)?;
-                let r = times.time("verify", || {
-                    retrograde::verify(solved.graph(), &rules, &solved, keep)
-                })?;
-                (game.position_count() as u64, None, r)
+                numbered(&game, game.rules(), values, &mut times, keep)?
             }
             "dobutsu" => {
                 let (start, sente) = dobutsu::notation::parse(param("start"))?;
@@ -369,12 +387,7 @@ fn database(args: &Args) -> Result<ExitCode> {
                 let values = times.time("read", || {
                     db.values_by_key(game.position_count() as u32, |i| game.key(i))
                 })?;
-                let rules = retrograde::Rules::normal();
-                let solved = retrograde::Solved::new(game.as_graph(), rules.clone(), values)?;
-                let r = times.time("verify", || {
-                    retrograde::verify(solved.graph(), &rules, &solved, keep)
-                })?;
-                (game.position_count() as u64, None, r)
+                numbered(&game, retrograde::Rules::normal(), values, &mut times, keep)?
             }
             other => anyhow::bail!(
                 "{}: a database of {other:?}, a game this build does not know",

@@ -86,6 +86,31 @@ pub trait Playable: Sync {
     }
 }
 
+/// A board written as rows of cells (a digit counts empty cells, as FEN
+/// writes them) drawn for a terminal: each row on its line after its rank
+/// `rank(row)`, cells spaced, `.` for empty, then the `files` line.
+pub fn draw_rows(rows: &str, rank: impl Fn(usize) -> char, files: &str) -> String {
+    let mut out = String::new();
+    for (r, row) in rows.split('/').enumerate() {
+        out.push(rank(r));
+        out.push(' ');
+        for c in row.chars() {
+            match c.to_digit(10) {
+                Some(n) => (0..n).for_each(|_| out.push_str(" .")),
+                None => {
+                    out.push(' ');
+                    out.push(c);
+                }
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("   ");
+    out.push_str(files);
+    out.push('\n');
+    out
+}
+
 /// A move with what it is worth for the player who makes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveAnswer {

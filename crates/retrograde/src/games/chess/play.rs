@@ -55,23 +55,8 @@ impl Playable for Endgame {
             return format!("{}\n", self.notation(p));
         };
         let fen = self.fen(pos);
-        let mut out = String::new();
-        for (r, row) in fen.split(' ').next().unwrap_or("").split('/').enumerate() {
-            out.push(char::from(b'8' - r as u8));
-            out.push(' ');
-            for c in row.chars() {
-                match c.to_digit(10) {
-                    Some(n) => (0..n).for_each(|_| out.push_str(" .")),
-                    None => {
-                        out.push(' ');
-                        out.push(c);
-                    }
-                }
-            }
-            out.push('\n');
-        }
-        out.push_str("   a b c d e f g h\n");
-        out
+        let rows = fen.split(' ').next().unwrap_or("");
+        crate::play::draw_rows(rows, |r| char::from(b'8' - r as u8), "a b c d e f g h")
     }
 
     fn to_move(&self, p: u64) -> String {

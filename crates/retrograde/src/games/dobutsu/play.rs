@@ -115,22 +115,7 @@ impl Playable for Rules {
         let rows = fields.next().unwrap_or("");
         fields.next();
         let hands = fields.next().unwrap_or("-");
-        let mut out = String::new();
-        for (r, row) in rows.split('/').enumerate() {
-            out.push(char::from(b'1' + r as u8));
-            out.push(' ');
-            for c in row.chars() {
-                match c.to_digit(10) {
-                    Some(n) => (0..n).for_each(|_| out.push_str(" .")),
-                    None => {
-                        out.push(' ');
-                        out.push(c);
-                    }
-                }
-            }
-            out.push('\n');
-        }
-        out.push_str("   a b c\n");
+        let mut out = crate::play::draw_rows(rows, |r| char::from(b'1' + r as u8), "a b c");
         out.push_str(&format!(
             "in hand: {hands} (upper case Sente's, lower case Gote's)\n"
         ));
