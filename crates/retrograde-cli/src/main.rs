@@ -45,6 +45,7 @@ Examples:
   retrograde solve game.txt --json | jq .counts  the totals, as JSON
   retrograde convert game.txt game.rgb           text to binary, read 10x faster
   retrograde verify game.txt solution.tsv        check a solution without trusting the solver
+  retrograde game chess KRK --save krk.db        keep a solution: then query, analyze, play, serve it
 
 Data goes to standard output, summaries and progress to standard error.";
 
@@ -63,10 +64,10 @@ enum Command {
         after_help = "Examples:\n  retrograde generate -n 1000000 -m 6000000 big.rgb\n  retrograde generate -n 10000 -m 30000 --acyclic dag.txt\n  retrograde generate -n 10000 -m 30000 --acyclic - | retrograde solve - --json | jq .longest\n  retrograde generate -n 10000 --out-degree 3 regular.rgb"
     )]
     Generate(generate::Args),
-    /// Check a solution file against the game without trusting the solver:
+    /// Check a solution file or database against the game without trusting the solver:
     /// exit 0 if it is correct, 1 (listing the violations) if not.
     #[command(
-        after_help = "Examples:\n  retrograde solve game.txt -o sol.tsv && retrograde verify game.txt sol.tsv\n  retrograde verify game.txt sol.tsv --json | jq .correct"
+        after_help = "Examples:\n  retrograde solve game.txt -o sol.tsv && retrograde verify game.txt sol.tsv\n  retrograde verify game.txt sol.tsv --json | jq .correct\n  retrograde game chess KRK --save krk.db && retrograde verify krk.db"
     )]
     Verify(verify::Args),
     /// Solve the cop and the thief on a board; print who wins from the start.
