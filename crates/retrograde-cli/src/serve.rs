@@ -10,6 +10,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Result;
 use retrograde::db::Database;
@@ -82,18 +83,67 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let probe = Probe { game, db: &db };
     let info = info(&db, game, trace.is_some());
     let trace_json = trace.as_ref().map(serde_json::to_string).transpose()?;
-    for (served, request) in server.incoming_requests().enumerate() {
-        let (status, kind, body) = answer(&request, &probe, &info, trace_json.as_deref());
-        let response = tiny_http::Response::from_string(body).with_status_code(status);
-        let response = with_header(response, "Content-Type", kind);
-        let response = with_header(response, "Cache-Control", "no-store");
-        // A browser that went away is not our failure.
-        let _ = request.respond(response);
-        if args.requests.is_some_and(|n| served + 1 >= n) {
+    // Each request on a thread of its own, at most WORKERS at once: a client
+    // that is slow to send or to read holds up only itself.
+    let in_flight = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for (served, request) in server.incoming_requests().enumerate() {
+            while in_flight.load(Ordering::Acquire) >= WORKERS {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            in_flight.fetch_add(1, Ordering::AcqRel);
+            let (probe, info, trace, in_flight) =
+                (&probe, &info, trace_json.as_deref(), &in_flight);
+            scope.spawn(move || {
+                handle(request, probe, info, trace);
+                in_flight.fetch_sub(1, Ordering::AcqRel);
+            });
+            if args.requests.is_some_and(|n| served + 1 >= n) {
+                break;
+            }
+        }
+    });
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Requests answered at once.
+const WORKERS: usize = 32;
+
+/// The largest request body read (and ignored); a request that declares a
+/// larger one gets no answer.
+const MAX_BODY: usize = 64 << 10;
+
+/// The longest address answered (longer: 414).
+const MAX_URL: usize = 8192;
+
+/// Answers one request. Its body, if any (up to [`MAX_BODY`]), is read
+/// first through a small buffer: `tiny_http` would otherwise discard it
+/// into one buffer of the size the client declared.
+fn handle(mut request: tiny_http::Request, probe: &Probe<'_>, info: &str, trace: Option<&str>) {
+    if request.body_length().is_some_and(|n| n > MAX_BODY) {
+        // No answer: `tiny_http` would allocate the whole declared body
+        // when the request is dropped. The connection is left as it is.
+        std::mem::forget(request);
+        return;
+    }
+    let mut buf = [0u8; 4096];
+    let body = request.as_reader();
+    while let Ok(n) = body.read(&mut buf) {
+        if n == 0 {
             break;
         }
     }
-    Ok(ExitCode::SUCCESS)
+    let (status, kind, body) = answer(&request, probe, info, trace);
+    let response = tiny_http::Response::from_string(body).with_status_code(status);
+    let response = with_header(response, "Content-Type", kind);
+    let response = with_header(response, "Cache-Control", "no-store");
+    let response = if status == 405 {
+        with_header(response, "Allow", "GET")
+    } else {
+        response
+    };
+    // A browser that went away is not our failure.
+    let _ = request.respond(response);
 }
 
 /// Adds a header (the names and values here are constant ASCII, which
@@ -234,8 +284,14 @@ fn info(db: &Database, game: &dyn Playable, traced: bool) -> String {
     .unwrap_or_else(|_| "{}".into())
 }
 
-/// An error as the API gives it: `{"error": "..."}`.
+/// An error as the API gives it: `{"error": "..."}`, the message cut to
+/// 300 characters (it may quote what the client sent).
 fn error(status: u16, message: &str) -> (u16, &'static str, String) {
+    let message: String = if message.chars().count() > 300 {
+        message.chars().take(300).chain("…".chars()).collect()
+    } else {
+        message.to_string()
+    };
     (
         status,
         "application/json",
@@ -254,6 +310,9 @@ fn answer(
         return error(405, "only GET is served");
     }
     let url = request.url();
+    if url.len() > MAX_URL {
+        return error(414, &format!("the address is longer than {MAX_URL} bytes"));
+    }
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
     match path {
         "/" | "/index.html" => (200, "text/html; charset=utf-8", INDEX.into()),
@@ -265,8 +324,14 @@ fn answer(
             None => error(404, "no animation for this game: it is not a graph or a board of the cop and the thief of at most --trace-limit positions"),
         },
         "/api/query" => {
-            let Some(text) = parameter(query, "position") else {
-                return error(400, "expected ?position=... (the position in the game's notation)");
+            let text = match parameter(query, "position") {
+                Some(Ok(text)) => text,
+                Some(Err(())) => {
+                    return error(400, "the position is not percent-encoded text (a malformed %-escape, or bytes that are not UTF-8)")
+                }
+                None => {
+                    return error(400, "expected ?position=... (the position in the game's notation)")
+                }
             };
             let game = probe.game;
             let p = match game.parse(&text) {
@@ -298,13 +363,12 @@ fn answer(
     }
 }
 
-/// The value of `key` in a query string, percent-decoded (`+` is a space).
-fn parameter(query: &str, key: &str) -> Option<String> {
+/// The value of `key` in a query string (the first), percent-decoded
+/// (`+` is a space); `Err` if it does not decode.
+fn parameter(query: &str, key: &str) -> Option<Result<String, ()>> {
     query.split('&').find_map(|pair| {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        (decode(k).as_deref() == Some(key))
-            .then(|| decode(v))
-            .flatten()
+        (decode(k).as_deref() == Some(key)).then(|| decode(v).ok_or(()))
     })
 }
 
@@ -334,15 +398,15 @@ mod tests {
 
     #[test]
     fn query_strings_are_percent_decoded() {
+        let decoded = |q: &str| parameter(q, "position");
         assert_eq!(
-            parameter("position=8%2F8%2F8+w&x=1", "position").as_deref(),
-            Some("8/8/8 w")
+            decoded("position=8%2F8%2F8+w&x=1"),
+            Some(Ok("8/8/8 w".into()))
         );
-        assert_eq!(parameter("a=1", "position"), None);
-        assert_eq!(parameter("position=%zz", "position"), None);
-        assert_eq!(
-            parameter("position=%C3%A9", "position").as_deref(),
-            Some("é")
-        );
+        assert_eq!(decoded("a=1"), None);
+        // The first is taken, and a malformed one is an error, not absent.
+        assert_eq!(decoded("position=%zz&position=3"), Some(Err(())));
+        assert_eq!(decoded("position=%C3%A9"), Some(Ok("é".into())));
+        assert_eq!(decoded("position=%C3%28"), Some(Err(())));
     }
 }

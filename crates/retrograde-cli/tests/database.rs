@@ -314,7 +314,10 @@ fn every_kind_of_saved_game_plays_and_verifies() {
     ok(&v);
     ok(&run(&["verify", graph.to_str().unwrap(), "chase.db"], d));
     let o = run(&["query", "chase.db", "99999"], d);
-    assert_refused(&o, "\"99999\" is not a position of the graph");
+    assert_refused(
+        &o,
+        "99999 is not a position of this database's game (graph)",
+    );
 }
 
 #[test]

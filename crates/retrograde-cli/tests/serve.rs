@@ -46,8 +46,16 @@ fn serve(dir: &Path, file: &str) -> Server {
 
 /// `METHOD path` over HTTP/1.0: the status and the body.
 fn request(s: &Server, method: &str, path: &str) -> (u16, String) {
+    raw(
+        s,
+        &format!("{method} {path} HTTP/1.0\r\nHost: {}\r\n\r\n", s.addr),
+    )
+}
+
+/// Sends `text` as it is: the status and the body of the answer.
+fn raw(s: &Server, text: &str) -> (u16, String) {
     let mut c = TcpStream::connect(&s.addr).unwrap();
-    write!(c, "{method} {path} HTTP/1.0\r\nHost: {}\r\n\r\n", s.addr).unwrap();
+    c.write_all(text.as_bytes()).unwrap();
     let mut text = String::new();
     c.read_to_string(&mut text).unwrap();
     let status = text
@@ -129,7 +137,7 @@ fn bad_requests_get_a_4xx_with_a_message_and_the_server_goes_on() {
             "not reachable from where it was solved",
         ),
         ("/api/query", 400, "expected ?position="),
-        ("/api/query?position=%zz", 400, "expected ?position="),
+        ("/api/query?position=%zz", 400, "not percent-encoded text"),
         ("/../../etc/passwd", 404, "no such page"),
         ("/api/trace", 404, "no animation for this game"),
     ];
@@ -142,6 +150,36 @@ fn bad_requests_get_a_4xx_with_a_message_and_the_server_goes_on() {
         );
     }
     assert_eq!(request(&s, "POST", "/api/info").0, 405);
+    // A body declared far larger than memory, and none sent: no answer, and
+    // nothing allocated for it; the server goes on.
+    let mut c = TcpStream::connect(&s.addr).unwrap();
+    c.write_all(b"GET /api/info HTTP/1.0\r\nContent-Length: 100000000000\r\n\r\n")
+        .unwrap();
+    c.set_read_timeout(Some(std::time::Duration::from_millis(500)))
+        .unwrap();
+    let mut got = Vec::new();
+    let _ = c.read_to_end(&mut got);
+    assert!(got.is_empty(), "{}", String::from_utf8_lossy(&got));
+    assert_eq!(get(&s, "/api/info").0, 200);
+    let long = format!("/api/query?position={}", "a".repeat(20_000));
+    let (status, body) = get(&s, &long);
+    assert_eq!(status, 414, "{body}");
+    let (status, body) = get(&s, "/api/query?position=%C3%28");
+    assert_eq!(status, 400);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("not percent-encoded text"),
+        "{body}"
+    );
+    // The position a capture of the lion leads to is one the API answers.
+    let (status, body) = get(&s, "/api/query?position=the+lion+captured");
+    assert_eq!(
+        (status, body["outcome"].as_str()),
+        (200, Some("lose")),
+        "{body}"
+    );
     // Still serving.
     let (status, start) = get(&s, "/api/query?position=1l1%2F3%2F3%2F1L1+b+-");
     assert_eq!((status, start["outcome"].as_str()), (200, Some("win")));

@@ -7,6 +7,14 @@ const NAMES = { win: "win", lose: "loss", tie: "tie", draw: "draw", open: "undec
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 
+// An SVG element with attributes and, if given, text (never parsed as markup).
+function svgEl(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
 let info = null;
 let start = null;
 const history = []; // positions played, in notation
@@ -117,17 +125,20 @@ function drawNeighbourhood(a) {
   a.moves.forEach((m, i) => {
     const t = (2 * Math.PI * i) / Math.max(n, 1) - Math.PI / 2;
     const x = cx + r * Math.cos(t), y = cy + r * Math.sin(t);
-    const g = document.createElementNS(SVG, "g");
-    g.setAttribute("class", "move");
-    g.innerHTML = `<line x1="${cx}" y1="${cy}" x2="${x}" y2="${y}" stroke="var(--${m.outcome})" stroke-width="3"/>` +
-      `<circle cx="${x}" cy="${y}" r="16" class="${flip(m.outcome)}" fill="var(--${flip(m.outcome)})" stroke="#333"/>` +
-      `<text x="${x}" y="${y + 4}" text-anchor="middle" fill="#fff">${m.position}</text>`;
+    const g = svgEl("g", { class: "move" });
+    g.append(
+      svgEl("line", { x1: cx, y1: cy, x2: x, y2: y, stroke: `var(--${m.outcome})`, "stroke-width": 3 }),
+      svgEl("circle", { cx: x, cy: y, r: 16, class: flip(m.outcome), fill: `var(--${flip(m.outcome)})`, stroke: "#333" }),
+      svgEl("text", { x, y: y + 4, "text-anchor": "middle", fill: "#fff" }, m.position),
+    );
     g.addEventListener("click", () => play(m.position));
     svg.appendChild(g);
   });
-  const c = document.createElementNS(SVG, "g");
-  c.innerHTML = `<circle cx="${cx}" cy="${cy}" r="22" fill="var(--${a.outcome})" stroke="#000" stroke-width="3"/>` +
-    `<text x="${cx}" y="${cy + 4}" text-anchor="middle" fill="#fff">${a.position}</text>`;
+  const c = svgEl("g", {});
+  c.append(
+    svgEl("circle", { cx, cy, r: 22, fill: `var(--${a.outcome})`, stroke: "#000", "stroke-width": 3 }),
+    svgEl("text", { x: cx, y: cy + 4, "text-anchor": "middle", fill: "#fff" }, a.position),
+  );
   svg.appendChild(c);
   box.appendChild(svg);
 }
@@ -346,14 +357,16 @@ async function watch() {
   }
   const small = n > 40;
   for (let v = 0; v < n; v++) {
-    const g = document.createElementNS(SVG, "g");
-    g.setAttribute("class", "node");
+    const g = svgEl("g", { class: "node" });
     g.dataset.vertex = v;
     const [x, y] = layout[v];
     const label = small ? String(v) : trace.labels[v];
-    g.innerHTML = `<title>${trace.labels[v]}</title><circle cx="${x}" cy="${y}" r="${small ? 9 : 14}" stroke="#333"/>` +
-      `<text x="${x}" y="${y + 4}" text-anchor="middle">${label.length > 6 ? v : label}</text>` +
-      `<text class="sub" x="${x}" y="${y + (small ? 20 : 27)}" text-anchor="middle"></text>`;
+    g.append(
+      svgEl("title", {}, trace.labels[v]),
+      svgEl("circle", { cx: x, cy: y, r: small ? 9 : 14, stroke: "#333" }),
+      svgEl("text", { x, y: y + 4, "text-anchor": "middle" }, label.length > 6 ? String(v) : label),
+      svgEl("text", { class: "sub", x, y: y + (small ? 20 : 27), "text-anchor": "middle" }, ""),
+    );
     svg.appendChild(g);
   }
   legend($("watch-legend"), ["open", "win", "lose", "tie", "draw"]);
@@ -382,7 +395,12 @@ async function main() {
   $("title").textContent = info.name;
   $("subtitle").textContent = `${info.positions.toLocaleString("en")} positions solved. Click a move to play it; colours are values for the player who moves.`;
   legend($("legend"), OUTCOMES);
-  const asked = location.hash ? decodeURIComponent(location.hash.slice(1)) : null;
+  let asked = null;
+  try {
+    asked = location.hash ? decodeURIComponent(location.hash.slice(1)) : null;
+  } catch {
+    $("error").textContent = "The address's position is not percent-encoded text: opening the start.";
+  }
   start = info.start !== null ? info.start : (info.graph ? "0" : null);
   $("goto").addEventListener("submit", (ev) => { ev.preventDefault(); restart($("notation").value); });
   $("undo").onclick = () => { if (values.length > 1) { values.pop(); history.pop(); show(); } };

@@ -33,6 +33,9 @@ impl Playable for Endgame {
     }
 
     fn parse(&self, text: &str) -> Result<u64, NotationError> {
+        if text.trim() == "a piece captured" {
+            return Ok(u64::from(Position::CAPTURED.0));
+        }
         self.parse_fen(text)
             .map(|p| u64::from(p.0))
             .map_err(|e| NotationError {

@@ -87,6 +87,9 @@ impl Playable for Rules {
             text: text.into(),
             what,
         };
+        if text.trim() == "the lion captured" && self.capture == Capture::Played {
+            return Ok(CAPTURED);
+        }
         let (b, sente) = notation::parse(text).map_err(|e| err(e.what))?;
         if b.piece_counts() != self.numbering.counts() {
             return Err(err(format!(
