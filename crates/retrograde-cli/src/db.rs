@@ -309,6 +309,39 @@ impl Playable for TicTacToe {
     }
 }
 
+/// A graph's database as a graph: its moves (checked whole first: offsets
+/// in order, every target a vertex) and the rules it was solved under. The
+/// terminal labels are not kept, so a graph solved with some is refused.
+pub fn graph(db: &Database) -> Result<(Vec<(u32, u32)>, retrograde::Rules)> {
+    let param = |k: &str| db.meta().params.get(k).map(String::as_str).unwrap_or("");
+    if param("labels") != "0" {
+        anyhow::bail!(
+            "{} was solved with terminal labels, which it does not keep: give the graph \
+             and its labels (retrograde verify {} --terminal {} {})",
+            common::shown(db.path()),
+            param("graph"),
+            if param("terminal").is_empty() {
+                "LABELS"
+            } else {
+                param("terminal")
+            },
+            common::shown(db.path())
+        );
+    }
+    db.check_moves()?;
+    let mut edges = Vec::new();
+    for v in 0..db.len() {
+        for w in db.moves(v)?.unwrap_or_default() {
+            edges.push((v as u32, w));
+        }
+    }
+    let rules = match param("no_move") {
+        "win" => retrograde::Rules::misere(),
+        _ => retrograde::Rules::normal(),
+    };
+    Ok((edges, rules))
+}
+
 /// The position a text names in `game`: a notation error names the text.
 pub fn parse(game: &dyn Playable, text: &str) -> Result<u64> {
     Ok(game.parse(text)?)

@@ -210,19 +210,8 @@ fn trace(db: &Database, limit: usize) -> Result<Option<Trace>> {
     match meta.game.as_str() {
         "graph" if param("labels") == "0" && db.len() as usize <= limit => {
             let n = db.len() as u32;
-            let mut edges = Vec::new();
-            for v in 0..n {
-                for w in db.moves(u64::from(v))?.unwrap_or_default() {
-                    if w < n {
-                        edges.push((v, w));
-                    }
-                }
-            }
+            let (edges, rules) = crate::db::graph(db)?;
             let graph = retrograde::Csr::from_edges(n as usize, &edges);
-            let rules = match param("no_move") {
-                "win" => retrograde::Rules::misere(),
-                _ => retrograde::Rules::normal(),
-            };
             let (_, events) = solve_traced(&graph, &rules)?;
             Ok(Some(Trace {
                 labels: (0..n).map(|v| v.to_string()).collect(),

@@ -290,110 +290,82 @@ fn database(args: &Args) -> Result<ExitCode> {
         Ok(())
     };
     // (positions, moves, report)
-    let (n, moves, report): (u64, Option<u64>, retrograde::Report) =
-        match meta.game.as_str() {
-            "graph" => {
-                if param("labels") != "0" {
-                    anyhow::bail!(
-                    "{} was solved with terminal labels, which it does not keep: give the graph \
-                     and its labels (retrograde verify {} --terminal {} {})",
-                    common::shown(path),
-                    param("graph"),
-                    if param("terminal").is_empty() { "LABELS" } else { param("terminal") },
-                    common::shown(path)
-                );
-                }
-                let n = db.len();
-                let mut edges = Vec::new();
-                for v in 0..n {
-                    for w in db.moves(v)?.unwrap_or_default() {
-                        if u64::from(w) >= n {
-                            anyhow::bail!(
-                                "{}: position {v} has a move to {w}, past the graph's {n} \
-                                 vertices (the file is damaged)",
-                                common::shown(path)
-                            );
-                        }
-                        edges.push((v as u32, w));
-                    }
-                }
-                let graph = retrograde::Csr::from_edges(n as usize, &edges).with_successors();
-                let rules = match param("no_move") {
-                    "win" => retrograde::Rules::misere(),
-                    _ => retrograde::Rules::normal(),
-                };
-                let values = times.time("read", || db.values())?;
-                let solved = retrograde::Solved::new(&graph, rules.clone(), values)?;
-                let r = times.time("verify", || {
-                    retrograde::verify(&graph, &rules, &solved, keep)
-                })?;
-                (n, Some(edges.len() as u64), r)
-            }
-            "chess" => {
-                let game = crate::db::game(&db)?;
-                let ending = chess::Ending::from_name(&meta.variant)
-                    .ok_or_else(|| anyhow::anyhow!("unknown chess ending {:?}", meta.variant))?;
-                let endgame = chess::Endgame::new(ending, param("symmetry") == "true");
-                let explored = times.time("explore", || {
-                    Explorer::new().progress(&bars).explore(endgame)
-                })?;
-                same_size(explored.len() as u64)?;
-                states(
-                    &db,
-                    &explored,
-                    |p| game.key(u64::from(p.0)),
-                    &mut times,
-                    keep,
-                )?
-            }
-            "tic-tac-toe" => {
-                let play = crate::db::TicTacToe(crate::game::tutorial::TicTacToe {
+    let (n, moves, report): (u64, Option<u64>, retrograde::Report) = match meta.game.as_str() {
+        "graph" => {
+            let n = db.len();
+            let (edges, rules) = crate::db::graph(&db)?;
+            let graph = retrograde::Csr::from_edges(n as usize, &edges).with_successors();
+            let values = times.time("read", || db.values())?;
+            let solved = retrograde::Solved::new(&graph, rules.clone(), values)?;
+            let r = times.time("verify", || {
+                retrograde::verify(&graph, &rules, &solved, keep)
+            })?;
+            (n, Some(edges.len() as u64), r)
+        }
+        "chess" => {
+            let game = crate::db::game(&db)?;
+            let ending = chess::Ending::from_name(&meta.variant)
+                .ok_or_else(|| anyhow::anyhow!("unknown chess ending {:?}", meta.variant))?;
+            let endgame = chess::Endgame::new(ending, param("symmetry") == "true");
+            let explored = times.time("explore", || {
+                Explorer::new().progress(&bars).explore(endgame)
+            })?;
+            same_size(explored.len() as u64)?;
+            states(
+                &db,
+                &explored,
+                |p| game.key(u64::from(p.0)),
+                &mut times,
+                keep,
+            )?
+        }
+        "tic-tac-toe" => {
+            let play = crate::db::TicTacToe(crate::game::tutorial::TicTacToe {
+                symmetry: param("symmetry") == "true",
+            });
+            let explored = times.time("explore", || {
+                Explorer::new().explore(crate::game::tutorial::TicTacToe {
                     symmetry: param("symmetry") == "true",
-                });
-                let explored = times.time("explore", || {
-                    Explorer::new().explore(crate::game::tutorial::TicTacToe {
-                        symmetry: param("symmetry") == "true",
-                    })
-                })?;
-                same_size(explored.len() as u64)?;
-                let key =
-                    |b: &crate::game::tutorial::Board| play.key(crate::db::TicTacToe::code(b));
-                states(&db, &explored, key, &mut times, keep)?
-            }
-            "teeko" => {
-                let game = teeko::Teeko::new();
-                same_size(game.position_count() as u64)?;
-                let values = times.time("read", || db.values())?;
-                numbered(&game, retrograde::Rules::normal(), values, &mut times, keep)?
-            }
-            "cop-thief" => {
-                let board = cop_thief::Board::parse(param("board").as_bytes(), param("path"))?;
-                let game = cop_thief::CopThief::new(board)?;
-                same_size(game.position_count() as u64)?;
-                let values = times.time("read", || db.values())?;
-                numbered(&game, game.rules(), values, &mut times, keep)?
-            }
-            "dobutsu" => {
-                let (start, sente) = dobutsu::notation::parse(param("start"))?;
-                let capture = match param("capture") {
-                    "terminal" => dobutsu::Capture::Terminal,
-                    _ => dobutsu::Capture::Played,
-                };
-                let _ = sente;
-                let game = times.time("explore", || {
-                    dobutsu::Dobutsu::from_start(start, param("symmetry") == "true", capture, &bars)
-                })?;
-                same_size(game.position_count() as u64)?;
-                let values = times.time("read", || {
-                    db.values_by_key(game.position_count() as u32, |i| game.key(i))
-                })?;
-                numbered(&game, retrograde::Rules::normal(), values, &mut times, keep)?
-            }
-            other => anyhow::bail!(
-                "{}: a database of {other:?}, a game this build does not know",
-                common::shown(path)
-            ),
-        };
+                })
+            })?;
+            same_size(explored.len() as u64)?;
+            let key = |b: &crate::game::tutorial::Board| play.key(crate::db::TicTacToe::code(b));
+            states(&db, &explored, key, &mut times, keep)?
+        }
+        "teeko" => {
+            let game = teeko::Teeko::new();
+            same_size(game.position_count() as u64)?;
+            let values = times.time("read", || db.values())?;
+            numbered(&game, retrograde::Rules::normal(), values, &mut times, keep)?
+        }
+        "cop-thief" => {
+            let board = cop_thief::Board::parse(param("board").as_bytes(), param("path"))?;
+            let game = cop_thief::CopThief::new(board)?;
+            same_size(game.position_count() as u64)?;
+            let values = times.time("read", || db.values())?;
+            numbered(&game, game.rules(), values, &mut times, keep)?
+        }
+        "dobutsu" => {
+            let (start, sente) = dobutsu::notation::parse(param("start"))?;
+            let capture = match param("capture") {
+                "terminal" => dobutsu::Capture::Terminal,
+                _ => dobutsu::Capture::Played,
+            };
+            let _ = sente;
+            let game = times.time("explore", || {
+                dobutsu::Dobutsu::from_start(start, param("symmetry") == "true", capture, &bars)
+            })?;
+            same_size(game.position_count() as u64)?;
+            let values = times.time("read", || {
+                db.values_by_key(game.position_count() as u32, |i| game.key(i))
+            })?;
+            numbered(&game, retrograde::Rules::normal(), values, &mut times, keep)?
+        }
+        other => anyhow::bail!(
+            "{}: a database of {other:?}, a game this build does not know",
+            common::shown(path)
+        ),
+    };
     let against = retrograde::play::describe(&meta);
     print(args, path, &against, &report, None, n, moves, &times)
 }
