@@ -47,12 +47,13 @@ mod error;
 mod hosts;
 mod input;
 mod net;
+mod on_the_fly;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use retrograde::Rules;
+use retrograde::{GameGraph, Rules};
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::communication::{initialize_from, Hooks};
@@ -64,6 +65,7 @@ pub use error::{ConfigError, Error, Result};
 pub use hosts::read_hostfile;
 pub use input::{EdgeArray, EdgeShards, TextEdgeList};
 pub use net::{Hello, HELLO_BYTES};
+pub use on_the_fly::{share_bytes, Outline, Remote, BUFFER_BYTES, BYTES_PER_POSITION};
 
 /// The default time allowed to connect to all peers.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -220,6 +222,95 @@ pub fn solve_timed<S>(
 where
     S: EdgeShards + 'static,
 {
+    let shared = Arc::new((source, rules.clone()));
+    run(config, move |worker, watch, abort| {
+        let (source, rules) = &*shared;
+        engine::run_worker(worker, source, rules, watch, abort)
+    })
+}
+
+/// Strongly solves `graph` under `rules` with the workers `config`
+/// describes, each generating the out-degrees and reverse moves of its own
+/// positions only (3 bytes a position, as in the lean engine); then runs
+/// `answer` on worker 0 with the solution, which stays spread over the
+/// workers. Process 0 returns what `answer` returned; the other processes
+/// of a cluster return `None`.
+///
+/// `graph` is typically a dense [`Game`](retrograde::Game) seen through
+/// [`AsGraph`](retrograde::game::AsGraph), or a mapped binary graph
+/// ([`retrograde::io::binary::read`]). Every process must call this with the
+/// same game and rules.
+///
+/// ```
+/// use retrograde::game::{AsGraph, Game};
+/// use retrograde::{Outcome, Rules};
+/// use retrograde_timely::{solve_graph, Config};
+///
+/// /// A token on squares 0..10 moves one or two squares left; on 0 the
+/// /// player to move has lost.
+/// struct Slide;
+/// impl Game for Slide {
+///     fn position_count(&self) -> usize { 10 }
+///     fn for_each_move<F: FnMut(u32)>(&self, p: u32, mut f: F) {
+///         (1..=2).filter(|&k| k <= p).for_each(|k| f(p - k));
+///     }
+///     fn for_each_unmove<F: FnMut(u32)>(&self, p: u32, mut f: F) {
+///         (1..=2).filter(|&k| p + k < 10).for_each(|k| f(p + k));
+///     }
+/// }
+///
+/// let (answer, _) = solve_graph(&Config::threads(2), AsGraph(Slide), &Rules::normal(), |remote| {
+///     let summary = remote.outline().summary;
+///     (summary, remote.values(&[9, 4]))
+/// })
+/// .unwrap();
+/// let (summary, values) = answer.unwrap();
+/// assert_eq!((summary.wins, summary.losses), (6, 4)); // multiples of 3 lose
+/// let values = values.unwrap();
+/// assert_eq!(values[0].unwrap().outcome, Outcome::Lose);
+/// assert_eq!(values[1].unwrap().remoteness, Some(3));
+/// ```
+///
+/// # Complexity
+/// Total work **O(V + E)** as in the lean engine, with one message per
+/// reverse move whose predecessor another worker owns; `R + 2` global rounds
+/// for a longest remoteness `R`, and two per batch of
+/// [`Remote::values`]. Memory per worker: about [`BYTES_PER_POSITION`] a
+/// position it owns, plus message buffers ([`share_bytes`] estimates a
+/// process).
+///
+/// # Errors
+/// As [`solve`]; also if a terminal label names a position outside the game.
+pub fn solve_graph<G, T, F>(
+    config: &Config,
+    graph: G,
+    rules: &Rules,
+    answer: F,
+) -> Result<(Option<T>, Timings)>
+where
+    G: GameGraph + Send + Sync + 'static,
+    T: Send + 'static,
+    F: FnOnce(&mut Remote<'_>) -> T + Send + 'static,
+{
+    let shared = Arc::new((graph, rules.clone(), Mutex::new(Some(answer))));
+    run(config, move |worker, watch, abort| {
+        let (graph, rules, answer) = &*shared;
+        let answer = if worker.index() == 0 {
+            answer.lock().ok().and_then(|mut a| a.take())
+        } else {
+            None
+        };
+        on_the_fly::run_worker(worker, graph, rules, watch, abort, answer)
+    })
+}
+
+/// Starts the workers `config` describes, runs `work` on each, and returns
+/// what worker 0 (or whichever worker returned something) gave back.
+fn run<R, W>(config: &Config, work: W) -> Result<(Option<R>, Timings)>
+where
+    R: Send + 'static,
+    W: Fn(&mut Worker, channel::Watch, &AtomicBool) -> Result<Option<R>> + Send + Sync + 'static,
+{
     config.check()?;
     let started = Instant::now();
     let (builders, comms) = match &config.cluster {
@@ -270,12 +361,11 @@ where
         stall: config.stall_timeout,
         threads: config.threads,
     };
-    let shared = Arc::new((source, rules.clone(), AtomicBool::new(false)));
+    let abort = Arc::new(AtomicBool::new(false));
     let guards = initialize_from(builders, Box::new(()), move |allocator| {
-        let (source, rules, abort) = &*shared;
-        let _flag = AbortOnPanic(abort);
+        let _flag = AbortOnPanic(&abort);
         let mut worker = Worker::new(WorkerConfig::default(), allocator, Some(Instant::now()));
-        let result = engine::run_worker(&mut worker, source, rules, watch, abort);
+        let result = work(&mut worker, watch, &abort);
         if result.is_err() {
             abort.store(true, Ordering::Relaxed);
         }

@@ -1,0 +1,649 @@
+//! A game solved where its moves are generated: every worker asks the game
+//! (any [`GameGraph`]: a dense [`Game`](retrograde::Game) through
+//! [`AsGraph`](retrograde::game::AsGraph), or a mapped binary graph) for the
+//! out-degrees and reverse moves of its own positions only. No edge is stored
+//! or exchanged up front; nobody holds the whole game.
+//!
+//! Position `v` belongs to worker `v % peers`, at local index `v / peers`.
+//! The owner keeps, in the lean engine's layout, a state byte (the move
+//! counter packed into it while undecided, when every out-degree is at most
+//! 250; a `u32` counter beside it otherwise) and a `u16` remoteness (widened
+//! to `u32` if best play reaches 65535 plies): 3 bytes a position, plus the
+//! local indices of the current and the next ply.
+//!
+//! Rounds are plies, as in the edge-list engine: the positions decided with
+//! remoteness `r` generate their reverse moves and send each predecessor's
+//! owner a [`Hit`] carrying their state; the owner applies the rule of
+//! [`retrograde::kernel`]. A predecessor this worker owns is updated at once,
+//! without a message. Best moves are not stored (as in the lean engine); the
+//! values equal the sequential solver's exactly.
+//!
+//! After the solve the answers stay where they are. Worker 0 merges the
+//! [`Summary`] and then runs the caller's closure with a [`Remote`], which
+//! fetches the values of any positions from their owners (two rounds of
+//! messages a batch) while the other workers answer.
+
+use std::sync::atomic::AtomicBool;
+
+use retrograde::graph::NONE;
+use retrograde::kernel::{self, Effect, Phase, DRAW, LOSE, UNDECIDED};
+use retrograde::{GameGraph, Outcome, Rules, Summary, Value};
+use serde::{Deserialize, Serialize};
+use timely::worker::Worker;
+
+use crate::channel::{check, digest_words, Channel, Checked, Watch};
+use crate::error::{Error, Result};
+
+/// The largest out-degree whose counter fits in the state byte.
+const PACKED_MAX_DEGREE: u32 = (u8::MAX - UNDECIDED) as u32;
+
+/// Estimated bytes a position costs its owner: the state byte, the `u16`
+/// remoteness, and a share of the ply lists.
+pub const BYTES_PER_POSITION: u64 = 4;
+
+/// Estimated bytes of message buffers and timely's own state, per worker.
+pub const BUFFER_BYTES: u64 = 48 << 20;
+
+/// The memory one process of `processes`, each running `threads` workers,
+/// needs for its share of a game of `positions` positions (see
+/// [`BYTES_PER_POSITION`], [`BUFFER_BYTES`]): what `--max-memory` and a
+/// machine's limit are compared with before anything is allocated.
+pub fn share_bytes(positions: u64, processes: usize, threads: usize) -> u64 {
+    let workers = (processes.max(1) as u64).saturating_mul(threads.max(1) as u64);
+    let per_worker = positions.div_ceil(workers);
+    (threads.max(1) as u64)
+        .saturating_mul(per_worker.saturating_mul(BYTES_PER_POSITION) + BUFFER_BYTES)
+}
+
+/// "One of your positions has a successor decided with this state code":
+/// sent to the owner of `pred`. `pred == NONE` is a heartbeat instead, sent
+/// to worker `code`: the sender still had positions to spread this round.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub(crate) struct Hit {
+    pred: u32,
+    code: u32,
+}
+
+impl Checked for Hit {
+    fn digest(&self) -> u32 {
+        digest_words([u64::from(self.pred), u64::from(self.code)])
+    }
+}
+
+/// One worker's counts, for worker 0.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Counts {
+    /// Positions by state code (win, lose, tie, absent, draw).
+    codes: [u64; 5],
+    max_remoteness: Option<u32>,
+}
+
+impl Checked for Counts {
+    fn digest(&self) -> u32 {
+        digest_words(
+            self.codes
+                .iter()
+                .copied()
+                .chain([self.max_remoteness.map_or(u64::MAX, u64::from)]),
+        )
+    }
+}
+
+/// A question from worker 0: the value of `position` (owned by `to`), or, if
+/// `position == NONE`, "no more questions".
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub(crate) struct Ask {
+    to: u32,
+    position: u32,
+}
+
+impl Checked for Ask {
+    fn digest(&self) -> u32 {
+        digest_words([u64::from(self.to), u64::from(self.position)])
+    }
+}
+
+/// The owner's answer: `position`'s state code and remoteness (`NONE` if none).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub(crate) struct Reply {
+    position: u32,
+    code: u8,
+    remoteness: u32,
+}
+
+impl Checked for Reply {
+    fn digest(&self) -> u32 {
+        digest_words([
+            u64::from(self.position),
+            u64::from(self.code),
+            u64::from(self.remoteness),
+        ])
+    }
+}
+
+/// The dataflows every worker creates, in the same order.
+pub(crate) struct Channels {
+    hits: Channel<Hit>,
+    counts: Channel<Counts>,
+    asks: Channel<Ask>,
+    replies: Channel<Reply>,
+}
+
+impl Channels {
+    fn new(worker: &mut Worker, watch: Watch) -> Channels {
+        Channels {
+            hits: Channel::new(
+                worker,
+                "moves",
+                |h: &Hit| u64::from(if h.pred == NONE { h.code } else { h.pred }),
+                watch,
+            ),
+            counts: Channel::new(worker, "counts", |_: &Counts| 0, watch),
+            asks: Channel::new(worker, "questions", |a: &Ask| u64::from(a.to), watch),
+            replies: Channel::new(worker, "answers", |_: &Reply| 0, watch),
+        }
+    }
+}
+
+/// Remoteness of the owned positions: `u16` (`u16::MAX` for none) until a
+/// ply reaches 65535, then `u32` (`NONE` for none).
+enum Plies {
+    Narrow(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl Plies {
+    #[inline]
+    fn set(&mut self, t: usize, r: u32) {
+        match self {
+            Plies::Narrow(a) => a[t] = r as u16,
+            Plies::Wide(a) => a[t] = r,
+        }
+    }
+
+    #[inline]
+    fn get(&self, t: usize) -> Option<u32> {
+        match self {
+            Plies::Narrow(a) => (a[t] != u16::MAX).then(|| u32::from(a[t])),
+            Plies::Wide(a) => (a[t] != NONE).then_some(a[t]),
+        }
+    }
+
+    /// Makes room for remoteness `r`.
+    fn fit(&mut self, r: u32) {
+        if let Plies::Narrow(a) = self {
+            if r >= u32::from(u16::MAX) {
+                let wide = a
+                    .iter()
+                    .map(|&x| if x == u16::MAX { NONE } else { u32::from(x) })
+                    .collect();
+                *self = Plies::Wide(wide);
+            }
+        }
+    }
+}
+
+/// This worker's positions.
+struct Share {
+    peers: u32,
+    me: u32,
+    /// Final codes; while undecided, `UNDECIDED + moves left` (packed) or
+    /// `UNDECIDED` with the count in `counters`.
+    state: Vec<u8>,
+    counters: Option<Vec<u32>>,
+    plies: Plies,
+}
+
+impl Share {
+    #[inline]
+    fn global(&self, t: usize) -> u32 {
+        t as u32 * self.peers + self.me
+    }
+
+    /// Step 1: every owned position's start by the kernel's precedence;
+    /// returns the share and the local terminal positions of each phase.
+    fn start<G: GameGraph + ?Sized>(
+        g: &G,
+        rules: &Rules,
+        peers: u32,
+        me: u32,
+    ) -> (Share, [Vec<u32>; 2]) {
+        let n = g.vertex_count() as u64;
+        let m = if n > u64::from(me) {
+            ((n - 1 - u64::from(me)) / u64::from(peers) + 1) as usize
+        } else {
+            0
+        };
+        let mut share = Share {
+            peers,
+            me,
+            state: vec![UNDECIDED; m],
+            counters: None,
+            plies: Plies::Narrow(vec![u16::MAX; m]),
+        };
+        let mut levels: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+        let mut labels = rules
+            .labels
+            .iter()
+            .filter(|&(v, _)| v % peers == me)
+            .peekable();
+        for t in 0..m {
+            let v = share.global(t);
+            let label = labels.next_if(|&(l, _)| l == v).map(|(_, o)| o);
+            let start = kernel::start_of(g, v, label, rules.no_move);
+            share.state[t] = start.code;
+            if start.is_open() {
+                if start.moves <= PACKED_MAX_DEGREE && share.counters.is_none() {
+                    share.state[t] = UNDECIDED + start.moves as u8;
+                } else {
+                    let counters = share.counters.get_or_insert_with(|| {
+                        // From here on counters live in their own array:
+                        // move the packed ones there.
+                        Vec::new()
+                    });
+                    if counters.is_empty() {
+                        counters.resize(m, 0);
+                        for (s, c) in share.state[..t].iter_mut().zip(counters.iter_mut()) {
+                            if *s > UNDECIDED {
+                                *c = u32::from(*s - UNDECIDED);
+                                *s = UNDECIDED;
+                            }
+                        }
+                    }
+                    counters[t] = start.moves;
+                    share.state[t] = UNDECIDED;
+                }
+            } else if let Some(phase) = kernel::phase(start.code) {
+                share.plies.set(t, 0);
+                levels[phase as usize].push(t as u32);
+            }
+        }
+        (share, levels)
+    }
+
+    /// One decided successor with state `code`, remoteness `round`, of the
+    /// local position `t`: true if it decides `t` (with `round + 1`).
+    #[inline]
+    fn hit(&mut self, t: usize, code: u8, round: u32) -> bool {
+        let s = self.state[t];
+        let decided = match &mut self.counters {
+            None => {
+                if s <= UNDECIDED {
+                    return false;
+                }
+                match kernel::effect(code) {
+                    Effect::Decide(to) => {
+                        self.state[t] = to;
+                        true
+                    }
+                    Effect::CountDown => {
+                        self.state[t] -= 1;
+                        if self.state[t] == UNDECIDED {
+                            self.state[t] = LOSE;
+                            true
+                        } else {
+                            false
+                        }
+                    }
+                    _ => false,
+                }
+            }
+            Some(c) => {
+                if s != UNDECIDED {
+                    return false;
+                }
+                match kernel::effect(code) {
+                    Effect::Decide(to) => {
+                        self.state[t] = to;
+                        true
+                    }
+                    Effect::CountDown => {
+                        c[t] -= 1;
+                        if c[t] == 0 {
+                            self.state[t] = LOSE;
+                            true
+                        } else {
+                            false
+                        }
+                    }
+                    _ => false,
+                }
+            }
+        };
+        if decided {
+            self.plies.set(t, round + 1);
+        }
+        decided
+    }
+
+    /// The value of owned position `t`, as a state code and remoteness.
+    fn reply(&self, position: u32) -> Reply {
+        let t = (position / self.peers) as usize;
+        match self.state.get(t) {
+            Some(&code) => Reply {
+                position,
+                code,
+                remoteness: self.plies.get(t).unwrap_or(NONE),
+            },
+            None => Reply {
+                position,
+                code: kernel::ABSENT,
+                remoteness: NONE,
+            },
+        }
+    }
+}
+
+/// What worker 0 knows once the game is solved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outline {
+    /// Counts of each outcome and the longest remoteness, over all positions.
+    pub summary: Summary,
+    /// The number of indices (positions and unused numbers).
+    pub indices: u64,
+    /// The rounds of message exchange (see [`Solved::rounds`](crate::Solved::rounds)).
+    pub rounds: u32,
+}
+
+/// The solution, spread over the workers, as worker 0 sees it: the
+/// [`Outline`] and the values of any positions, fetched from their owners.
+pub struct Remote<'a> {
+    worker: &'a mut Worker,
+    ch: &'a mut Channels,
+    share: &'a Share,
+    abort: &'a AtomicBool,
+    outline: Outline,
+    failed: Option<Error>,
+}
+
+impl Remote<'_> {
+    /// What the solve found, over all positions.
+    pub fn outline(&self) -> &Outline {
+        &self.outline
+    }
+
+    /// The values of `positions`, in order (`None` for an index that is not
+    /// a position, or is out of range): one batch of questions to the
+    /// owners and their answers, two rounds of messages.
+    ///
+    /// # Errors
+    /// If a peer is lost meanwhile ([`Error::Failed`]); the solve then
+    /// returns the same error.
+    pub fn values(&mut self, positions: &[u32]) -> Result<Vec<Option<Value>>> {
+        if self.failed.is_some() {
+            return Err(Error::Failed {
+                message: "the cluster was lost while answering an earlier question".into(),
+            });
+        }
+        self.ask(positions).map_err(|e| {
+            let said = Error::Failed {
+                message: e.to_string(),
+            };
+            self.failed = Some(e);
+            said
+        })
+    }
+
+    /// [`Remote::values`] of one position.
+    pub fn value(&mut self, position: u32) -> Result<Option<Value>> {
+        Ok(self.values(&[position])?.pop().flatten())
+    }
+
+    fn ask(&mut self, positions: &[u32]) -> Result<Vec<Option<Value>>> {
+        let peers = self.share.peers;
+        let n = self.outline.indices;
+        for &p in positions {
+            if u64::from(p) < n {
+                self.ch.asks.send(Ask {
+                    to: p % peers,
+                    position: p,
+                });
+            }
+        }
+        let mut mine: Vec<u32> = Vec::new();
+        self.ch
+            .asks
+            .finish_round(self.worker, self.abort, |a| mine.push(a.position))?;
+        for p in mine {
+            self.ch.replies.send(self.share.reply(p));
+        }
+        let mut got: std::collections::HashMap<u32, Option<Value>> =
+            std::collections::HashMap::with_capacity(positions.len());
+        self.ch.replies.finish_round(self.worker, self.abort, |r| {
+            let value = kernel::outcome(r.code).map(|outcome| Value {
+                outcome,
+                remoteness: (outcome != Outcome::Draw && r.remoteness != NONE)
+                    .then_some(r.remoteness),
+            });
+            got.insert(r.position, value);
+        })?;
+        Ok(positions
+            .iter()
+            .map(|p| got.get(p).copied().flatten())
+            .collect())
+    }
+}
+
+/// Runs one worker to the end. Worker 0 runs `answer` with the solution
+/// and returns what it returns; the others `None`.
+pub(crate) fn run_worker<G, T, F>(
+    worker: &mut Worker,
+    g: &G,
+    rules: &Rules,
+    watch: Watch,
+    abort: &AtomicBool,
+    answer: Option<F>,
+) -> Result<Option<T>>
+where
+    G: GameGraph + ?Sized,
+    F: FnOnce(&mut Remote<'_>) -> T,
+{
+    let peers = worker.peers() as u32;
+    let me = worker.index() as u32;
+    let mut ch = Channels::new(worker, watch);
+    rules
+        .check(g.vertex_count())
+        .map_err(retrograde::Error::from)?;
+    let (mut share, levels) = Share::start(g, rules, peers, me);
+    let any_tie = rules.labels.iter().any(|(_, o)| o == Outcome::Tie);
+    let rounds = solve_rounds(worker, &mut ch, g, &mut share, levels, any_tie, abort)?;
+    for s in share.state.iter_mut() {
+        if *s >= UNDECIDED {
+            *s = DRAW;
+        }
+    }
+    share.counters = None;
+    let outline = outline(
+        worker,
+        &mut ch,
+        &share,
+        g.vertex_count() as u64,
+        rounds,
+        abort,
+    )?;
+    let result = match (outline, answer) {
+        (Some(outline), Some(answer)) => {
+            let mut remote = Remote {
+                worker,
+                ch: &mut ch,
+                share: &share,
+                abort,
+                outline,
+                failed: None,
+            };
+            let t = answer(&mut remote);
+            if let Some(e) = remote.failed.take() {
+                return Err(e);
+            }
+            // No more questions.
+            for k in 0..peers {
+                remote.ch.asks.send(Ask {
+                    to: k,
+                    position: NONE,
+                });
+            }
+            remote.ch.asks.finish_round(remote.worker, abort, |_| {})?;
+            Some(t)
+        }
+        _ => {
+            serve(worker, &mut ch, &share, abort)?;
+            None
+        }
+    };
+    drop(ch);
+    while worker.has_dataflows() {
+        check(abort)?;
+        worker.step_or_park(Some(std::time::Duration::from_millis(20)));
+    }
+    Ok(result)
+}
+
+/// Step 2: one round per ply in each phase, as in the edge-list engine; a
+/// heartbeat to every worker says "not done yet", a round without any ends
+/// the phase everywhere. Returns the number of rounds.
+fn solve_rounds<G: GameGraph + ?Sized>(
+    worker: &mut Worker,
+    ch: &mut Channels,
+    g: &G,
+    share: &mut Share,
+    levels: [Vec<u32>; 2],
+    any_tie: bool,
+    abort: &AtomicBool,
+) -> Result<u32> {
+    let (peers, me) = (share.peers, share.me);
+    let mut rounds = 0;
+    let [win_lose, ties] = levels;
+    let mut next: Vec<u32> = Vec::new();
+    for (phase, mut level) in Phase::BOTH.into_iter().zip([win_lose, ties]) {
+        if phase == Phase::Tie && !any_tie {
+            break;
+        }
+        let mut round: u32 = 0;
+        loop {
+            share.plies.fit(round + 1);
+            let mut active = false;
+            for &t in &level {
+                let t = t as usize;
+                let (u, code) = (share.global(t), share.state[t]);
+                g.for_each_predecessor(u, |p| {
+                    if p % peers == me {
+                        let pt = p / peers;
+                        if share.hit(pt as usize, code, round) {
+                            next.push(pt);
+                        }
+                    } else {
+                        ch.hits.send(Hit {
+                            pred: p,
+                            code: u32::from(code),
+                        });
+                    }
+                });
+                if ch.hits.should_pump() {
+                    ch.hits.pump(worker, abort, |h| {
+                        absorb(share, &mut next, &mut active, h, round)
+                    })?;
+                }
+            }
+            if !level.is_empty() {
+                for k in 0..peers {
+                    ch.hits.send(Hit {
+                        pred: NONE,
+                        code: k,
+                    });
+                }
+            }
+            ch.hits.finish_round(worker, abort, |h| {
+                absorb(share, &mut next, &mut active, h, round)
+            })?;
+            rounds += 1;
+            if !active {
+                break;
+            }
+            level.clear();
+            std::mem::swap(&mut level, &mut next);
+            round += 1;
+        }
+        next.clear();
+    }
+    Ok(rounds)
+}
+
+/// A hit received in round `round`: a heartbeat, or a successor decided.
+#[inline]
+fn absorb(share: &mut Share, next: &mut Vec<u32>, active: &mut bool, h: Hit, round: u32) {
+    if h.pred == NONE {
+        *active = true;
+    } else {
+        let t = h.pred / share.peers;
+        if share.hit(t as usize, h.code as u8, round) {
+            next.push(t);
+        }
+    }
+}
+
+/// Step 3: every worker's counts to worker 0, which returns the outline.
+fn outline(
+    worker: &mut Worker,
+    ch: &mut Channels,
+    share: &Share,
+    indices: u64,
+    rounds: u32,
+    abort: &AtomicBool,
+) -> Result<Option<Outline>> {
+    let mut codes = [0u64; 5];
+    let mut max_remoteness: Option<u32> = None;
+    for (t, &s) in share.state.iter().enumerate() {
+        codes[usize::from(s.min(4))] += 1;
+        if s != DRAW {
+            if let Some(r) = share.plies.get(t) {
+                max_remoteness = Some(max_remoteness.map_or(r, |m| m.max(r)));
+            }
+        }
+    }
+    ch.counts.send(Counts {
+        codes,
+        max_remoteness,
+    });
+    let mut all = [0u64; 5];
+    let mut longest: Option<u32> = None;
+    ch.counts.finish_round(worker, abort, |c| {
+        for (a, b) in all.iter_mut().zip(c.codes) {
+            *a += b;
+        }
+        longest = longest.max(c.max_remoteness);
+    })?;
+    Ok((worker.index() == 0).then(|| Outline {
+        summary: Summary {
+            positions: all.iter().sum::<u64>() - all[usize::from(kernel::ABSENT)],
+            wins: all[Outcome::Win as usize],
+            losses: all[Outcome::Lose as usize],
+            ties: all[Outcome::Tie as usize],
+            draws: all[Outcome::Draw as usize],
+            max_remoteness: longest,
+        },
+        indices,
+        rounds,
+    }))
+}
+
+/// Step 4, on every worker but worker 0: answer questions until told to stop.
+fn serve(worker: &mut Worker, ch: &mut Channels, share: &Share, abort: &AtomicBool) -> Result<()> {
+    loop {
+        let mut asked: Vec<u32> = Vec::new();
+        let mut stop = false;
+        ch.asks.finish_round(worker, abort, |a| {
+            if a.position == NONE {
+                stop = true;
+            } else {
+                asked.push(a.position);
+            }
+        })?;
+        if stop {
+            return Ok(());
+        }
+        for p in asked {
+            ch.replies.send(share.reply(p));
+        }
+        ch.replies.finish_round(worker, abort, |_| {})?;
+    }
+}

@@ -1,0 +1,164 @@
+//! Games solved where their moves are generated (`solve_graph`) agree with
+//! the sequential solver, position by position, in and across processes.
+
+use proptest::prelude::*;
+use retrograde::{Answers, Csr, GameGraph, Outcome, Rules, Summary, Value};
+use retrograde_timely::{solve_graph, Config};
+
+#[path = "../../retrograde/tests/support/strategy.rs"]
+mod strategy;
+
+/// A graph whose flagged vertices are not positions (a dense numbering with
+/// unused numbers): no move leads to them, but they may still list moves,
+/// so they show up among reverse moves, which must be ignored.
+struct Holes {
+    csr: Csr,
+    absent: Vec<bool>,
+}
+
+impl Holes {
+    fn new(n: usize, edges: &[(u32, u32)], absent: Vec<bool>) -> Holes {
+        let kept: Vec<(u32, u32)> = edges
+            .iter()
+            .copied()
+            .filter(|&(_, v)| !absent[v as usize])
+            .collect();
+        Holes {
+            csr: Csr::from_edges(n, &kept),
+            absent,
+        }
+    }
+}
+
+impl GameGraph for Holes {
+    fn vertex_count(&self) -> usize {
+        self.csr.vertex_count()
+    }
+    fn out_degree(&self, v: u32) -> u32 {
+        self.csr.out_degree(v)
+    }
+    fn for_each_predecessor<F: FnMut(u32)>(&self, v: u32, f: F) {
+        self.csr.for_each_predecessor(v, f)
+    }
+    fn is_position(&self, v: u32) -> bool {
+        !self.absent[v as usize]
+    }
+}
+
+/// Solves `g` with `config`, fetching every index's value in batches.
+fn solve_all<G: GameGraph + Send + Sync + 'static>(
+    config: &Config,
+    g: G,
+    rules: &Rules,
+) -> (Summary, Vec<Option<Value>>) {
+    let n = g.vertex_count() as u32;
+    let (answer, _) = solve_graph(config, g, rules, move |remote| {
+        let mut values = Vec::new();
+        let all: Vec<u32> = (0..n + 2).collect(); // two past the end: None
+        for batch in all.chunks(5) {
+            values.extend(remote.values(batch).unwrap());
+        }
+        (remote.outline().summary, values)
+    })
+    .unwrap();
+    answer.expect("a single process is process 0")
+}
+
+fn expected<G: GameGraph>(g: &G, rules: &Rules) -> (Summary, Vec<Option<Value>>) {
+    let s = retrograde::solve(g, rules).unwrap();
+    let n = g.vertex_count() as u32;
+    let mut values: Vec<Option<Value>> = (0..n).map(|v| s.value(v)).collect();
+    values.extend([None, None]);
+    (s.summary(), values)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn generated_moves_give_the_sequential_values(
+        (n, edges, rules) in strategy::random_game(0..14, 3),
+        holes in prop::collection::vec(any::<bool>(), 14),
+        threads in 1usize..=3,
+    ) {
+        let absent: Vec<bool> = holes[..n].iter().map(|&h| h && n > 1).collect();
+        let g = Holes::new(n, &edges, absent.clone());
+        // Labels on indices that are not positions are ignored by every engine.
+        let want = expected(&g, &rules);
+        let got = solve_all(&Config::threads(threads), Holes::new(n, &edges, absent), &rules);
+        prop_assert_eq!(got, want);
+    }
+}
+
+#[test]
+fn counters_too_wide_for_the_state_byte_are_kept_apart() {
+    // Vertex 0 has 300 moves (parallel edges to a win, then one loss): its
+    // counter cannot live in the state byte.
+    let mut edges: Vec<(u32, u32)> = vec![(0, 1); 299];
+    edges.push((0, 2));
+    edges.extend([(1, 3), (2, 2), (4, 0), (5, 4)]);
+    let g = Csr::from_edges(6, &edges);
+    for threads in [1, 2] {
+        let got = solve_all(&Config::threads(threads), g.clone(), &Rules::normal());
+        assert_eq!(got, expected(&g, &Rules::normal()), "{threads} threads");
+    }
+}
+
+#[test]
+fn remoteness_past_65535_plies_widens() {
+    let n = 70_000u32;
+    let edges: Vec<(u32, u32)> = (1..n).map(|v| (v, v - 1)).collect();
+    let g = Csr::from_edges(n as usize, &edges);
+    let got = solve_all(&Config::threads(1), g.clone(), &Rules::normal());
+    assert_eq!(got.0.max_remoteness, Some(n - 1));
+    assert_eq!(got, expected(&g, &Rules::normal()));
+}
+
+/// Free loopback addresses, one per process.
+fn free_addresses(n: usize) -> Vec<String> {
+    let listeners: Vec<std::net::TcpListener> = (0..n)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    listeners
+        .iter()
+        .map(|l| l.local_addr().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn three_processes_on_loopback_give_the_sequential_values() {
+    let n = 500u32;
+    let mut x = 99u64;
+    let mut next = move || {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (x >> 33) as u32
+    };
+    let edges: Vec<(u32, u32)> = (0..1500).map(|_| (next() % n, next() % n)).collect();
+    let rules = Rules::normal().with_labels(retrograde::Labels::from_pairs(vec![
+        (3, Outcome::Tie),
+        (9, Outcome::Draw),
+    ]));
+    let g = Csr::from_edges(n as usize, &edges);
+    let want = expected(&g, &rules);
+    let addresses = free_addresses(3);
+    let runs: Vec<_> = (0..3)
+        .map(|p| {
+            let (addresses, g, rules) = (addresses.clone(), g.clone(), rules.clone());
+            std::thread::spawn(move || {
+                let config = Config::cluster(addresses, p, 2)
+                    .connect_timeout(std::time::Duration::from_secs(60));
+                let (answer, _) = solve_graph(&config, g, &rules, move |remote| {
+                    let all: Vec<u32> = (0..n + 2).collect();
+                    (remote.outline().summary, remote.values(&all).unwrap())
+                })
+                .unwrap();
+                answer
+            })
+        })
+        .collect();
+    let results: Vec<_> = runs.into_iter().map(|h| h.join().unwrap()).collect();
+    assert_eq!(results[0].as_ref(), Some(&want));
+    assert!(results[1].is_none() && results[2].is_none());
+}
