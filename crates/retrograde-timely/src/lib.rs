@@ -260,7 +260,7 @@ where
 /// }
 ///
 /// let (answer, _) = solve_graph(&Config::threads(2), AsGraph(Slide), &Rules::normal(), |remote| {
-///     let summary = remote.outline().summary;
+///     let summary = remote.outline().summary();
 ///     (summary, remote.values(&[9, 4]))
 /// })
 /// .unwrap();

@@ -27,7 +27,7 @@ use std::sync::atomic::AtomicBool;
 
 use retrograde::graph::NONE;
 use retrograde::kernel::{self, Effect, Phase, DRAW, LOSE, UNDECIDED};
-use retrograde::{GameGraph, Outcome, Rules, Summary, Value};
+use retrograde::{GameGraph, Histogram, Line, Outcome, Rules, Successors, Summary, Value};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
@@ -70,21 +70,22 @@ impl Checked for Hit {
     }
 }
 
-/// One worker's counts, for worker 0.
+/// One worker's positions counted by outcome and remoteness, for worker 0.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Counts {
-    /// Positions by state code (win, lose, tie, absent, draw).
-    codes: [u64; 5],
-    max_remoteness: Option<u32>,
+    /// Row `r`: wins, losses and ties of remoteness `r`.
+    rows: Vec<[u64; 3]>,
+    draws: u64,
 }
 
 impl Checked for Counts {
     fn digest(&self) -> u32 {
         digest_words(
-            self.codes
+            self.rows
                 .iter()
+                .flatten()
                 .copied()
-                .chain([self.max_remoteness.map_or(u64::MAX, u64::from)]),
+                .chain([self.draws, self.rows.len() as u64]),
         )
     }
 }
@@ -337,12 +338,19 @@ impl Share {
 /// What worker 0 knows once the game is solved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outline {
-    /// Counts of each outcome and the longest remoteness, over all positions.
-    pub summary: Summary,
+    /// All positions counted by outcome and remoteness.
+    pub histogram: Histogram,
     /// The number of indices (positions and unused numbers).
     pub indices: u64,
     /// The rounds of message exchange (see [`Solved::rounds`](crate::Solved::rounds)).
     pub rounds: u32,
+}
+
+impl Outline {
+    /// Counts of each outcome and the longest remoteness, over all positions.
+    pub fn summary(&self) -> Summary {
+        self.histogram.summary()
+    }
 }
 
 /// The solution, spread over the workers, as worker 0 sees it: the
@@ -387,6 +395,75 @@ impl Remote<'_> {
     /// [`Remote::values`] of one position.
     pub fn value(&mut self, position: u32) -> Result<Option<Value>> {
         Ok(self.values(&[position])?.pop().flatten())
+    }
+
+    /// The best move from `v` in `game` (the same game the workers solve,
+    /// under the same `rules`), by the order of moves of every engine
+    /// ([`kernel::best_of`]): `v`'s moves are generated here and their values
+    /// fetched in one batch. `None` for a terminal position or an index that
+    /// is not a position.
+    ///
+    /// # Errors
+    /// As [`Remote::values`].
+    pub fn best_move<G>(&mut self, game: &G, rules: &Rules, v: u32) -> Result<Option<u32>>
+    where
+        G: GameGraph + Successors + ?Sized,
+    {
+        let Some(_) = self.value(v)? else {
+            return Ok(None);
+        };
+        if !kernel::start_of(game, v, rules.labels.get(v), rules.no_move).is_open() {
+            return Ok(None);
+        }
+        let mut moves: Vec<u32> = Vec::new();
+        game.for_each_successor(v, |w| moves.push(w));
+        let values = self.values(&moves)?;
+        Ok(kernel::best_of(|report| {
+            for (&w, value) in moves.iter().zip(&values) {
+                let (code, rem) = match value {
+                    Some(x) => (x.outcome as u8, x.remoteness.unwrap_or(NONE)),
+                    None => (kernel::ABSENT, NONE),
+                };
+                report(w, code, rem);
+            }
+        }))
+    }
+
+    /// The line of best play from `v` (see [`retrograde::Answers::line`]):
+    /// three rounds of messages a ply.
+    ///
+    /// # Errors
+    /// As [`Remote::values`].
+    pub fn line<G>(&mut self, game: &G, rules: &Rules, v: u32, max_plies: usize) -> Result<Line>
+    where
+        G: GameGraph + Successors + ?Sized,
+    {
+        let mut failed: Option<Error> = None;
+        let cell = std::cell::RefCell::new(self);
+        let line = Line::follow(
+            v,
+            max_plies,
+            |w| match cell.borrow_mut().value(w) {
+                Ok(x) => x,
+                Err(e) => {
+                    failed.get_or_insert(e);
+                    None
+                }
+            },
+            |w| match cell.borrow_mut().best_move(game, rules, w) {
+                Ok(x) => x,
+                Err(_) => None,
+            },
+        );
+        let me = cell.into_inner();
+        match failed.or_else(|| {
+            me.failed.as_ref().map(|e| Error::Failed {
+                message: e.to_string(),
+            })
+        }) {
+            Some(e) => Err(e),
+            None => Ok(line),
+        }
     }
 
     fn ask(&mut self, positions: &[u32]) -> Result<Vec<Option<Value>>> {
@@ -590,37 +667,35 @@ fn outline(
     rounds: u32,
     abort: &AtomicBool,
 ) -> Result<Option<Outline>> {
-    let mut codes = [0u64; 5];
-    let mut max_remoteness: Option<u32> = None;
+    let mut mine = Histogram::default();
     for (t, &s) in share.state.iter().enumerate() {
-        codes[usize::from(s.min(4))] += 1;
-        if s != DRAW {
-            if let Some(r) = share.plies.get(t) {
-                max_remoteness = Some(max_remoteness.map_or(r, |m| m.max(r)));
+        let Some(o) = kernel::outcome(s) else {
+            continue;
+        };
+        match (Histogram::column(o), share.plies.get(t)) {
+            (Some(c), Some(r)) => {
+                let r = r as usize;
+                if mine.by_remoteness.len() <= r {
+                    mine.by_remoteness.resize(r + 1, [0; 3]);
+                }
+                mine.by_remoteness[r][c] += 1;
             }
+            _ => mine.draws += 1,
         }
     }
     ch.counts.send(Counts {
-        codes,
-        max_remoteness,
+        rows: mine.by_remoteness,
+        draws: mine.draws,
     });
-    let mut all = [0u64; 5];
-    let mut longest: Option<u32> = None;
+    let mut all = Histogram::default();
     ch.counts.finish_round(worker, abort, |c| {
-        for (a, b) in all.iter_mut().zip(c.codes) {
-            *a += b;
-        }
-        longest = longest.max(c.max_remoteness);
+        all.add(&Histogram {
+            by_remoteness: c.rows,
+            draws: c.draws,
+        })
     })?;
-    Ok((worker.index() == 0).then(|| Outline {
-        summary: Summary {
-            positions: all.iter().sum::<u64>() - all[usize::from(kernel::ABSENT)],
-            wins: all[Outcome::Win as usize],
-            losses: all[Outcome::Lose as usize],
-            ties: all[Outcome::Tie as usize],
-            draws: all[Outcome::Draw as usize],
-            max_remoteness: longest,
-        },
+    Ok((worker.index() == 0).then_some(Outline {
+        histogram: all,
         indices,
         rounds,
     }))

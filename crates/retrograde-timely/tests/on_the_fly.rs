@@ -2,7 +2,7 @@
 //! the sequential solver, position by position, in and across processes.
 
 use proptest::prelude::*;
-use retrograde::{Answers, Csr, GameGraph, Outcome, Rules, Summary, Value};
+use retrograde::{Answers, Csr, GameGraph, Line, Outcome, Rules, Summary, Value};
 use retrograde_timely::{solve_graph, Config};
 
 #[path = "../../retrograde/tests/support/strategy.rs"]
@@ -58,7 +58,7 @@ fn solve_all<G: GameGraph + Send + Sync + 'static>(
         for batch in all.chunks(5) {
             values.extend(remote.values(batch).unwrap());
         }
-        (remote.outline().summary, values)
+        (remote.outline().summary(), values)
     })
     .unwrap();
     answer.expect("a single process is process 0")
@@ -87,6 +87,24 @@ proptest! {
         let want = expected(&g, &rules);
         let got = solve_all(&Config::threads(threads), Holes::new(n, &edges, absent), &rules);
         prop_assert_eq!(got, want);
+    }
+
+    #[test]
+    fn best_moves_and_lines_fetched_from_the_owners_are_the_sequential_ones(
+        (n, edges, rules) in strategy::random_game(1..12, 3),
+        threads in 1usize..=3,
+    ) {
+        let g = Csr::from_edges(n, &edges).with_successors();
+        let s = retrograde::solve(&g, &rules).unwrap();
+        let want: Vec<(Option<u32>, Line)> =
+            (0..n as u32).map(|v| (s.best_move(v), s.line(v, 6))).collect();
+        let (got, _) = solve_graph(&Config::threads(threads), g.clone(), &rules.clone(), move |remote| {
+            (0..n as u32)
+                .map(|v| (remote.best_move(&g, &rules, v).unwrap(), remote.line(&g, &rules, v, 6).unwrap()))
+                .collect::<Vec<_>>()
+        })
+        .unwrap();
+        prop_assert_eq!(got.unwrap(), want);
     }
 }
 
@@ -151,7 +169,7 @@ fn three_processes_on_loopback_give_the_sequential_values() {
                     .connect_timeout(std::time::Duration::from_secs(60));
                 let (answer, _) = solve_graph(&config, g, &rules, move |remote| {
                     let all: Vec<u32> = (0..n + 2).collect();
-                    (remote.outline().summary, remote.values(&all).unwrap())
+                    (remote.outline().summary(), remote.values(&all).unwrap())
                 })
                 .unwrap();
                 answer

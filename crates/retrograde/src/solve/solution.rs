@@ -191,34 +191,34 @@ pub trait Answers {
     /// [`Line::endless`]. Lines that end (wins, losses and ties) are never cut:
     /// their length is the remoteness. Empty if `v` is not a position.
     fn line(&self, v: u32, max_plies: usize) -> Line {
-        let Some(value) = self.value(v) else {
-            return Line::default();
-        };
-        let endless = value.outcome == Outcome::Draw && self.best_move(v).is_some();
-        let mut positions = vec![v];
-        let mut seen = HashMap::new();
-        let mut repeats_from = None;
-        let mut cur = v;
-        while let Some(next) = self.best_move(cur) {
-            if endless {
-                seen.insert(cur, positions.len() - 1);
-                if positions.len() > max_plies {
-                    break;
-                }
-                if let Some(&at) = seen.get(&next) {
-                    positions.push(next);
-                    repeats_from = Some(at);
-                    break;
-                }
-            }
-            positions.push(next);
-            cur = next;
-        }
-        Line {
-            positions,
-            endless,
-            repeats_from,
-        }
+        Line::follow(v, max_plies, |w| self.value(w), |w| self.best_move(w))
+    }
+}
+
+/// Values looked up one position at a time: all that a verdict or a picture
+/// of a few positions needs. Every [`Answers`] is one; so are values fetched
+/// from elsewhere (the workers of a cluster, which hold the solution between
+/// them).
+pub trait Lookup {
+    /// The value of `v`; `None` if it is not a position.
+    fn lookup(&self, v: u32) -> Option<Value>;
+
+    /// The outcome of `v` ([`Outcome::Draw`] if it is not a position, as
+    /// [`Values::outcome`] says).
+    fn outcome_of(&self, v: u32) -> Outcome {
+        self.lookup(v).map_or(Outcome::Draw, |x| x.outcome)
+    }
+
+    /// The remoteness of `v`; `None` for a draw or if it is not a position.
+    fn remoteness_of(&self, v: u32) -> Option<u32> {
+        self.lookup(v).and_then(|x| x.remoteness)
+    }
+}
+
+impl<A: Answers + ?Sized> Lookup for A {
+    #[inline]
+    fn lookup(&self, v: u32) -> Option<Value> {
+        self.value(v)
     }
 }
 
@@ -562,6 +562,47 @@ pub struct Line {
     pub repeats_from: Option<usize>,
 }
 
+impl Line {
+    /// The line of best play from `v` (see [`Answers::line`]), asking
+    /// `value` for values and `best_move` for best moves: for answers held
+    /// anywhere (in memory, in a database, on other machines).
+    pub fn follow(
+        v: u32,
+        max_plies: usize,
+        mut value: impl FnMut(u32) -> Option<Value>,
+        mut best_move: impl FnMut(u32) -> Option<u32>,
+    ) -> Line {
+        let Some(first) = value(v) else {
+            return Line::default();
+        };
+        let endless = first.outcome == Outcome::Draw && best_move(v).is_some();
+        let mut positions = vec![v];
+        let mut seen = HashMap::new();
+        let mut repeats_from = None;
+        let mut cur = v;
+        while let Some(next) = best_move(cur) {
+            if endless {
+                seen.insert(cur, positions.len() - 1);
+                if positions.len() > max_plies {
+                    break;
+                }
+                if let Some(&at) = seen.get(&next) {
+                    positions.push(next);
+                    repeats_from = Some(at);
+                    break;
+                }
+            }
+            positions.push(next);
+            cur = next;
+        }
+        Line {
+            positions,
+            endless,
+            repeats_from,
+        }
+    }
+}
+
 /// Counts of each outcome.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -604,6 +645,38 @@ pub struct Histogram {
 }
 
 impl Histogram {
+    /// Adds the counts of `other` (another share of the same game's positions).
+    pub fn add(&mut self, other: &Histogram) {
+        if self.by_remoteness.len() < other.by_remoteness.len() {
+            self.by_remoteness.resize(other.by_remoteness.len(), [0; 3]);
+        }
+        for (row, theirs) in self.by_remoteness.iter_mut().zip(&other.by_remoteness) {
+            for (a, b) in row.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+        self.draws += other.draws;
+    }
+
+    /// The counts of each outcome and the longest remoteness (as
+    /// [`Values::summary`] gives them for the same positions).
+    pub fn summary(&self) -> Summary {
+        let sum = |c: usize| self.by_remoteness.iter().map(|row| row[c]).sum::<u64>();
+        let (wins, losses, ties) = (sum(0), sum(1), sum(2));
+        Summary {
+            positions: wins + losses + ties + self.draws,
+            wins,
+            losses,
+            ties,
+            draws: self.draws,
+            max_remoteness: self
+                .by_remoteness
+                .iter()
+                .rposition(|row| row.iter().any(|&c| c > 0))
+                .map(|r| r as u32),
+        }
+    }
+
     /// The column of `outcome` in [`Histogram::by_remoteness`] (0 win, 1
     /// lose, 2 tie); `None` for a draw.
     pub fn column(outcome: Outcome) -> Option<usize> {

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::{Cell, CopThief, Side};
-use crate::{Answers, Outcome};
+use crate::{Lookup, Outcome};
 
 /// The result of the game for the start position, as printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,14 +51,14 @@ pub struct State {
 
 impl CopThief {
     /// The verdict for the start position.
-    pub fn verdict(&self, solution: &(impl Answers + ?Sized)) -> Verdict {
-        Verdict::of(solution.outcome(self.start), Side::Cop)
+    pub fn verdict(&self, solution: &(impl Lookup + ?Sized)) -> Verdict {
+        Verdict::of(solution.outcome_of(self.start), Side::Cop)
     }
 
     /// For the cop on its start cell and to move, the verdict for every thief
     /// cell as a character grid, one line per row: `c` the police catches the
     /// thief, `e` the thief escapes, `d` draw, `*` a wall, `P` the cop's cell.
-    pub fn map(&self, solution: &(impl Answers + ?Sized)) -> String {
+    pub fn map(&self, solution: &(impl Lookup + ?Sized)) -> String {
         let mut out = String::new();
         for r in 0..self.board.rows() {
             for c in 0..self.board.cols() {
@@ -79,11 +79,11 @@ impl CopThief {
     /// `cell`; `None` for a wall.
     pub fn map_cell(
         &self,
-        solution: &(impl Answers + ?Sized),
+        solution: &(impl Lookup + ?Sized),
         cell: (usize, usize),
     ) -> Option<Verdict> {
         let p = self.position(self.board.cop(), cell, Side::Cop)?;
-        Some(Verdict::of(solution.outcome(p), Side::Cop))
+        Some(Verdict::of(solution.outcome_of(p), Side::Cop))
     }
 
     /// Position `p` drawn as the board: `P` the cop, `T` the thief, `X` both on
@@ -115,12 +115,12 @@ impl CopThief {
     /// walls dark, exits outlined, the start cells marked `P` and `T`; a
     /// title with the verdict and who moves, a legend of what is shown, an
     /// opaque background.
-    pub fn svg(&self, solution: &(impl Answers + ?Sized)) -> String {
+    pub fn svg(&self, solution: &(impl Lookup + ?Sized)) -> String {
         super::svg::draw(self, solution, false)
     }
 
     /// [`CopThief::svg`], each cell paler the longer best play lasts from it.
-    pub fn svg_shaded(&self, solution: &(impl Answers + ?Sized)) -> String {
+    pub fn svg_shaded(&self, solution: &(impl Lookup + ?Sized)) -> String {
         super::svg::draw(self, solution, true)
     }
 }

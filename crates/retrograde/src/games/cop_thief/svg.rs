@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::{Cell, CopThief, Verdict};
-use crate::Answers;
+use crate::Lookup;
 
 // The Okabe–Ito palette: told apart with every common colour-blindness.
 const CATCH: &str = "#D55E00";
@@ -17,7 +17,7 @@ const THIEF: &str = "#000000";
 /// rectangle), with a title that gives the verdict and who moves, and a
 /// legend of what is drawn. With `shade`, a cell is paler the longer best
 /// play lasts from it. Time **O(rows × columns)**.
-pub(super) fn draw(game: &CopThief, solution: &(impl Answers + ?Sized), shade: bool) -> String {
+pub(super) fn draw(game: &CopThief, solution: &(impl Lookup + ?Sized), shade: bool) -> String {
     let b = game.board();
     let (rows, cols) = (b.rows(), b.cols());
     // Cells of 4 to 24 pixels, the picture about 800 pixels wide at most.
@@ -54,7 +54,7 @@ pub(super) fn draw(game: &CopThief, solution: &(impl Answers + ?Sized), shade: b
     let value = |r, c| {
         let v = game.map_cell(solution, (r, c))?;
         let p = game.position(start_cop, (r, c), super::Side::Cop)?;
-        Some((v, solution.remoteness(p)))
+        Some((v, solution.remoteness_of(p)))
     };
     let longest = (0..rows)
         .flat_map(|r| (0..cols).map(move |c| (r, c)))
