@@ -36,6 +36,136 @@ pub struct ClusterArgs {
     pub stall_timeout: Duration,
 }
 
+impl ClusterArgs {
+    /// Whether `--cluster` was given.
+    pub fn is_cluster(&self) -> bool {
+        self.cluster.is_some()
+    }
+
+    /// The timely configuration: process `--process` of the cluster in
+    /// `--cluster`'s host list, or `threads` workers in this process.
+    pub fn config(&self, threads: usize, fingerprint: u64) -> Result<Config> {
+        let config = match (&self.cluster, self.process) {
+            (Some(hostfile), Some(process)) => {
+                let hosts = retrograde_timely::read_hostfile(&Input::open(hostfile)?)?;
+                Config::cluster(hosts, process, threads)
+            }
+            _ => Config::threads(threads),
+        };
+        Ok(config
+            .connect_timeout(self.connect_timeout)
+            .stall_timeout(self.stall_timeout)
+            .fingerprint(fingerprint))
+    }
+}
+
+/// Which engine solves a numbered game.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GameEngine {
+    /// The lean engine in this process: about 3 bytes a position.
+    #[default]
+    Lean,
+    /// The timely engine: workers own shares of the positions and generate
+    /// their moves (`--threads` workers here, 1 by default; with
+    /// `--cluster`, one process of a cluster).
+    Timely,
+}
+
+/// The engine and cluster options of a numbered game's command.
+#[derive(clap::Args, Debug)]
+pub struct GameClusterArgs {
+    /// Which solver runs (`timely` with --cluster).
+    #[arg(long, value_enum, default_value_t, help_heading = "Cluster")]
+    pub engine: GameEngine,
+    #[command(flatten, next_help_heading = "Cluster")]
+    pub cluster: ClusterArgs,
+}
+
+impl GameClusterArgs {
+    /// Whether the timely engine runs.
+    pub fn timely(&self) -> bool {
+        self.engine == GameEngine::Timely || self.cluster.is_cluster()
+    }
+
+    /// The number of processes sharing the positions (1 without
+    /// `--cluster`), read from the host list.
+    pub fn processes(&self) -> Result<usize> {
+        match &self.cluster.cluster {
+            Some(hostfile) => Ok(retrograde_timely::read_hostfile(&Input::open(hostfile)?)?.len()),
+            None => Ok(1),
+        }
+    }
+}
+
+/// Solves a numbered game with the timely engine: every worker generates
+/// the moves of its own positions, and the answers stay with their owners.
+/// Process 0 runs `answer` and returns what it gave with the outline; every
+/// other process says it is done on standard error and returns `None`.
+pub fn solve_game<G, T, F>(
+    config: &Config,
+    game: G,
+    rules: &Rules,
+    quiet: bool,
+    answer: F,
+) -> Result<Option<(T, retrograde_timely::Timings)>>
+where
+    G: retrograde::GameGraph + Send + Sync + 'static,
+    T: Send + 'static,
+    F: FnOnce(&mut retrograde_timely::Remote<'_>) -> T + Send + 'static,
+{
+    let started = Instant::now();
+    exit_on_timely_panic();
+    let bars = Bars::new(quiet);
+    let (answer, times) = bars.spin("solve", || {
+        retrograde_timely::solve_graph(config, game, rules, answer)
+    })?;
+    match answer {
+        Some(t) => Ok(Some((t, times))),
+        None => {
+            if !quiet {
+                let peak = common::peak_memory()
+                    .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
+                let mut out = common::talk();
+                writeln!(
+                    out,
+                    "process {} of {}: done, the answers are with process 0",
+                    config.process(),
+                    config.processes()
+                )?;
+                writeln!(
+                    out,
+                    "time: connect {:.3} s, solve {:.3} s, total {:.3} s{peak}",
+                    times.connect.as_secs_f64(),
+                    times.solve.as_secs_f64(),
+                    started.elapsed().as_secs_f64()
+                )?;
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// The line saying how the timely engine ran.
+pub fn engine_line(config: &Config, rounds: u32) -> String {
+    let (p, t) = (config.processes(), config.threads_per_process());
+    format!(
+        "engine: timely, {p} process{} x {t} worker thread{}, {rounds} rounds",
+        if p == 1 { "" } else { "es" },
+        if t == 1 { "" } else { "s" },
+    )
+}
+
+/// A fingerprint of a game that is not a graph file: its kind, its
+/// parameters' text (a board file's content) and its rules.
+pub fn game_fingerprint(kind: &str, text: &[u8], rules: &Rules) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in kind.as_bytes().iter().chain([&0u8]).chain(text) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    fingerprint(None, rules, h)
+}
+
 /// What a timely run is given.
 pub struct Run<'a> {
     /// The game to solve.
@@ -74,16 +204,7 @@ pub fn run(run: &Run) -> Result<ExitCode> {
         );
     }
     let graph_hash = input.content_hash();
-    let config = match (&c.cluster, c.process) {
-        (Some(hostfile), Some(process)) => {
-            let hosts = retrograde_timely::read_hostfile(&Input::open(hostfile)?)?;
-            Config::cluster(hosts, process, threads)
-        }
-        _ => Config::threads(threads),
-    }
-    .connect_timeout(c.connect_timeout)
-    .stall_timeout(c.stall_timeout)
-    .fingerprint(fingerprint(run.game.vertices, &rules, graph_hash));
+    let config = c.config(threads, fingerprint(run.game.vertices, &rules, graph_hash))?;
     let read = started.elapsed();
 
     exit_on_timely_panic();
@@ -131,15 +252,7 @@ pub fn run(run: &Run) -> Result<ExitCode> {
                 rules.labels.len() as u64
             )
         )?;
-        writeln!(
-            out,
-            "engine: timely, {} process{} x {} worker thread{}, {} rounds",
-            config.processes(),
-            if config.processes() == 1 { "" } else { "es" },
-            threads,
-            if threads == 1 { "" } else { "s" },
-            solved.rounds
-        )?;
+        writeln!(out, "{}", engine_line(&config, solved.rounds))?;
         writeln!(out, "solved: {}", common::summary_line(&sol.summary()))?;
         let peak = common::peak_memory().map_or_else(String::new, |b| {
             format!("; peak memory {} (this process)", HumanBytes(b))

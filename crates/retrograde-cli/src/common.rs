@@ -62,7 +62,7 @@ pub fn machine_limit() -> u64 {
 
 /// The soft address-space limit of this process, if set (from
 /// `/proc/self/limits`: no C library call needed).
-fn address_space_limit() -> Option<u64> {
+pub fn address_space_limit() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/self/limits").ok()?;
     let line = text.lines().find(|l| l.starts_with("Max address space"))?;
     line.split_whitespace().nth(3)?.parse().ok()

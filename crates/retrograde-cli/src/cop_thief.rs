@@ -1,5 +1,6 @@
 //! `retrograde cop-thief BOARD`: solve the cop and the thief on a board.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,7 +11,7 @@ use retrograde::game::{check_game, materialise, sample_positions, solve_game_wit
 use retrograde::games::cop_thief::{Board, CopThief, Side, Verdict};
 use retrograde::io::write_atomically;
 use retrograde::solve::solve_with_progress;
-use retrograde::{Answers, CsrBuilder, Game, Outcome};
+use retrograde::{Answers, CsrBuilder, Game, Histogram, Line, Lookup, Outcome, Value};
 
 use crate::common::{self, Timings};
 use crate::progress::Bars;
@@ -65,6 +66,8 @@ pub struct Args {
     pub quiet: bool,
     #[command(flatten)]
     pub save: crate::db::SaveArgs,
+    #[command(flatten)]
+    pub engine: crate::cluster::GameClusterArgs,
 }
 
 /// Positions checked by `--check` on a board too large to check whole.
@@ -74,10 +77,31 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut outputs: Vec<&Path> = args.svg.iter().map(|p| p.as_path()).collect();
     outputs.extend(args.save.outputs());
     common::check_files(&[&args.board], &outputs)?;
+    let timely = args.engine.timely();
+    if timely && args.explicit {
+        anyhow::bail!("--explicit builds the graph for the queue engine; drop it with --engine timely or --cluster");
+    }
+    if timely && args.save.save.is_some() {
+        anyhow::bail!(
+            "--save needs the whole solution in one process; with --engine timely or --cluster the answers stay spread over the workers"
+        );
+    }
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
     let limit = common::memory_limit(args.max_memory);
-    let (game, text) = times.time("read", || load_text(&args.board, Some(limit)))?;
+    let threads = args.threads.unwrap_or(if timely { 1 } else { 0 });
+    let processes = if timely { args.engine.processes()? } else { 1 };
+    let (game, text) = times.time("read", || {
+        let (game, text) = load_text(&args.board, None)?;
+        if timely {
+            CopThief::check_share(game.board(), limit, processes as u64, |positions| {
+                retrograde_timely::share_bytes(positions, processes, threads)
+            })?;
+        } else {
+            CopThief::check_memory(game.board(), limit)?;
+        }
+        anyhow::Ok((game, text))
+    })?;
 
     if args.check {
         let n = game.position_count();
@@ -91,6 +115,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
 
+    if timely {
+        return run_timely(&args, game, &text, threads, times);
+    }
     let sol: Box<dyn Answers + Sync + '_> = if args.explicit {
         let builder = CsrBuilder::new().memory_limit(limit);
         let m = times.time("materialise", || {
@@ -111,18 +138,134 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.save
             .save(meta, &crate::db::dense(sol), &bars, args.quiet || args.json)
     })?;
+    let start = game.start();
+    let local = Local(sol);
+    let answered = Answered {
+        look: &local,
+        best_start: sol.best_move(start),
+        line: args.line.then(|| sol.line(start, args.line_limit)),
+        histogram: (args.json || args.stats).then(|| sol.values().histogram()),
+        engine: None,
+    };
+    show(&args, &game, &answered, &outputs, &times)
+}
 
+/// What the printing needs from a solve, wherever the answers are.
+struct Answered<'a> {
+    look: &'a dyn Lookup,
+    best_start: Option<u32>,
+    line: Option<Line>,
+    histogram: Option<Histogram>,
+    /// How the timely engine ran, for --stats.
+    engine: Option<String>,
+}
+
+/// A solution in this process, seen through [`Lookup`].
+struct Local<'a>(&'a (dyn Answers + Sync + 'a));
+
+impl Lookup for Local<'_> {
+    fn lookup(&self, v: u32) -> Option<Value> {
+        self.0.value(v)
+    }
+}
+
+/// The values the timely engine's process 0 fetched from the workers: the
+/// start, and the map's positions when a map or picture is asked for.
+struct Fetched(HashMap<u32, Option<Value>>);
+
+impl Lookup for Fetched {
+    fn lookup(&self, v: u32) -> Option<Value> {
+        self.0.get(&v).copied().flatten()
+    }
+}
+
+/// The timely engine on `game`: in this process, or as one process of a
+/// cluster; process 0 fetches what it prints.
+fn run_timely(
+    args: &Args,
+    game: CopThief,
+    text: &str,
+    threads: usize,
+    mut times: Timings,
+) -> Result<ExitCode> {
+    let rules = game.rules();
+    let config = args.engine.cluster.config(
+        threads,
+        crate::cluster::game_fingerprint("cop-thief", text.as_bytes(), &rules),
+    )?;
+    let start = game.start();
+    let mut wanted = vec![start];
+    if args.map || args.svg.is_some() {
+        let b = game.board();
+        for r in 0..b.rows() {
+            for c in 0..b.cols() {
+                wanted.extend(game.position(b.cop(), (r, c), Side::Cop));
+            }
+        }
+    }
+    let (line, limit) = (args.line, args.line_limit);
+    let here = game.clone();
+    let asked_rules = rules.clone();
+    let solved = crate::cluster::solve_game(
+        &config,
+        retrograde::game::AsGraph(game.clone()),
+        &rules,
+        args.quiet || args.json,
+        move |remote| -> retrograde_timely::Result<_> {
+            let graph = retrograde::game::AsGraph(&here);
+            let values = remote.values(&wanted)?;
+            let best = remote.best_move(&graph, &asked_rules, start)?;
+            let line = if line {
+                Some(remote.line(&graph, &asked_rules, start, limit)?)
+            } else {
+                None
+            };
+            let outline = remote.outline().clone();
+            Ok((
+                wanted.into_iter().zip(values).collect(),
+                best,
+                line,
+                outline,
+            ))
+        },
+    )?;
+    let Some((answer, timings)) = solved else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let (values, best_start, line, outline) = answer?;
+    times.record("connect", timings.connect.as_secs_f64());
+    times.record("solve", timings.solve.as_secs_f64());
+    let fetched = Fetched(values);
+    let answered = Answered {
+        look: &fetched,
+        best_start,
+        line,
+        histogram: Some(outline.histogram),
+        engine: Some(crate::cluster::engine_line(&config, outline.rounds)),
+    };
+    let outputs: Vec<&Path> = args.svg.iter().map(|p| p.as_path()).collect();
+    show(args, &game, &answered, &outputs, &times)
+}
+
+/// Writes the picture, then the verdict, map, line and statistics (or the JSON report).
+fn show(
+    args: &Args,
+    game: &CopThief,
+    sol: &Answered,
+    outputs: &[&Path],
+    times: &Timings,
+) -> Result<ExitCode> {
     if let Some(path) = &args.svg {
         let picture = if args.shade {
-            game.svg_shaded(sol)
+            game.svg_shaded(sol.look)
         } else {
-            game.svg(sol)
+            game.svg(sol.look)
         };
         write_atomically(path, |w| w.write_all(picture.as_bytes()))?;
     }
 
     if args.json {
-        return report(&args.board, &game, sol, &times);
+        return report(&args.board, game, sol, times);
     }
     // The verdict, map and line are the data: standard output, unless the
     // picture goes there.
@@ -134,14 +277,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         Box::new(std::io::stdout().lock())
     };
-    writeln!(out, "{}", game.verdict(sol))?;
+    writeln!(out, "{}", game.verdict(sol.look))?;
     if args.map {
         writeln!(out)?;
-        out.write_all(game.map(sol).as_bytes())?;
+        out.write_all(game.map(sol.look).as_bytes())?;
     }
-    if args.line {
+    if let Some(line) = &sol.line {
         writeln!(out)?;
-        print_line(&mut out, &game, sol, args.line_limit)?;
+        print_line(&mut out, game, sol.look, line, args.line_limit)?;
     }
     out.flush()?;
 
@@ -149,14 +292,25 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let b = game.board();
         let peak = common::peak_memory()
             .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
+        let summary = sol
+            .histogram
+            .as_ref()
+            .map(Histogram::summary)
+            .unwrap_or_default();
         eprintln!(
-            "board: {}: {} x {}, {}, {}\nsolved: {}\ntime: {}{peak}",
+            "board: {}: {} x {}, {}, {}",
             args.board.display(),
             b.rows(),
             b.cols(),
             common::count(game.free_cells() as u64, "free cell", "free cells"),
             common::count(game.position_count() as u64, "position", "positions"),
-            common::summary_line(&sol.summary()),
+        );
+        if let Some(engine) = &sol.engine {
+            eprintln!("{engine}");
+        }
+        eprintln!(
+            "solved: {}\ntime: {}{peak}",
+            common::summary_line(&summary),
             times.line()
         );
     }
@@ -183,9 +337,14 @@ pub fn load_text(path: &Path, limit: Option<u64>) -> Result<(CopThief, String)> 
     Ok((CopThief::new(board)?, text))
 }
 
-fn print_line(out: &mut dyn Write, game: &CopThief, sol: &dyn Answers, limit: usize) -> Result<()> {
+fn print_line(
+    out: &mut dyn Write,
+    game: &CopThief,
+    sol: &dyn Lookup,
+    line: &Line,
+    limit: usize,
+) -> Result<()> {
     let start = game.start();
-    let line = sol.line(start, limit);
     let mut prev = game.state(start);
     for (ply, &p) in line.positions.iter().enumerate() {
         let s = game.state(p);
@@ -206,7 +365,7 @@ fn print_line(out: &mut dyn Write, game: &CopThief, sol: &dyn Answers, limit: us
             format!("the {who} {verb} row {}, column {}", r + 1, c + 1)
         };
         prev = s;
-        let value = match (sol.outcome(p), sol.remoteness(p)) {
+        let value = match (sol.outcome_of(p), sol.remoteness_of(p)) {
             (Outcome::Draw, _) => "draw".to_string(),
             (o, Some(0)) => format!("game over: {}", Verdict::of(o, s.to_move)),
             (o, r) => format!("{} in {}", Verdict::of(o, s.to_move), r.unwrap_or_default()),
@@ -214,7 +373,7 @@ fn print_line(out: &mut dyn Write, game: &CopThief, sol: &dyn Answers, limit: us
         writeln!(out, "ply {ply}: {what} ({value})")?;
         out.write_all(game.render(p).as_bytes())?;
     }
-    match crate::common::endless_note(&line, limit) {
+    match crate::common::endless_note(line, limit) {
         Some(note) => writeln!(out, "{note}")?,
         None => {
             let last = *line.positions.last().unwrap_or(&start);
@@ -235,7 +394,7 @@ fn print_line(out: &mut dyn Write, game: &CopThief, sol: &dyn Answers, limit: us
 
 /// The JSON report (docs/JSON.md): the board, the start position's value for
 /// the cop, who moves there, the verdict, and the report of every solve.
-fn report(path: &Path, game: &CopThief, sol: &dyn Answers, times: &Timings) -> Result<ExitCode> {
+fn report(path: &Path, game: &CopThief, sol: &Answered, times: &Timings) -> Result<ExitCode> {
     #[derive(serde::Serialize)]
     struct BoardJson {
         path: String,
@@ -276,12 +435,14 @@ fn report(path: &Path, game: &CopThief, sol: &dyn Answers, times: &Timings) -> R
         start: Start {
             position: start,
             to_move: "cop",
-            outcome: sol.outcome(start).as_str(),
-            remoteness: sol.remoteness(start),
-            best_move: sol.best_move(start),
-            verdict: game.verdict(sol).to_string(),
+            outcome: sol.look.outcome_of(start).as_str(),
+            remoteness: sol.look.remoteness_of(start),
+            best_move: sol.best_start,
+            verdict: game.verdict(sol.look).to_string(),
         },
-        outcomes: crate::report::Outcomes::of(sol),
+        outcomes: crate::report::Outcomes::from_histogram(
+            sol.histogram.as_ref().unwrap_or(&Histogram::default()),
+        ),
         time: crate::report::Time::of(times),
     })?;
     Ok(ExitCode::SUCCESS)

@@ -144,6 +144,7 @@ pub struct Global {
 const INTERRUPTED: i32 = 130;
 
 fn main() -> ExitCode {
+    fewer_arenas_under_an_address_space_limit();
     let cli = Cli::parse();
     // Ctrl-C (and SIGTERM, SIGHUP): remove any half-written output, then exit.
     // Failing to install the handler only loses that cleanup.
@@ -252,6 +253,22 @@ fn message(err: &anyhow::Error) -> String {
         }
     }
     text.replace(['\n', '\r'], " ")
+}
+
+/// glibc gives each thread that allocates an arena of its own and reserves
+/// 64 MiB of address space for it. Under an address-space limit (`ulimit
+/// -v`, `prlimit --as`) those reservations, not memory in use, exhaust the
+/// limit: a cluster process runs a thread per peer. Under such a limit, two
+/// arenas serve every thread.
+fn fewer_arenas_under_an_address_space_limit() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if common::address_space_limit().is_some() {
+        // SAFETY: mallopt only sets an allocator parameter; called before
+        // any thread is started.
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 2);
+        }
+    }
 }
 
 /// Whether `err` is a refusal for lack of memory, which `--max-memory` can lift.

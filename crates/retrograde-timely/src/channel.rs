@@ -99,6 +99,7 @@ pub(crate) struct Channel<D: ExchangeData + Clone> {
     inbox: Inbox<D>,
     route: Box<dyn Fn(&D) -> u64>,
     sent: usize,
+    pump_every: usize,
     me: u32,
     peers: u32,
     watch: Watch,
@@ -149,6 +150,7 @@ impl<D: ExchangeData + Clone + Checked> Channel<D> {
             inbox,
             route: Box::new(route),
             sent: 0,
+            pump_every: PUMP_EVERY,
             me: worker.index() as u32,
             peers: worker.peers() as u32,
             watch,
@@ -169,10 +171,18 @@ impl<D: ExchangeData + Clone + Checked> Channel<D> {
         self.sent += 1;
     }
 
-    /// Whether [`PUMP_EVERY`] records went out since the last pump.
+    /// Whether [`PUMP_EVERY`] records (or as many as
+    /// [`Channel::pump_every`] says) went out since the last pump.
     #[inline]
     pub(crate) fn should_pump(&self) -> bool {
-        self.sent >= PUMP_EVERY
+        self.sent >= self.pump_every
+    }
+
+    /// Pumps after `records` records instead of [`PUMP_EVERY`] (for
+    /// records that are batches).
+    pub(crate) fn pump_every(mut self, records: usize) -> Channel<D> {
+        self.pump_every = records.max(1);
+        self
     }
 
     /// Lets the worker move data (ours out, others' in) and hands what arrived

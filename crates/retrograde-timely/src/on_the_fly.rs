@@ -13,7 +13,7 @@
 //!
 //! Rounds are plies, as in the edge-list engine: the positions decided with
 //! remoteness `r` generate their reverse moves and send each predecessor's
-//! owner a [`Hit`] carrying their state; the owner applies the rule of
+//! owner the predecessor with their state, in batches of 4096 a worker; the owner applies the rule of
 //! [`retrograde::kernel`]. A predecessor this worker owns is updated at once,
 //! without a message. Best moves are not stored (as in the lean engine); the
 //! values equal the sequential solver's exactly.
@@ -31,7 +31,7 @@ use retrograde::{GameGraph, Histogram, Line, Outcome, Rules, Successors, Summary
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
-use crate::channel::{check, digest_words, Channel, Checked, Watch};
+use crate::channel::{check, digest_bytes, digest_words, Channel, Checked, Watch, PUMP_EVERY};
 use crate::error::{Error, Result};
 
 /// The largest out-degree whose counter fits in the state byte.
@@ -55,18 +55,90 @@ pub fn share_bytes(positions: u64, processes: usize, threads: usize) -> u64 {
         .saturating_mul(per_worker.saturating_mul(BYTES_PER_POSITION) + BUFFER_BYTES)
 }
 
-/// "One of your positions has a successor decided with this state code":
-/// sent to the owner of `pred`. `pred == NONE` is a heartbeat instead, sent
-/// to worker `code`: the sender still had positions to spread this round.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-pub(crate) struct Hit {
-    pred: u32,
-    code: u32,
+/// "These positions of yours have a successor decided, with these state
+/// codes": a batch of reverse moves for worker `to`. A batch with
+/// `active` set (and perhaps nothing else) is a heartbeat: the sender still
+/// had positions to spread this round.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Hits {
+    to: u32,
+    active: bool,
+    preds: Vec<u32>,
+    codes: Vec<u8>,
 }
 
-impl Checked for Hit {
+impl Checked for Hits {
     fn digest(&self) -> u32 {
-        digest_words([u64::from(self.pred), u64::from(self.code)])
+        let mut bytes: Vec<u8> = Vec::with_capacity(self.preds.len() * 4 + self.codes.len());
+        for p in &self.preds {
+            bytes.extend_from_slice(&p.to_le_bytes());
+        }
+        bytes.extend_from_slice(&self.codes);
+        digest_words([
+            u64::from(self.to),
+            u64::from(self.active),
+            self.preds.len() as u64,
+            u64::from(digest_bytes(&bytes)),
+        ])
+    }
+}
+
+/// Reverse moves per batch: large enough that a batch's envelope and
+/// checksum cost little per move, small enough to keep workers busy.
+const BATCH: usize = 4096;
+
+/// The batches being filled, one per worker.
+struct Outbox {
+    batches: Vec<Hits>,
+}
+
+impl Outbox {
+    fn new(peers: u32) -> Outbox {
+        Outbox {
+            batches: (0..peers)
+                .map(|to| Hits {
+                    to,
+                    ..Hits::default()
+                })
+                .collect(),
+        }
+    }
+
+    /// Adds a reverse move for worker `to`; sends the batch when full.
+    #[inline]
+    fn push(&mut self, ch: &mut Channel<Hits>, to: u32, pred: u32, code: u8) {
+        let b = &mut self.batches[to as usize];
+        b.preds.push(pred);
+        b.codes.push(code);
+        if b.preds.len() >= BATCH {
+            let full = std::mem::replace(
+                b,
+                Hits {
+                    to,
+                    ..Hits::default()
+                },
+            );
+            ch.send(full);
+        }
+    }
+
+    /// Sends every batch that holds something, or to every worker if
+    /// `active` (the heartbeat).
+    fn flush(&mut self, ch: &mut Channel<Hits>, active: bool) {
+        for b in &mut self.batches {
+            if active || !b.preds.is_empty() {
+                let to = b.to;
+                let mut full = std::mem::replace(
+                    b,
+                    Hits {
+                        to,
+                        ..Hits::default()
+                    },
+                );
+                full.active = active;
+                ch.send(full);
+            }
+        }
     }
 }
 
@@ -124,7 +196,7 @@ impl Checked for Reply {
 
 /// The dataflows every worker creates, in the same order.
 pub(crate) struct Channels {
-    hits: Channel<Hit>,
+    hits: Channel<Hits>,
     counts: Channel<Counts>,
     asks: Channel<Ask>,
     replies: Channel<Reply>,
@@ -133,12 +205,8 @@ pub(crate) struct Channels {
 impl Channels {
     fn new(worker: &mut Worker, watch: Watch) -> Channels {
         Channels {
-            hits: Channel::new(
-                worker,
-                "moves",
-                |h: &Hit| u64::from(if h.pred == NONE { h.code } else { h.pred }),
-                watch,
-            ),
+            hits: Channel::new(worker, "moves", |h: &Hits| u64::from(h.to), watch)
+                .pump_every(PUMP_EVERY / BATCH),
             counts: Channel::new(worker, "counts", |_: &Counts| 0, watch),
             asks: Channel::new(worker, "questions", |a: &Ask| u64::from(a.to), watch),
             replies: Channel::new(worker, "answers", |_: &Reply| 0, watch),
@@ -591,6 +659,7 @@ fn solve_rounds<G: GameGraph + ?Sized>(
     let mut rounds = 0;
     let [win_lose, ties] = levels;
     let mut next: Vec<u32> = Vec::new();
+    let mut outbox = Outbox::new(peers);
     for (phase, mut level) in Phase::BOTH.into_iter().zip([win_lose, ties]) {
         if phase == Phase::Tie && !any_tie {
             break;
@@ -603,16 +672,14 @@ fn solve_rounds<G: GameGraph + ?Sized>(
                 let t = t as usize;
                 let (u, code) = (share.global(t), share.state[t]);
                 g.for_each_predecessor(u, |p| {
-                    if p % peers == me {
+                    let owner = p % peers;
+                    if owner == me {
                         let pt = p / peers;
                         if share.hit(pt as usize, code, round) {
                             next.push(pt);
                         }
                     } else {
-                        ch.hits.send(Hit {
-                            pred: p,
-                            code: u32::from(code),
-                        });
+                        outbox.push(&mut ch.hits, owner, p, code);
                     }
                 });
                 if ch.hits.should_pump() {
@@ -621,14 +688,7 @@ fn solve_rounds<G: GameGraph + ?Sized>(
                     })?;
                 }
             }
-            if !level.is_empty() {
-                for k in 0..peers {
-                    ch.hits.send(Hit {
-                        pred: NONE,
-                        code: k,
-                    });
-                }
-            }
+            outbox.flush(&mut ch.hits, !level.is_empty());
             ch.hits.finish_round(worker, abort, |h| {
                 absorb(share, &mut next, &mut active, h, round)
             })?;
@@ -645,14 +705,14 @@ fn solve_rounds<G: GameGraph + ?Sized>(
     Ok(rounds)
 }
 
-/// A hit received in round `round`: a heartbeat, or a successor decided.
+/// A batch received in round `round`: its reverse moves, and whether it
+/// says its sender is still active.
 #[inline]
-fn absorb(share: &mut Share, next: &mut Vec<u32>, active: &mut bool, h: Hit, round: u32) {
-    if h.pred == NONE {
-        *active = true;
-    } else {
-        let t = h.pred / share.peers;
-        if share.hit(t as usize, h.code as u8, round) {
+fn absorb(share: &mut Share, next: &mut Vec<u32>, active: &mut bool, h: Hits, round: u32) {
+    *active |= h.active;
+    for (&p, &code) in h.preds.iter().zip(&h.codes) {
+        let t = p / share.peers;
+        if share.hit(t as usize, code, round) {
             next.push(t);
         }
     }

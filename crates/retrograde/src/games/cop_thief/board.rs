@@ -308,17 +308,28 @@ pub enum BoardErrorKind {
         positions: u64,
     },
     /// Solving the board would need more memory than allowed.
-    #[error("{free_cells} free cells make {positions} positions, which would need about {} of memory to solve, more than the {} allowed", human_bytes(*needed), human_bytes(*limit))]
+    #[error("{free_cells} free cells make {positions} positions, which would need about {} of memory to solve{}, more than the {} allowed", human_bytes(*needed), in_each(*processes), human_bytes(*limit))]
     TooLarge {
         /// Cells that are not walls.
         free_cells: u64,
         /// Positions: 2 × free cells².
         positions: u64,
-        /// Bytes the solve would need.
+        /// Bytes the solve would need (in each process, when the positions
+        /// are shared among several).
         needed: u64,
+        /// The processes sharing the positions (1 without a cluster).
+        processes: u64,
         /// Bytes allowed.
         limit: u64,
     },
+}
+
+fn in_each(processes: u64) -> String {
+    if processes > 1 {
+        format!(" in each of {processes} processes")
+    } else {
+        String::new()
+    }
 }
 
 #[cfg(test)]

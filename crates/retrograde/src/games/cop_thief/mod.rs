@@ -90,9 +90,26 @@ impl CopThief {
     /// # Errors
     /// [`BoardErrorKind::TooLarge`].
     pub fn check_memory(board: &Board, limit: u64) -> Result<(), BoardError> {
+        Self::check_share(board, limit, 1, |positions| {
+            positions.saturating_mul(BYTES_PER_POSITION)
+        })
+    }
+
+    /// Refuses a board whose solve would need more than `limit` bytes in
+    /// each of `processes` processes sharing its positions, `needed(positions)`
+    /// estimating one process, before anything is allocated.
+    ///
+    /// # Errors
+    /// [`BoardErrorKind::TooLarge`].
+    pub fn check_share(
+        board: &Board,
+        limit: u64,
+        processes: u64,
+        needed: impl FnOnce(u64) -> u64,
+    ) -> Result<(), BoardError> {
         let f = board.free_cells() as u64;
         let positions = 2 * f * f;
-        let needed = positions.saturating_mul(BYTES_PER_POSITION);
+        let needed = needed(positions);
         if needed > limit {
             return Err(BoardError {
                 path: board.path().to_path_buf(),
@@ -101,6 +118,7 @@ impl CopThief {
                     free_cells: f,
                     positions,
                     needed,
+                    processes,
                     limit,
                 },
             });
