@@ -213,13 +213,15 @@ fn run_timely(
         args.quiet || args.json,
         move |remote| -> retrograde_timely::Result<_> {
             let graph = retrograde::game::AsGraph(&here);
-            let values = remote.values(&wanted)?;
             let best = remote.best_move(&graph, &asked_rules, start)?;
             let line = if line {
                 Some(remote.line(&graph, &asked_rules, start, limit)?)
             } else {
                 None
             };
+            // The line's positions are printed with their values too.
+            wanted.extend(line.iter().flat_map(|l| l.positions.iter().copied()));
+            let values = remote.values(&wanted)?;
             let outline = remote.outline().clone();
             Ok((
                 wanted.into_iter().zip(values).collect(),

@@ -91,6 +91,12 @@ pub struct Output {
 pub struct TeekoArgs {
     #[command(flatten)]
     pub out: Output,
+    #[command(flatten)]
+    pub engine: crate::cluster::GameClusterArgs,
+    /// Refuse a solve that would need more memory than this in this process (e.g. 8G;
+    /// default: the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes, help_heading = "Performance")]
+    pub max_memory: Option<u64>,
 }
 
 /// Options of `retrograde game tic-tac-toe`.
@@ -167,7 +173,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         GameName::Chess(a) => chess(a),
         GameName::CopThief(a) => crate::cop_thief::run(a),
         GameName::TicTacToe(a) => tic_tac_toe(a),
-        GameName::Teeko(a) => teeko(a),
+        GameName::Teeko(a) => teeko(a, args.threads),
         GameName::Dobutsu(a) => dobutsu(a),
     }
 }
@@ -579,9 +585,24 @@ fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
     })
 }
 
-fn teeko(args: TeekoArgs) -> Result<ExitCode> {
+fn teeko(args: TeekoArgs, threads: Option<usize>) -> Result<ExitCode> {
     use retrograde::games::teeko::Teeko;
+    use retrograde::Game;
     let game = Teeko::new();
+    let limit = common::memory_limit(args.max_memory);
+    if args.engine.timely() {
+        return teeko_timely(&args, game, threads.unwrap_or(1), limit);
+    }
+    let needed =
+        (game.position_count() as u64).saturating_mul(retrograde_timely::BYTES_PER_POSITION);
+    if needed > limit {
+        anyhow::bail!(
+            "Teeko's {} positions would need about {} of memory to solve, more than the {} allowed (see --max-memory)",
+            game.position_count(),
+            indicatif::HumanBytes(needed),
+            indicatif::HumanBytes(limit)
+        );
+    }
     let bars = Bars::new(args.out.quiet || args.out.json);
     let mut times = Timings::default();
     let sol = times.time("solve", || {
@@ -613,6 +634,73 @@ fn teeko(args: TeekoArgs) -> Result<ExitCode> {
         start_name: "the empty board, X dropping first",
         to_move: ("X", "X"),
         verified,
+        times: &times,
+        json: args.out.json,
+        quiet: args.out.quiet,
+    })
+}
+
+/// Teeko on the timely engine: in this process, or as one process of a
+/// cluster; process 0 fetches the start's value and prints the report.
+fn teeko_timely(
+    args: &TeekoArgs,
+    game: retrograde::games::teeko::Teeko,
+    threads: usize,
+    limit: u64,
+) -> Result<ExitCode> {
+    use retrograde::Game;
+    if args.out.verify || args.out.save.save.is_some() {
+        anyhow::bail!(
+            "--verify and --save need the whole solution in one process; with --engine timely or --cluster the answers stay spread over the workers"
+        );
+    }
+    let processes = args.engine.processes()?;
+    let positions = game.position_count() as u64;
+    let needed = retrograde_timely::share_bytes(positions, processes, threads);
+    if needed > limit {
+        anyhow::bail!(
+            "Teeko's {positions} positions would need about {} of memory to solve in each of {processes} process{}, more than the {} allowed (see --max-memory)",
+            indicatif::HumanBytes(needed),
+            if processes == 1 { "" } else { "es" },
+            indicatif::HumanBytes(limit)
+        );
+    }
+    let rules = retrograde::Rules::normal();
+    let config = args.engine.cluster.config(
+        threads,
+        crate::cluster::game_fingerprint("teeko", b"", &rules),
+    )?;
+    let start = game.start();
+    let solved = crate::cluster::solve_game(
+        &config,
+        retrograde::game::AsGraph(game),
+        &rules,
+        args.out.quiet || args.out.json,
+        move |remote| -> retrograde_timely::Result<_> {
+            Ok((remote.value(start)?, remote.outline().clone()))
+        },
+    )?;
+    let Some((answer, timings)) = solved else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let (start, outline) = answer?;
+    let start = start.ok_or_else(|| anyhow::anyhow!("the start is no position"))?;
+    let mut times = Timings::default();
+    times.record("connect", timings.connect.as_secs_f64());
+    times.record("solve", timings.solve.as_secs_f64());
+    if !(args.out.quiet || args.out.json) {
+        eprintln!("{}", crate::cluster::engine_line(&config, outline.rounds));
+    }
+    report_with_start(WithStart {
+        game: "teeko",
+        symmetry: None,
+        counted: ", every placement of up to four pieces each",
+        outcomes: report::Outcomes::from_histogram(&outline.histogram),
+        summary: outline.summary(),
+        start,
+        start_name: "the empty board, X dropping first",
+        to_move: ("X", "X"),
+        verified: None,
         times: &times,
         json: args.out.json,
         quiet: args.out.quiet,

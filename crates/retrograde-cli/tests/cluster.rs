@@ -13,29 +13,6 @@ mod common;
 
 use common::*;
 
-/// Loopback addresses that were free a moment ago, one per process: each is
-/// taken by binding port 0, so parallel tests do not collide.
-fn free_addresses(n: usize) -> Vec<String> {
-    let listeners: Vec<TcpListener> = (0..n)
-        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect();
-    listeners
-        .iter()
-        .map(|l| l.local_addr().unwrap().to_string())
-        .collect()
-}
-
-fn write_hostfile(dir: &Path, addresses: &[String]) -> PathBuf {
-    let path = dir.join("hosts.txt");
-    let mut text = String::from("# one host:port per process\n");
-    for a in addresses {
-        text.push_str(a);
-        text.push('\n');
-    }
-    fs::write(&path, text).unwrap();
-    path
-}
-
 /// A pseudo-random multigraph with cycles, self-loops and parallel edges.
 fn random_graph(dir: &Path, seed: u64, n: u32, m: usize) -> PathBuf {
     let mut x = seed;

@@ -61,6 +61,18 @@ pub enum Error {
         /// What differed.
         message: String,
     },
+    /// A worker could not allocate its share of the positions: the
+    /// process's memory limit (an address-space limit, a cgroup) is below
+    /// what it needs, though the estimate passed.
+    #[error("worker {worker} could not allocate {bytes} bytes for its {positions} positions (the process's memory limit is lower than it needs; run more processes or raise the limit)")]
+    OutOfMemory {
+        /// The worker's index among all workers.
+        worker: usize,
+        /// Its positions.
+        positions: u64,
+        /// The allocation that failed.
+        bytes: u64,
+    },
     /// The run failed after it started: a worker stopped, or the connection to a
     /// peer was lost (the peer crashed or was killed).
     #[error("the run failed: {message}")]

@@ -263,6 +263,18 @@ struct Share {
     plies: Plies,
 }
 
+/// `m` copies of `x`, or [`Error::OutOfMemory`] if they cannot be allocated.
+fn filled<T: Clone>(m: usize, x: T, worker: u32) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(m).map_err(|_| Error::OutOfMemory {
+        worker: worker as usize,
+        positions: m as u64,
+        bytes: (m * std::mem::size_of::<T>()) as u64,
+    })?;
+    v.resize(m, x);
+    Ok(v)
+}
+
 impl Share {
     #[inline]
     fn global(&self, t: usize) -> u32 {
@@ -276,7 +288,7 @@ impl Share {
         rules: &Rules,
         peers: u32,
         me: u32,
-    ) -> (Share, [Vec<u32>; 2]) {
+    ) -> Result<(Share, [Vec<u32>; 2])> {
         let n = g.vertex_count() as u64;
         let m = if n > u64::from(me) {
             ((n - 1 - u64::from(me)) / u64::from(peers) + 1) as usize
@@ -286,9 +298,9 @@ impl Share {
         let mut share = Share {
             peers,
             me,
-            state: vec![UNDECIDED; m],
+            state: filled(m, UNDECIDED, me)?,
             counters: None,
-            plies: Plies::Narrow(vec![u16::MAX; m]),
+            plies: Plies::Narrow(filled(m, u16::MAX, me)?),
         };
         let mut levels: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
         let mut labels = rules
@@ -311,7 +323,7 @@ impl Share {
                         Vec::new()
                     });
                     if counters.is_empty() {
-                        counters.resize(m, 0);
+                        *counters = filled(m, 0, me)?;
                         for (s, c) in share.state[..t].iter_mut().zip(counters.iter_mut()) {
                             if *s > UNDECIDED {
                                 *c = u32::from(*s - UNDECIDED);
@@ -327,7 +339,7 @@ impl Share {
                 levels[phase as usize].push(t as u32);
             }
         }
-        (share, levels)
+        Ok((share, levels))
     }
 
     /// One decided successor with state `code`, remoteness `round`, of the
@@ -518,9 +530,11 @@ impl Remote<'_> {
                     None
                 }
             },
-            |w| match cell.borrow_mut().best_move(game, rules, w) {
-                Ok(x) => x,
-                Err(_) => None,
+            // A failure is kept in `failed` by `values`, and reported below.
+            |w| {
+                cell.borrow_mut()
+                    .best_move(game, rules, w)
+                    .unwrap_or_default()
             },
         );
         let me = cell.into_inner();
@@ -589,7 +603,7 @@ where
     rules
         .check(g.vertex_count())
         .map_err(retrograde::Error::from)?;
-    let (mut share, levels) = Share::start(g, rules, peers, me);
+    let (mut share, levels) = Share::start(g, rules, peers, me)?;
     let any_tie = rules.labels.iter().any(|(_, o)| o == Outcome::Tie);
     let rounds = solve_rounds(worker, &mut ch, g, &mut share, levels, any_tie, abort)?;
     for s in share.state.iter_mut() {

@@ -40,3 +40,26 @@ pub fn assert_refused(o: &Output, want: &str) {
     assert!(e.contains(want), "expected {want:?} in {e:?}");
     assert_eq!(e.lines().count(), 1, "{e}");
 }
+
+/// Loopback addresses that were free a moment ago, one per process: each is
+/// taken by binding port 0, so parallel tests do not collide.
+pub fn free_addresses(n: usize) -> Vec<String> {
+    let listeners: Vec<std::net::TcpListener> = (0..n)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    listeners
+        .iter()
+        .map(|l| l.local_addr().unwrap().to_string())
+        .collect()
+}
+
+pub fn write_hostfile(dir: &Path, addresses: &[String]) -> PathBuf {
+    let path = dir.join("hosts.txt");
+    let mut text = String::from("# one host:port per process\n");
+    for a in addresses {
+        text.push_str(a);
+        text.push('\n');
+    }
+    std::fs::write(&path, text).unwrap();
+    path
+}
