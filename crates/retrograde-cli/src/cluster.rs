@@ -11,7 +11,7 @@ use anyhow::{bail, Result};
 use indicatif::HumanBytes;
 use retrograde::io::Input;
 use retrograde::{Answers, Rules};
-use retrograde_timely::{Config, TextEdgeList};
+use retrograde_timely::{BinaryGraph, Config, TextEdgeList};
 
 use crate::answers::OutputArgs;
 use crate::common;
@@ -196,20 +196,33 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     let limit = common::memory_limit(None);
     let rules = run.game.rules(limit)?;
     let input = common::open_input(&run.game.graph, limit, &bars)?;
-    if retrograde::io::binary::is_binary(input.bytes()) {
+    let binary = retrograde::io::binary::is_binary(input.bytes());
+    if binary && run.game.vertices.is_some() {
         bail!(
-            "{}: the timely engine reads text edge lists; write one with `retrograde convert {} OUT.txt`",
-            run.game.graph.display(),
+            "{}: a binary graph declares its vertex count; --vertices applies to text edge lists",
             run.game.graph.display()
         );
     }
-    let graph_hash = input.content_hash();
+    // A binary graph's checksum fingerprints its content without reading it
+    // (each worker checks it against the content as it reads).
+    let checksum = input
+        .bytes()
+        .get(32..40)
+        .filter(|_| binary)
+        .and_then(|b| b.try_into().ok())
+        .map(u64::from_le_bytes);
+    let graph_hash = checksum.unwrap_or_else(|| input.content_hash());
     let config = c.config(threads, fingerprint(run.game.vertices, &rules, graph_hash))?;
     let read = started.elapsed();
 
     exit_on_timely_panic();
-    let (solved, times) = bars.spin("solve", || {
-        retrograde_timely::solve_timed(&config, TextEdgeList::new(input, run.game.vertices), &rules)
+    let (solved, times) = bars.spin("solve", || match binary {
+        true => retrograde_timely::solve_timed(&config, BinaryGraph::new(input), &rules),
+        false => retrograde_timely::solve_timed(
+            &config,
+            TextEdgeList::new(input, run.game.vertices),
+            &rules,
+        ),
     })?;
     let mut out = common::talk();
 

@@ -120,6 +120,44 @@ fn check_cluster_matches_sequential(seed: u64, processes: usize, threads: usize,
 }
 
 #[test]
+fn a_binary_graph_on_three_processes_matches_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = random_graph(dir.path(), 7, 400, 1100);
+    let binary = dir.path().join("g.rgb");
+    let o = bin()
+        .args([
+            "convert",
+            "-q",
+            text.to_str().unwrap(),
+            binary.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let expected = dir.path().join("sequential.tsv");
+    sequential(&text, &[], &expected);
+    let got = dir.path().join("cluster.tsv");
+    let outputs = cluster(&binary, 3, 2, &[], &got);
+    for (p, o) in outputs.iter().enumerate() {
+        assert!(o.status.success(), "process {p}: {}", stderr(o));
+    }
+    assert_eq!(fs::read(&got).unwrap(), fs::read(&expected).unwrap());
+
+    // One id changed to another in range (the low bit of the first
+    // predecessor, after 64 header bytes, 400 out-degrees and 401 offsets):
+    // every process refuses the file, naming it.
+    let mut bytes = fs::read(&binary).unwrap();
+    bytes[64 + 4 * 400 + 8 * 401] ^= 1;
+    fs::write(&binary, bytes).unwrap();
+    fs::remove_file(&got).unwrap();
+    for o in cluster(&binary, 2, 1, &[], &got) {
+        assert_refused(&o, "checksum mismatch: the file is corrupted");
+        assert!(stderr(&o).contains("g.rgb"), "{}", stderr(&o));
+    }
+    assert!(!got.exists());
+}
+
+#[test]
 fn two_processes_match_the_sequential_solver_byte_for_byte() {
     check_cluster_matches_sequential(1, 2, 1, &[]);
 }

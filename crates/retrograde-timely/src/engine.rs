@@ -105,6 +105,12 @@ enum WireError {
         line: u64,
         message: String,
     },
+    /// A parse error at a byte of a binary input: rebuilt as the same error.
+    Byte {
+        path: String,
+        byte: u64,
+        message: String,
+    },
     /// An edge naming a vertex out of range: rebuilt as the same error.
     Vertex { vertex: u64, vertices: Option<u64> },
     /// Anything else, as its message.
@@ -121,6 +127,15 @@ impl WireError {
             } => WireError::Parse {
                 path: path.display().to_string(),
                 line: *line,
+                message: message.clone(),
+            },
+            retrograde::Error::Parse {
+                path,
+                position: retrograde::Position::Byte(byte),
+                message,
+            } => WireError::Byte {
+                path: path.display().to_string(),
+                byte: *byte,
                 message: message.clone(),
             },
             retrograde::Error::VertexOutOfRange {
@@ -140,6 +155,11 @@ impl WireError {
                 line,
                 message,
             } => Error::Input(retrograde::Error::at_line(path, line, message)),
+            WireError::Byte {
+                path,
+                byte,
+                message,
+            } => Error::Input(retrograde::Error::at_byte(path, byte, message)),
             WireError::Vertex { vertex, vertices } => {
                 Error::Input(retrograde::Error::VertexOutOfRange {
                     what: retrograde::Naming::Edge,

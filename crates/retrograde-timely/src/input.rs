@@ -194,3 +194,50 @@ mod tests {
         assert_eq!(seen, [(0, 1), (1, 2)]);
     }
 }
+
+/// A binary graph file (see `docs/BINARY_FORMAT.md`): every worker reads
+/// the file once from start to end with ordinary reads, checking all of it
+/// ([`retrograde::io::binary::for_each_edge`]), and keeps the rows of the
+/// vertices it owns. Memory per worker is its share, whatever the file's size.
+#[derive(Debug)]
+pub struct BinaryGraph {
+    input: Input,
+}
+
+impl BinaryGraph {
+    /// Reads the graph in `input` (which should start with the binary magic).
+    pub fn new(input: Input) -> BinaryGraph {
+        BinaryGraph { input }
+    }
+
+    /// The vertex count the header declares, if it can be read.
+    fn header_vertices(&self) -> Option<u64> {
+        let b = self.input.bytes().get(16..24)?;
+        Some(u64::from_le_bytes(b.try_into().ok()?))
+    }
+}
+
+impl EdgeShards for BinaryGraph {
+    /// Shard `k` of `n` is the rows of the vertices `v` with `v % n == k`:
+    /// exactly the vertices worker `k` owns.
+    fn for_each_edge_in_shard<F: FnMut(u32, u32)>(
+        &self,
+        shard: usize,
+        shards: usize,
+        mut f: F,
+    ) -> retrograde::Result<()> {
+        let (shard, shards) = (shard as u32, shards.max(1) as u32);
+        retrograde::io::binary::for_each_edge(&self.input, |u, v| {
+            if v % shards == shard {
+                f(u, v)
+            }
+        })
+        .map(|_| ())
+    }
+
+    fn declared_vertices(&self) -> Option<usize> {
+        self.header_vertices()
+            .filter(|&v| v <= retrograde::graph::MAX_VERTICES as u64)
+            .map(|v| v as usize)
+    }
+}

@@ -63,7 +63,7 @@ use timely::{CommunicationConfig, WorkerConfig};
 pub use engine::Solved;
 pub use error::{ConfigError, Error, Result};
 pub use hosts::read_hostfile;
-pub use input::{EdgeArray, EdgeShards, TextEdgeList};
+pub use input::{BinaryGraph, EdgeArray, EdgeShards, TextEdgeList};
 pub use net::{Hello, HELLO_BYTES};
 pub use on_the_fly::{share_bytes, Outline, Remote, BUFFER_BYTES, BYTES_PER_POSITION};
 

@@ -111,15 +111,22 @@ impl Outbox {
         b.preds.push(pred);
         b.codes.push(code);
         if b.preds.len() >= BATCH {
-            let full = std::mem::replace(
-                b,
-                Hits {
-                    to,
-                    ..Hits::default()
-                },
-            );
-            ch.send(full);
+            self.send(ch, to);
         }
+    }
+
+    /// Sends worker `to`'s batch (kept out of the loop that fills them).
+    #[cold]
+    #[inline(never)]
+    fn send(&mut self, ch: &mut Channel<Hits>, to: u32) {
+        let full = std::mem::replace(
+            &mut self.batches[to as usize],
+            Hits {
+                to,
+                ..Hits::default()
+            },
+        );
+        ch.send(full);
     }
 
     /// Sends every batch that holds something, or to every worker if
@@ -682,7 +689,18 @@ fn solve_rounds<G: GameGraph + ?Sized>(
         loop {
             share.plies.fit(round + 1);
             let mut active = false;
-            for &t in &level {
+            if peers == 1 {
+                // One worker owns everything: the lean engine's loop.
+                for &t in &level {
+                    let code = share.state[t as usize];
+                    g.for_each_predecessor(t, |p| {
+                        if share.hit(p as usize, code, round) {
+                            next.push(p);
+                        }
+                    });
+                }
+            }
+            for &t in level.iter().filter(|_| peers > 1) {
                 let t = t as usize;
                 let (u, code) = (share.global(t), share.state[t]);
                 g.for_each_predecessor(u, |p| {

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use retrograde::{Csr, Labels, Outcome, Rules};
-use retrograde_timely::{solve, Config, EdgeArray, Error};
+use retrograde_timely::{solve, BinaryGraph, Config, EdgeArray, Error};
 
 #[path = "../../retrograde/tests/support/strategy.rs"]
 mod strategy;
@@ -21,6 +21,20 @@ proptest! {
         let solved = solve(&Config::threads(threads), EdgeArray::new(Some(n), edges.clone()), &rules)
             .unwrap()
             .expect("a single process is process 0");
+        prop_assert_eq!(solved.edges, edges.len() as u64);
+        prop_assert_eq!(&solved.solution, &expected);
+    }
+
+    #[test]
+    fn binary_graphs_read_in_shards_equal_sequential((n, edges, rules) in game(), threads in 1usize..=3) {
+        let g = Csr::from_edges(n, &edges);
+        let expected = retrograde::solve(&g, &rules).unwrap();
+        let mut bytes = Vec::new();
+        retrograde::io::binary::write_to(&mut bytes, &g).unwrap();
+        let input = retrograde::io::Input::from_bytes("g.rgb", bytes);
+        let solved = solve(&Config::threads(threads), BinaryGraph::new(input), &rules)
+            .unwrap()
+            .unwrap();
         prop_assert_eq!(solved.edges, edges.len() as u64);
         prop_assert_eq!(&solved.solution, &expected);
     }
@@ -72,6 +86,37 @@ fn bad_input_is_the_same_typed_error_for_every_worker() {
         e.to_string(),
         "g.txt:line 4: expected the second vertex id (a decimal number), found \"three\""
     );
+}
+
+#[test]
+fn a_damaged_binary_graph_is_the_same_error_for_every_worker() {
+    let g = Csr::from_edges(
+        50,
+        &(0..200u32)
+            .map(|i| (i % 50, (i * 7) % 50))
+            .collect::<Vec<_>>(),
+    );
+    let mut bytes = Vec::new();
+    retrograde::io::binary::write_to(&mut bytes, &g).unwrap();
+    let last = bytes.len() - 1;
+    for (at, want) in [
+        (last - 3, "checksum mismatch"),   // a target, still in range
+        (16, "truncated?"),                // the vertex count
+        (64 + 4 * 3, "checksum mismatch"), // an out-degree
+    ] {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x01;
+        let input = retrograde::io::Input::from_bytes("g.rgb", damaged);
+        let e = solve(
+            &Config::threads(3),
+            BinaryGraph::new(input),
+            &Rules::normal(),
+        )
+        .unwrap_err();
+        assert!(matches!(e, Error::Input(_)), "{e:?}");
+        assert!(e.to_string().starts_with("g.rgb:"), "{e}");
+        assert!(e.to_string().contains(want), "byte {at}: {e}");
+    }
 }
 
 #[test]

@@ -175,6 +175,162 @@ pub fn read(input: &Input) -> Result<Csr> {
     Ok(g)
 }
 
+/// Reads a binary graph once from start to end with ordinary reads, a
+/// block at a time, calling `f(u, v)` for every edge `u -> v` in row order
+/// (the predecessors of vertex 0, then of vertex 1, …), and checks all that
+/// [`read`] checks: the header, the checksum, the padding, the offsets, the
+/// ids and the out-degrees against the rows. Returns `(V, E)`.
+///
+/// For a reader that keeps only part of the graph (one worker's share of
+/// a cluster's): memory is a few blocks, whatever the file's size. The
+/// edges are handed over before the whole file is checked, so an error
+/// returned at the end means that none of them may be used.
+///
+/// # Errors
+/// As [`read`], naming the file and byte offset; a disagreement between
+/// the out-degrees and the rows is reported without naming the vertex.
+///
+/// # Complexity
+/// Time **O(V + E)**; memory **O(1)** (three 4 MiB buffers).
+pub fn for_each_edge(input: &Input, mut f: impl FnMut(u32, u32)) -> Result<(u64, u64)> {
+    if cfg!(target_endian = "big") {
+        return Err(Error::BigEndian);
+    }
+    let fail = |at: u64, msg: String| Error::at_byte(input.path(), at, msg);
+    let len = input.len();
+    if len < HEADER {
+        return Err(fail(
+            len as u64,
+            format!(
+                "file too short for a binary graph header ({len} of {HEADER} bytes): truncated?"
+            ),
+        ));
+    }
+    let mut head = [0u8; HEADER];
+    read_at(input, 0, &mut head)?;
+    let layout = Layout::read(&head, len, &fail)?;
+    let (v, e) = (layout.v, layout.e as u64);
+    let key = sources_key(layout.e);
+    let h = |x: u32| source_hash(key, x);
+
+    // The out-degrees: their sum and fingerprint.
+    let mut degrees = Blocks::<u32>::new(input, HEADER, v as usize);
+    let (mut degree_sum, mut by_degrees) = (0u64, 0u64);
+    for x in 0..v as u32 {
+        let d = degrees.next()?;
+        degree_sum += u64::from(d);
+        by_degrees = by_degrees.wrapping_add(u64::from(d).wrapping_mul(h(x)));
+    }
+    // The rows, walked with two cursors: offsets and targets.
+    let mut offsets = Blocks::<u64>::new(input, layout.off_at, v as usize + 1);
+    let mut targets = Blocks::<u32>::new(input, layout.tgt_at, layout.e);
+    let mut by_edges = 0u64;
+    let mut start = offsets.next()?;
+    if start != 0 {
+        return Err(fail(
+            layout.off_at as u64,
+            "offsets must run from 0 to the edge count".into(),
+        ));
+    }
+    for x in 0..v as u32 {
+        let end = offsets.next()?;
+        if end < start || end > e {
+            let at = layout.off_at as u64 + 8 * (u64::from(x) + 1);
+            return Err(fail(
+                at,
+                format!("offset {end} of vertex {} is out of order (the previous is {start}, the edge count {e})", x + 1),
+            ));
+        }
+        for j in start..end {
+            let u = targets.next()?;
+            if u64::from(u) >= v {
+                return Err(fail(
+                    layout.tgt_at as u64 + 4 * j,
+                    format!("vertex {u} is out of range (the graph has {v} vertices)"),
+                ));
+            }
+            by_edges = by_edges.wrapping_add(h(u));
+            f(u, x);
+        }
+        start = end;
+    }
+    if start != e {
+        return Err(fail(
+            layout.off_at as u64,
+            "offsets must run from 0 to the edge count".into(),
+        ));
+    }
+    let hashes = [degrees.finish()?, offsets.finish()?, targets.finish()?];
+    layout.check_integrity(input, &head, hashes, &fail)?;
+    if degree_sum != e || by_edges != by_degrees {
+        return Err(fail(
+            HEADER as u64,
+            "the out-degrees disagree with the rows: some vertex is not the source of as many edges as its out-degree says".into(),
+        ));
+    }
+    Ok((v, e))
+}
+
+/// One section read in order, a [`BLOCK`] at a time, each block hashed as
+/// the section hash is (see the module docs).
+struct Blocks<'a, T: Plain> {
+    input: &'a Input,
+    /// Where the section starts in the file, and its length in items.
+    at: usize,
+    items: usize,
+    buf: Vec<T>,
+    /// Items of the section read into `buf` before it, and the next in it.
+    base: usize,
+    next: usize,
+    hashes: Vec<u64>,
+}
+
+impl<'a, T: Plain + Default> Blocks<'a, T> {
+    fn new(input: &'a Input, at: usize, items: usize) -> Blocks<'a, T> {
+        Blocks {
+            input,
+            at,
+            items,
+            buf: Vec::new(),
+            base: 0,
+            next: 0,
+            hashes: Vec::new(),
+        }
+    }
+
+    /// The next item; the caller never asks for more than the section holds.
+    #[inline]
+    fn next(&mut self) -> Result<T> {
+        if self.next == self.buf.len() {
+            self.fill()?;
+        }
+        let x = self.buf[self.next];
+        self.next += 1;
+        Ok(x)
+    }
+
+    fn fill(&mut self) -> Result<()> {
+        self.base += self.buf.len();
+        let per_block = BLOCK / std::mem::size_of::<T>();
+        let n = per_block.min(self.items - self.base);
+        self.buf.clear();
+        self.buf.resize(n, T::default());
+        let offset = self.at + self.base * std::mem::size_of::<T>();
+        read_at(self.input, offset, as_bytes_mut(&mut self.buf))?;
+        self.hashes.push(xxh3_64(as_bytes(&self.buf)));
+        self.next = 0;
+        Ok(())
+    }
+
+    /// The section's hash, reading (and hashing) what was not read yet.
+    fn finish(mut self) -> Result<u64> {
+        while self.base + self.buf.len() < self.items {
+            self.fill()?;
+        }
+        Ok(xxh3_64(as_bytes(&self.hashes)))
+    }
+}
+
 /// Fills `buf` from `input` at `offset`; a short read means the file
 /// shrank while it was read.
 fn read_at(input: &Input, offset: usize, buf: &mut [u8]) -> Result<()> {
@@ -495,6 +651,31 @@ mod tests {
         let mut v = Vec::new();
         write_to(&mut v, g).unwrap();
         v
+    }
+
+    #[test]
+    fn streaming_gives_every_edge_in_row_order_and_checks_as_read_does() {
+        let g = sample();
+        let input = Input::from_bytes("g.rgb", bytes(&g));
+        let mut edges = Vec::new();
+        assert_eq!(
+            for_each_edge(&input, |u, v| edges.push((u, v))).unwrap(),
+            (5, 7)
+        );
+        let want: Vec<(u32, u32)> = (0..5u32)
+            .flat_map(|v| g.predecessors(v).iter().map(move |&u| (u, v)))
+            .collect();
+        assert_eq!(edges, want);
+        // Every single-byte change is refused by both readers, alike.
+        let good = bytes(&g);
+        for at in 0..good.len() {
+            let mut bad = good.clone();
+            bad[at] ^= 0x10;
+            let bad = Input::from_bytes("g.rgb", bad);
+            let streamed = for_each_edge(&bad, |_, _| {});
+            assert!(streamed.is_err(), "byte {at} changed, accepted");
+            assert!(read(&bad).is_err(), "byte {at}");
+        }
     }
 
     fn read_bytes(b: Vec<u8>) -> Result<Csr> {
