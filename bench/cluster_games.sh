@@ -76,7 +76,7 @@ cluster() { # NAME P WRAP...: P processes, process k run as WRAP(k) BIN ...
     for pid in "${pids[@]}"; do wait "$pid"; done
     cmp <(answer "$DIR/$name.0") "$DIR/want"
     for ((k = 0; k < p; k++)); do
-        echo "| timely$([ $# -gt 0 ] && echo ", namespaces") | $p x 1 | $k | $(stats "$DIR/$name.$k.time") |"
+        echo "| timely, --cluster$([ $# -gt 0 ] && echo " in namespaces") | $p x 1 | $k | $(stats "$DIR/$name.$k.time") |"
     done
 }
 for P in 1 2 4; do

@@ -6,8 +6,10 @@
 #
 # Generates a uniform random multigraph (self-loops and parallel edges
 # included), solves it with the sequential engine, then with the timely engine
-# in 1, 2 and 4 processes (one worker thread each) on loopback, and with one
-# process of 2 worker threads. Every timely output is compared byte for byte
+# in 1, 2 and 4 processes (one worker thread each) on loopback, from the text
+# edge list and from the same graph in the binary format (each worker reading
+# the file once and keeping its own rows), and with one process of 2 worker
+# threads. Every timely output is compared byte for byte
 # with the sequential one. Prints a Markdown table: wall time and peak
 # resident memory (from /usr/bin/time -v) of each process.
 set -euo pipefail
@@ -23,6 +25,7 @@ DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 
 "$BIN" generate -q -n "$N" -m "$M" -s "$SEED" "$DIR/g.txt"
+"$BIN" convert -q "$DIR/g.txt" "$DIR/g.rgb"
 echo "graph: $N vertices, $M edges, $(du -h "$DIR/g.txt" | cut -f1) of text; $(nproc) cores"
 echo
 
@@ -45,19 +48,21 @@ echo "| parallel | 1 x $(nproc) | 0 | $(stats "$DIR/par.time") |"
 
 port_base() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-for P in 1 2 4; do
-    : > "$DIR/hosts"
-    for ((p = 0; p < P; p++)); do echo "127.0.0.1:$(port_base)" >> "$DIR/hosts"; done
-    pids=()
-    for ((p = 0; p < P; p++)); do
-        /usr/bin/time -v -o "$DIR/t$P.$p.time" "$BIN" solve "$DIR/g.txt" -q -o "$DIR/t$P.tsv" \
-            --cluster "$DIR/hosts" --process "$p" --threads 1 &
-        pids+=($!)
-    done
-    for pid in "${pids[@]}"; do wait "$pid"; done
-    cmp "$DIR/seq.tsv" "$DIR/t$P.tsv"
-    for ((p = 0; p < P; p++)); do
-        echo "| timely | $P x 1 | $p | $(stats "$DIR/t$P.$p.time") |"
+for INPUT in txt rgb; do
+    for P in 1 2 4; do
+        : > "$DIR/hosts"
+        for ((p = 0; p < P; p++)); do echo "127.0.0.1:$(port_base)" >> "$DIR/hosts"; done
+        pids=()
+        for ((p = 0; p < P; p++)); do
+            /usr/bin/time -v -o "$DIR/t$P.$p.time" "$BIN" solve "$DIR/g.$INPUT" -q -o "$DIR/t$P.tsv" \
+                --cluster "$DIR/hosts" --process "$p" --threads 1 &
+            pids+=($!)
+        done
+        for pid in "${pids[@]}"; do wait "$pid"; done
+        cmp "$DIR/seq.tsv" "$DIR/t$P.tsv"
+        for ((p = 0; p < P; p++)); do
+            echo "| timely, .$INPUT | $P x 1 | $p | $(stats "$DIR/t$P.$p.time") |"
+        done
     done
 done
 

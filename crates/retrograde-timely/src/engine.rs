@@ -336,11 +336,20 @@ fn read_shard<S: EdgeShards + ?Sized>(
         if failure.is_some() {
             return;
         }
-        edges.send((u, v));
-        sources.send(u);
+        // What this worker owns needs no message.
+        if v % peers == me.me {
+            take_edge((u, v));
+        } else {
+            edges.send((u, v));
+        }
+        if u % peers == me.me {
+            take_source(u);
+        } else {
+            sources.send(u);
+        }
         largest = Some(largest.map_or(u.max(v), |l| l.max(u).max(v)));
         count += 1;
-        if edges.should_pump() {
+        if edges.should_pump() || sources.should_pump() {
             let r = edges
                 .pump(worker, abort, &mut take_edge)
                 .and_then(|()| sources.pump(worker, abort, &mut take_source));
@@ -501,11 +510,17 @@ fn solve_rounds(
                 let t = t as usize;
                 let (succ, code) = (share.me.global(t), share.state[t]);
                 for j in share.offsets[t]..share.offsets[t + 1] {
-                    ch.moves.send(Move {
+                    let m = Move {
                         pred: share.preds[j as usize],
                         succ,
                         code,
-                    });
+                    };
+                    // A predecessor of this worker's needs no message.
+                    if m.pred % peers == share.me.me {
+                        take(share, m);
+                        continue;
+                    }
+                    ch.moves.send(m);
                     if ch.moves.should_pump() {
                         ch.moves.pump(worker, abort, |m| take(share, m))?;
                     }
@@ -557,7 +572,12 @@ fn finish_draws(
         if share.state[t] == DRAW || share.state[t] == UNDECIDED {
             let w = share.me.global(t);
             for j in share.offsets[t]..share.offsets[t + 1] {
-                ch.draws.send((share.preds[j as usize], w));
+                let p = share.preds[j as usize];
+                if p % share.me.peers == share.me.me {
+                    take_draw(share, (p, w));
+                    continue;
+                }
+                ch.draws.send((p, w));
                 if ch.draws.should_pump() {
                     ch.draws.pump(worker, abort, |d| take_draw(share, d))?;
                 }
