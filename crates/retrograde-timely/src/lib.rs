@@ -28,8 +28,16 @@
 //! - [`Config`]: worker threads in this process, or a cluster of processes
 //!   (addresses, this process's index, a connection timeout).
 //! - [`EdgeShards`]: an input read in shards; [`TextEdgeList`] (a text edge
-//!   list, split at line boundaries) and [`EdgeArray`] (edges in memory).
+//!   list, split at line boundaries), [`BinaryGraph`] (a binary graph file,
+//!   streamed and checked by every worker, which keeps its own rows) and
+//!   [`EdgeArray`] (edges in memory).
 //! - [`solve`]: runs the workers; process 0 gets [`Solved`], the others `None`.
+//! - [`solve_graph`]: a game whose moves are generated (any
+//!   [`GameGraph`](retrograde::GameGraph), such as a dense
+//!   [`Game`](retrograde::Game)): each worker generates the moves of its own
+//!   positions, nothing is stored up front, and the answers stay with their
+//!   owners; worker 0 asks for them through a [`Remote`].
+//!   [`share_bytes`] estimates a process's memory.
 //! - [`read_hostfile`]: the host list, one `host:port` per process.
 //!
 //! # Failures
