@@ -180,6 +180,8 @@ pub struct Run<'a> {
     pub json: bool,
     /// Worker threads per process (every process must agree).
     pub threads: usize,
+    /// `--max-memory`: this process's limit (default: the machine's).
+    pub max_memory: Option<u64>,
 }
 
 /// Solves with the timely engine. Process 0 (or the only process) writes the
@@ -193,7 +195,7 @@ pub fn run(run: &Run) -> Result<ExitCode> {
 
     let outputs: Vec<&std::path::Path> = run.outputs.output.iter().map(|p| p.as_path()).collect();
     common::check_files(&run.game.inputs(), &outputs)?;
-    let limit = common::memory_limit(None);
+    let limit = common::memory_limit(run.max_memory);
     let rules = run.game.rules(limit)?;
     let input = common::open_input(&run.game.graph, limit, &bars)?;
     let binary = retrograde::io::binary::is_binary(input.bytes());
@@ -212,7 +214,9 @@ pub fn run(run: &Run) -> Result<ExitCode> {
         .and_then(|b| b.try_into().ok())
         .map(u64::from_le_bytes);
     let graph_hash = checksum.unwrap_or_else(|| input.content_hash());
-    let config = c.config(threads, fingerprint(run.game.vertices, &rules, graph_hash))?;
+    let config = c
+        .config(threads, fingerprint(run.game.vertices, &rules, graph_hash))?
+        .memory_limit(limit);
     let read = started.elapsed();
 
     exit_on_timely_panic();

@@ -284,6 +284,9 @@ fn needs_memory_hint(err: &anyhow::Error) -> bool {
                 kind: BoardErrorKind::TooLarge { .. },
                 ..
             })
+        ) || matches!(
+            e.downcast_ref::<retrograde_timely::Error>(),
+            Some(retrograde_timely::Error::ShareTooLarge { .. })
         )
     })
 }

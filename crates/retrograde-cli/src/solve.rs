@@ -44,7 +44,8 @@ pub struct Args {
     /// Which solver runs: `auto` (parallel when there is more than one thread; timely with --cluster), `sequential`, `parallel`, `timely`.
     #[arg(long, value_enum, default_value = "auto", help_heading = "Performance")]
     pub engine: Engine,
-    /// Refuse inputs that would need more memory than this (e.g. 8G; default: the machine's memory).
+    /// Refuse inputs that would need more memory than this (e.g. 8G; default: the machine's memory;
+    /// with the timely engine, this process's share).
     #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes, help_heading = "Performance")]
     pub max_memory: Option<u64>,
     /// Threads for parsing, building and solving (default: all cores; the timely engine: workers per process, default 1).
@@ -114,9 +115,6 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         if args.game.names {
             anyhow::bail!("--names applies to the sequential and parallel engines only");
         }
-        if args.max_memory.is_some() {
-            anyhow::bail!("--max-memory applies to the sequential and parallel engines only");
-        }
         if args.save.save.is_some() || args.dot.is_some() {
             anyhow::bail!("--save and --dot apply to the sequential and parallel engines only");
         }
@@ -127,6 +125,7 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
             quiet: args.quiet,
             json: args.json,
             threads: global.threads.unwrap_or(1),
+            max_memory: args.max_memory,
         });
     }
     let mut outputs: Vec<&std::path::Path> =

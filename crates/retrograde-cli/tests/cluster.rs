@@ -158,6 +158,43 @@ fn a_binary_graph_on_three_processes_matches_byte_for_byte() {
 }
 
 #[test]
+fn a_share_over_max_memory_is_refused_in_every_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = random_graph(dir.path(), 8, 400, 1100);
+    let binary = dir.path().join("g.rgb");
+    let o = bin()
+        .args([
+            "convert",
+            "-q",
+            text.to_str().unwrap(),
+            binary.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let got = dir.path().join("cluster.tsv");
+    // 48 MiB of buffers a worker: 40M is too little for any share.
+    for input in [&binary, &text] {
+        let outputs = cluster(input, 2, 1, &["--max-memory", "40M"], &got);
+        for (p, o) in outputs.iter().enumerate() {
+            assert_refused(o, &format!("process {p}'s share of 400 vertices and "));
+            assert!(
+                stderr(o).contains("more than the 40.0 MiB allowed (see --max-memory)"),
+                "{}",
+                stderr(o)
+            );
+        }
+        assert!(!got.exists());
+        // Enough: solved.
+        let outputs = cluster(input, 2, 1, &["--max-memory", "1G"], &got);
+        for o in &outputs {
+            assert!(o.status.success(), "{}", stderr(o));
+        }
+        fs::remove_file(&got).unwrap();
+    }
+}
+
+#[test]
 fn two_processes_match_the_sequential_solver_byte_for_byte() {
     check_cluster_matches_sequential(1, 2, 1, &[]);
 }

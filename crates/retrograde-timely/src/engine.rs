@@ -271,6 +271,63 @@ struct Share {
     best: Vec<u32>,
 }
 
+/// Estimated bytes of message buffers and timely's state, per worker.
+const BUFFER_BYTES: u64 = 48 << 20;
+
+/// The memory process `process` of `processes` (each of `threads` workers)
+/// needs for its share of a graph of `vertices` and `edges`, at its peak:
+/// per worker, its edges as pairs while its reverse rows are built (12
+/// bytes an edge), 21 bytes a vertex it owns (offsets, counter, state,
+/// remoteness, best move), buffers; process 0 also gathers the solution (9
+/// bytes a vertex). Edges are taken to be spread evenly over the targets.
+pub fn graph_share_bytes(
+    vertices: u64,
+    edges: u64,
+    processes: usize,
+    threads: usize,
+    process: usize,
+) -> u64 {
+    let workers = (processes.max(1) as u64).saturating_mul(threads.max(1) as u64);
+    let per_worker = edges
+        .div_ceil(workers)
+        .saturating_mul(12)
+        .saturating_add(vertices.div_ceil(workers).saturating_mul(21))
+        .saturating_add(BUFFER_BYTES);
+    let gather = if process == 0 {
+        vertices.saturating_mul(9)
+    } else {
+        0
+    };
+    (threads.max(1) as u64)
+        .saturating_mul(per_worker)
+        .saturating_add(gather)
+}
+
+/// A process's memory limit, and what its share is computed from.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limit {
+    pub bytes: u64,
+    pub processes: usize,
+    pub threads: usize,
+    pub process: usize,
+}
+
+impl Limit {
+    fn check(self, vertices: u64, edges: u64) -> Result<()> {
+        let needed = graph_share_bytes(vertices, edges, self.processes, self.threads, self.process);
+        if needed > self.bytes {
+            return Err(Error::ShareTooLarge {
+                process: self.process,
+                vertices,
+                edges,
+                needed,
+                limit: self.bytes,
+            });
+        }
+        Ok(())
+    }
+}
+
 /// Runs one worker to the end. Worker 0 returns the solution, the others `None`.
 /// Every worker must call this (it creates the same dataflows everywhere).
 pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
@@ -279,7 +336,14 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
     rules: &Rules,
     watch: Watch,
     abort: &AtomicBool,
+    limit: Option<Limit>,
 ) -> Result<Option<Solved>> {
+    // A source that declares its size is checked before anything is read.
+    if let (Some(limit), Some(v), Some(e)) =
+        (limit, source.declared_vertices(), source.declared_edges())
+    {
+        limit.check(v as u64, e)?;
+    }
     let me = Me {
         peers: worker.peers() as u32,
         me: worker.index() as u32,
@@ -287,6 +351,9 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
     let mut ch = Channels::new(worker, watch);
     let read = read_shard(worker, &mut ch, source, me, abort)?;
     let (n, edges) = agree_on_totals(worker, &mut ch, source, rules, read.report.clone(), abort)?;
+    if let Some(limit) = limit {
+        limit.check(n, edges)?;
+    }
     let (mut share, terminals) = Share::build(me, n, read, rules);
     let any_tie = rules.labels.iter().any(|(_, o)| o == Outcome::Tie);
     let rounds = solve_rounds(worker, &mut ch, &mut share, terminals, any_tie, abort)?;

@@ -61,6 +61,22 @@ pub enum Error {
         /// What differed.
         message: String,
     },
+    /// This process's share of a graph would need more memory than its
+    /// limit ([`Config::memory_limit`](crate::Config::memory_limit)); every
+    /// process finds out at the same point.
+    #[error("process {process}'s share of {vertices} vertices and {edges} edges would need about {} of memory, more than the {} allowed", human(*needed), human(*limit))]
+    ShareTooLarge {
+        /// This process.
+        process: usize,
+        /// The graph's vertices.
+        vertices: u64,
+        /// The graph's edges.
+        edges: u64,
+        /// The estimate for this process.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// A worker could not allocate its share of the positions: the
     /// process's memory limit (an address-space limit, a cgroup) is below
     /// what it needs, though the estimate passed.
@@ -118,3 +134,19 @@ fn fmt_list(missing: &[(usize, String)]) -> String {
 
 /// The engine's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Bytes as people read them: `1.5 GiB`.
+fn human(bytes: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = bytes as f64;
+    let mut u = 0;
+    while x >= 1024.0 && u + 1 < units.len() {
+        x /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{x:.1} {}", units[u])
+    }
+}

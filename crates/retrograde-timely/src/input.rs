@@ -30,6 +30,13 @@ pub trait EdgeShards: Send + Sync {
         None
     }
 
+    /// The number of edges the source declares before it is read (a binary
+    /// graph's header), if any: with [`EdgeShards::declared_vertices`], a
+    /// memory limit is checked before reading.
+    fn declared_edges(&self) -> Option<u64> {
+        None
+    }
+
     /// The fewest vertices the source declares, beyond its largest id (a
     /// text file's `# Nodes: N` or Matrix Market size line). The default: 0.
     fn min_vertices(&self) -> usize {
@@ -239,5 +246,19 @@ impl EdgeShards for BinaryGraph {
         self.header_vertices()
             .filter(|&v| v <= retrograde::graph::MAX_VERTICES as u64)
             .map(|v| v as usize)
+    }
+
+    /// The header's edge count, if the file's size agrees with it (else
+    /// the reader's error comes first).
+    fn declared_edges(&self) -> Option<u64> {
+        let b = self.input.bytes().get(24..32)?;
+        let e = u64::from_le_bytes(b.try_into().ok()?);
+        let v = self.header_vertices()?;
+        let pad8 = |x: u64| x.checked_next_multiple_of(8);
+        let size = pad8(v.checked_mul(4)?)?
+            .checked_add(v.checked_add(1)?.checked_mul(8)?)?
+            .checked_add(pad8(e.checked_mul(4)?)?)?
+            .checked_add(64)?;
+        (size == self.input.len() as u64).then_some(e)
     }
 }

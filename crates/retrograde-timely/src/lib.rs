@@ -68,7 +68,7 @@ use timely::communication::{initialize_from, Hooks};
 use timely::worker::Worker;
 use timely::{CommunicationConfig, WorkerConfig};
 
-pub use engine::Solved;
+pub use engine::{graph_share_bytes, Solved};
 pub use error::{ConfigError, Error, Result};
 pub use hosts::read_hostfile;
 pub use input::{BinaryGraph, EdgeArray, EdgeShards, TextEdgeList};
@@ -90,6 +90,7 @@ pub struct Config {
     connect_timeout: Duration,
     stall_timeout: Duration,
     fingerprint: u64,
+    memory_limit: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -107,6 +108,7 @@ impl Config {
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             stall_timeout: DEFAULT_STALL_TIMEOUT,
             fingerprint: 0,
+            memory_limit: None,
         }
     }
 
@@ -140,6 +142,15 @@ impl Config {
     /// options and the input's size); a peer with another is refused.
     pub fn fingerprint(mut self, fingerprint: u64) -> Config {
         self.fingerprint = fingerprint;
+        self
+    }
+
+    /// The memory this process may use. [`solve`] estimates its share
+    /// ([`graph_share_bytes`]) once the vertex and edge counts are known,
+    /// before building it, and stops with [`Error::ShareTooLarge`] (in every
+    /// process alike) if it does not fit. Default: no limit.
+    pub fn memory_limit(mut self, bytes: u64) -> Config {
+        self.memory_limit = Some(bytes);
         self
     }
 
@@ -230,10 +241,16 @@ pub fn solve_timed<S>(
 where
     S: EdgeShards + 'static,
 {
+    let limit = config.memory_limit.map(|bytes| engine::Limit {
+        bytes,
+        processes: config.processes(),
+        threads: config.threads,
+        process: config.process(),
+    });
     let shared = Arc::new((source, rules.clone()));
     run(config, move |worker, watch, abort| {
         let (source, rules) = &*shared;
-        engine::run_worker(worker, source, rules, watch, abort)
+        engine::run_worker(worker, source, rules, watch, abort, limit)
     })
 }
 
@@ -405,7 +422,11 @@ where
     // An input error is agreed on by every worker at the same point: the run
     // shuts down cleanly. Any other failure may leave the network threads
     // stuck on a dead peer: do not wait for them.
-    let clean = panicked.is_none() && matches!(first_error, None | Some(Error::Input(_)));
+    let clean = panicked.is_none()
+        && matches!(
+            first_error,
+            None | Some(Error::Input(_)) | Some(Error::ShareTooLarge { .. })
+        );
     if let Some(guard) = comms {
         if clean {
             // Joining the network threads panics if a connection broke.
