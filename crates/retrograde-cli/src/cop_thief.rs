@@ -93,7 +93,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let processes = if timely { args.engine.processes()? } else { 1 };
     let (game, text) = times.time("read", || {
         let (game, text) = load_text(&args.board, None)?;
-        if timely {
+        if args.engine.cluster.is_cluster() {
+            // Each machine has its own limit: the processes agree once
+            // connected, and refuse together (the engine checks).
+        } else if timely {
             CopThief::check_share(game.board(), limit, processes as u64, |positions| {
                 retrograde_timely::share_bytes(positions, processes, threads)
             })?;
@@ -116,7 +119,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
 
     if timely {
-        return run_timely(&args, game, &text, threads, times);
+        return run_timely(&args, game, &text, threads, limit, times);
     }
     let sol: Box<dyn Answers + Sync + '_> = if args.explicit {
         let builder = CsrBuilder::new().memory_limit(limit);
@@ -186,13 +189,18 @@ fn run_timely(
     game: CopThief,
     text: &str,
     threads: usize,
+    limit: u64,
     mut times: Timings,
 ) -> Result<ExitCode> {
     let rules = game.rules();
-    let config = args.engine.cluster.config(
-        threads,
-        crate::cluster::game_fingerprint("cop-thief", text.as_bytes(), &rules),
-    )?;
+    let config = args
+        .engine
+        .cluster
+        .config(
+            threads,
+            crate::cluster::game_fingerprint("cop-thief", text.as_bytes(), &rules),
+        )?
+        .memory_limit(limit);
     let start = game.start();
     let mut wanted = vec![start];
     if args.map || args.svg.is_some() {

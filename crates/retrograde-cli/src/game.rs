@@ -657,19 +657,24 @@ fn teeko_timely(
     let processes = args.engine.processes()?;
     let positions = game.position_count() as u64;
     let needed = retrograde_timely::share_bytes(positions, processes, threads);
-    if needed > limit {
+    // With a cluster, each machine has its own limit: the processes agree once
+    // connected, and refuse together (the engine checks).
+    if needed > limit && !args.engine.cluster.is_cluster() {
         anyhow::bail!(
-            "Teeko's {positions} positions would need about {} of memory to solve in each of {processes} process{}, more than the {} allowed (see --max-memory)",
+            "Teeko's {positions} positions would need about {} of memory to solve, more than the {} allowed (see --max-memory)",
             indicatif::HumanBytes(needed),
-            if processes == 1 { "" } else { "es" },
             indicatif::HumanBytes(limit)
         );
     }
     let rules = retrograde::Rules::normal();
-    let config = args.engine.cluster.config(
-        threads,
-        crate::cluster::game_fingerprint("teeko", b"", &rules),
-    )?;
+    let config = args
+        .engine
+        .cluster
+        .config(
+            threads,
+            crate::cluster::game_fingerprint("teeko", b"", &rules),
+        )?
+        .memory_limit(limit);
     let start = game.start();
     let solved = crate::cluster::solve_game(
         &config,

@@ -66,34 +66,25 @@ fn cluster(
 ) -> Vec<Output> {
     let dir = out.parent().unwrap();
     let hosts = write_hostfile(dir, &free_addresses(processes));
-    let children: Vec<Child> = (0..processes)
-        .map(|p| {
-            bin()
-                .args([
-                    "solve",
-                    graph.to_str().unwrap(),
-                    "-o",
-                    out.to_str().unwrap(),
-                ])
-                .args(["--cluster", hosts.to_str().unwrap()])
-                .args([
-                    "--process",
-                    &p.to_string(),
-                    "--threads",
-                    &threads.to_string(),
-                ])
-                .args(["--connect-timeout", "120"])
-                .args(extra)
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    children
-        .into_iter()
-        .map(|c| c.wait_with_output().unwrap())
-        .collect()
+    run_all((0..processes).map(|p| {
+        let mut c = bin();
+        c.args([
+            "solve",
+            graph.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .args(["--cluster", hosts.to_str().unwrap()])
+        .args([
+            "--process",
+            &p.to_string(),
+            "--threads",
+            &threads.to_string(),
+        ])
+        .args(["--connect-timeout", "120"])
+        .args(extra);
+        c
+    }))
 }
 
 fn check_cluster_matches_sequential(seed: u64, processes: usize, threads: usize, extra: &[&str]) {
@@ -119,11 +110,9 @@ fn check_cluster_matches_sequential(seed: u64, processes: usize, threads: usize,
     );
 }
 
-#[test]
-fn a_binary_graph_on_three_processes_matches_byte_for_byte() {
-    let dir = tempfile::tempdir().unwrap();
-    let text = random_graph(dir.path(), 7, 400, 1100);
-    let binary = dir.path().join("g.rgb");
+/// `text` converted to the binary format, beside it as `g.rgb`.
+fn to_binary(text: &Path) -> PathBuf {
+    let binary = text.with_file_name("g.rgb");
     let o = bin()
         .args([
             "convert",
@@ -134,6 +123,14 @@ fn a_binary_graph_on_three_processes_matches_byte_for_byte() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
+    binary
+}
+
+#[test]
+fn a_binary_graph_on_three_processes_matches_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = random_graph(dir.path(), 7, 400, 1100);
+    let binary = to_binary(&text);
     let expected = dir.path().join("sequential.tsv");
     sequential(&text, &[], &expected);
     let got = dir.path().join("cluster.tsv");
@@ -161,25 +158,18 @@ fn a_binary_graph_on_three_processes_matches_byte_for_byte() {
 fn a_share_over_max_memory_is_refused_in_every_process() {
     let dir = tempfile::tempdir().unwrap();
     let text = random_graph(dir.path(), 8, 400, 1100);
-    let binary = dir.path().join("g.rgb");
-    let o = bin()
-        .args([
-            "convert",
-            "-q",
-            text.to_str().unwrap(),
-            binary.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
+    let binary = to_binary(&text);
     let got = dir.path().join("cluster.tsv");
     // 48 MiB of buffers a worker: 40M is too little for any share.
     for input in [&binary, &text] {
         let outputs = cluster(input, 2, 1, &["--max-memory", "40M"], &got);
-        for (p, o) in outputs.iter().enumerate() {
-            assert_refused(o, &format!("process {p}'s share of 400 vertices and "));
+        for o in &outputs {
+            assert_refused(
+                o,
+                "process 0 would need about 48.0 MiB for its share of 400 positions and ",
+            );
             assert!(
-                stderr(o).contains("more than the 40.0 MiB allowed (see --max-memory)"),
+                stderr(o).contains("more than the 40.0 MiB it allows (see --max-memory)"),
                 "{}",
                 stderr(o)
             );

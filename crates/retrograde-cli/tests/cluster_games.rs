@@ -5,7 +5,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output};
 
 mod common;
 
@@ -23,31 +23,22 @@ fn board(name: &str) -> PathBuf {
 fn cluster(args: &[&str], processes: usize, threads: usize, prefix: &[&str]) -> Vec<Output> {
     let dir = tempfile::tempdir().unwrap();
     let hosts = write_hostfile(dir.path(), &free_addresses(processes));
-    let children: Vec<Child> = (0..processes)
-        .map(|p| {
-            let mut c = match prefix.split_first() {
-                Some((first, rest)) => {
-                    let mut c = Command::new(first);
-                    c.args(rest).arg(env!("CARGO_BIN_EXE_retrograde"));
-                    c
-                }
-                None => bin(),
-            };
-            c.args(args)
-                .args(["--cluster", hosts.to_str().unwrap()])
-                .args(["--process", &p.to_string()])
-                .args(["--threads", &threads.to_string()])
-                .args(["--connect-timeout", "120"])
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    children
-        .into_iter()
-        .map(|c| c.wait_with_output().unwrap())
-        .collect()
+    run_all((0..processes).map(|p| {
+        let mut c = match prefix.split_first() {
+            Some((first, rest)) => {
+                let mut c = Command::new(first);
+                c.args(rest).arg(env!("CARGO_BIN_EXE_retrograde"));
+                c
+            }
+            None => bin(),
+        };
+        c.args(args)
+            .args(["--cluster", hosts.to_str().unwrap()])
+            .args(["--process", &p.to_string()])
+            .args(["--threads", &threads.to_string()])
+            .args(["--connect-timeout", "120"]);
+        c
+    }))
 }
 
 fn ok(o: &Output) -> String {
@@ -244,7 +235,7 @@ fn a_board_one_capped_process_is_refused_four_capped_processes_solve() {
     }
     let want = ok(&bin().args(["cop-thief", b, "--json"]).output().unwrap());
     assert_eq!(timeless(&ok(&four[0])), timeless(&want));
-    // A share that does not fit is refused in every process, naming them.
+    // A share that does not fit is refused in every process, naming the first.
     let two = cluster(
         &["cop-thief", b, "--json", "--max-memory", "80M"],
         2,
@@ -252,6 +243,40 @@ fn a_board_one_capped_process_is_refused_four_capped_processes_solve() {
         &[],
     );
     for o in &two {
-        assert_refused(o, "in each of 2 processes, more than the 80.0 MiB allowed");
+        assert_refused(
+            o,
+            "process 0 would need about 168.7 MiB for its share of 63281250 positions, more than the 80.0 MiB it allows (see --max-memory)",
+        );
+    }
+}
+
+/// Regression: each process checked its share against its own limit before
+/// connecting, so where only one refused, the others waited for it until
+/// the connection timeout and then blamed the network.
+#[test]
+fn a_share_only_one_process_refuses_stops_every_process_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = open_board(dir.path(), 40);
+    let hosts = write_hostfile(dir.path(), &free_addresses(3));
+    let outputs = run_all((0..3).map(|p| {
+        let mut c = bin();
+        c.args(["cop-thief", b.to_str().unwrap(), "-q"])
+            .args([
+                "--cluster",
+                hosts.to_str().unwrap(),
+                "--process",
+                &p.to_string(),
+            ])
+            .args(["--connect-timeout", "120", "--stall-timeout", "600"])
+            .args(["--max-memory", if p == 1 { "50M" } else { "1G" }]);
+        c
+    }));
+    for o in &outputs {
+        assert_refused(o, "process 1 would need about ");
+        assert!(
+            stderr(o).contains("more than the 50.0 MiB it allows"),
+            "{}",
+            stderr(o)
+        );
     }
 }

@@ -6,7 +6,7 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 
 mod common;
 
@@ -79,26 +79,14 @@ impl Hosts {
     /// Runs `retrograde ARGS --cluster HOSTS --process K` in namespace K,
     /// for every K; returns their outputs, process 0 first.
     fn run(&self, args: &[&str], hostfile: &Path) -> Vec<Output> {
-        let children: Vec<Child> = self
-            .names
-            .iter()
-            .enumerate()
-            .map(|(k, name)| {
-                Command::new("ip")
-                    .args(["netns", "exec", name, env!("CARGO_BIN_EXE_retrograde")])
-                    .args(args)
-                    .args(["--cluster", hostfile.to_str().unwrap()])
-                    .args(["--process", &k.to_string(), "--connect-timeout", "60"])
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .unwrap()
-            })
-            .collect();
-        children
-            .into_iter()
-            .map(|c| c.wait_with_output().unwrap())
-            .collect()
+        run_all(self.names.iter().enumerate().map(|(k, name)| {
+            let mut c = Command::new("ip");
+            c.args(["netns", "exec", name, env!("CARGO_BIN_EXE_retrograde")])
+                .args(args)
+                .args(["--cluster", hostfile.to_str().unwrap()])
+                .args(["--process", &k.to_string(), "--connect-timeout", "60"]);
+            c
+        }))
     }
 }
 

@@ -29,6 +29,7 @@ use timely::worker::Worker;
 use crate::channel::{digest_bytes, digest_words, Channel, Checked, Watch};
 use crate::error::{Error, Result};
 use crate::input::EdgeShards;
+use crate::memory::Limit;
 
 /// What process 0 gets back.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -303,31 +304,6 @@ pub fn graph_share_bytes(
         .saturating_add(gather)
 }
 
-/// A process's memory limit, and what its share is computed from.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Limit {
-    pub bytes: u64,
-    pub processes: usize,
-    pub threads: usize,
-    pub process: usize,
-}
-
-impl Limit {
-    fn check(self, vertices: u64, edges: u64) -> Result<()> {
-        let needed = graph_share_bytes(vertices, edges, self.processes, self.threads, self.process);
-        if needed > self.bytes {
-            return Err(Error::ShareTooLarge {
-                process: self.process,
-                vertices,
-                edges,
-                needed,
-                limit: self.bytes,
-            });
-        }
-        Ok(())
-    }
-}
-
 /// Runs one worker to the end. Worker 0 returns the solution, the others `None`.
 /// Every worker must call this (it creates the same dataflows everywhere).
 pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
@@ -338,11 +314,13 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
     abort: &AtomicBool,
     limit: Option<Limit>,
 ) -> Result<Option<Solved>> {
+    let mut memory = crate::memory::channel(worker, watch);
+    let need =
+        |v: u64, e: u64| move |l: Limit| graph_share_bytes(v, e, l.processes, l.threads, l.process);
     // A source that declares its size is checked before anything is read.
-    if let (Some(limit), Some(v), Some(e)) =
-        (limit, source.declared_vertices(), source.declared_edges())
-    {
-        limit.check(v as u64, e)?;
+    if let (Some(v), Some(e)) = (source.declared_vertices(), source.declared_edges()) {
+        let v = v as u64;
+        crate::memory::agree(worker, &mut memory, abort, limit, need(v, e), v, Some(e))?;
     }
     let me = Me {
         peers: worker.peers() as u32,
@@ -351,9 +329,16 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
     let mut ch = Channels::new(worker, watch);
     let read = read_shard(worker, &mut ch, source, me, abort)?;
     let (n, edges) = agree_on_totals(worker, &mut ch, source, rules, read.report.clone(), abort)?;
-    if let Some(limit) = limit {
-        limit.check(n, edges)?;
-    }
+    crate::memory::agree(
+        worker,
+        &mut memory,
+        abort,
+        limit,
+        need(n, edges),
+        n,
+        Some(edges),
+    )?;
+    drop(memory);
     let (mut share, terminals) = Share::build(me, n, read, rules);
     let any_tie = rules.labels.iter().any(|(_, o)| o == Outcome::Tie);
     let rounds = solve_rounds(worker, &mut ch, &mut share, terminals, any_tie, abort)?;

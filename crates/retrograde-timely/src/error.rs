@@ -61,20 +61,20 @@ pub enum Error {
         /// What differed.
         message: String,
     },
-    /// This process's share of a graph would need more memory than its
-    /// limit ([`Config::memory_limit`](crate::Config::memory_limit)); every
-    /// process finds out at the same point.
-    #[error("process {process}'s share of {vertices} vertices and {edges} edges would need about {} of memory, more than the {} allowed", human(*needed), human(*limit))]
+    /// A process's share would need more memory than its limit
+    /// ([`Config::memory_limit`](crate::Config::memory_limit)): every process
+    /// of the run stops with this same error, naming that process.
+    #[error("process {process} would need about {} for its share of {positions} positions{}, more than the {} it allows", Bytes(*needed, *limit), edges.map_or(String::new(), |e| format!(" and {e} edges")), Bytes(*limit, *needed))]
     ShareTooLarge {
-        /// This process.
+        /// The refusing process (the first, if several refuse).
         process: usize,
-        /// The graph's vertices.
-        vertices: u64,
-        /// The graph's edges.
-        edges: u64,
-        /// The estimate for this process.
+        /// The positions (vertices) of the whole game.
+        positions: u64,
+        /// The edges of the whole graph (a graph file's), if known.
+        edges: Option<u64>,
+        /// The estimate for that process.
         needed: u64,
-        /// The limit.
+        /// Its limit.
         limit: u64,
     },
     /// A worker could not allocate its share of the positions: the
@@ -135,18 +135,20 @@ fn fmt_list(missing: &[(usize, String)]) -> String {
 /// The engine's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// Bytes as people read them: `1.5 GiB`.
-fn human(bytes: u64) -> String {
-    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut x = bytes as f64;
-    let mut u = 0;
-    while x >= 1024.0 && u + 1 < units.len() {
-        x /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{x:.1} {}", units[u])
+/// A byte count as people read it, exact where the rounded form would equal
+/// the one it is compared with.
+struct Bytes(u64, u64);
+
+impl std::fmt::Display for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (this, other) = (
+            retrograde::human_bytes(self.0),
+            retrograde::human_bytes(self.1),
+        );
+        if this == other && self.0 != self.1 {
+            write!(f, "{} bytes", self.0)
+        } else {
+            f.write_str(&this)
+        }
     }
 }

@@ -33,7 +33,7 @@
 //!   [`EdgeArray`] (edges in memory).
 //! - [`solve`]: runs the workers; process 0 gets [`Solved`], the others `None`.
 //! - [`solve_graph`]: a game whose moves are generated (any
-//!   [`GameGraph`](retrograde::GameGraph), such as a dense
+//!   [`GameGraph`], such as a dense
 //!   [`Game`](retrograde::Game)): each worker generates the moves of its own
 //!   positions, nothing is stored up front, and the answers stay with their
 //!   owners; worker 0 asks for them through a [`Remote`].
@@ -54,6 +54,7 @@ mod engine;
 mod error;
 mod hosts;
 mod input;
+mod memory;
 mod net;
 mod on_the_fly;
 
@@ -145,13 +146,25 @@ impl Config {
         self
     }
 
-    /// The memory this process may use. [`solve`] estimates its share
-    /// ([`graph_share_bytes`]) once the vertex and edge counts are known,
-    /// before building it, and stops with [`Error::ShareTooLarge`] (in every
-    /// process alike) if it does not fit. Default: no limit.
+    /// The memory this process may use (each process may have its own).
+    /// [`solve`] estimates its share ([`graph_share_bytes`]) before reading
+    /// an input that declares its size, and again once the vertex and edge
+    /// counts are known, before building the share; [`solve_graph`]
+    /// ([`share_bytes`]) before allocating anything. If a process's share
+    /// does not fit, every process stops with the same
+    /// [`Error::ShareTooLarge`]. Default: no limit.
     pub fn memory_limit(mut self, bytes: u64) -> Config {
         self.memory_limit = Some(bytes);
         self
+    }
+
+    fn limit(&self) -> Option<memory::Limit> {
+        self.memory_limit.map(|bytes| memory::Limit {
+            bytes,
+            processes: self.processes(),
+            threads: self.threads,
+            process: self.process(),
+        })
     }
 
     /// The number of processes.
@@ -219,7 +232,7 @@ pub struct Timings {
 /// Total work **O(V + E)** as in the sequential solver, plus one exchange of
 /// each edge to its owner and one message per reversed edge; `R + 2` global
 /// rounds for a longest remoteness `R`. Memory per worker: its share of the
-/// reverse rows and 17 bytes per owned position; worker 0 also holds the
+/// reverse rows and 21 bytes per owned position; worker 0 also holds the
 /// gathered solution (9 bytes per position).
 ///
 /// # Errors
@@ -241,12 +254,7 @@ pub fn solve_timed<S>(
 where
     S: EdgeShards + 'static,
 {
-    let limit = config.memory_limit.map(|bytes| engine::Limit {
-        bytes,
-        processes: config.processes(),
-        threads: config.threads,
-        process: config.process(),
-    });
+    let limit = config.limit();
     let shared = Arc::new((source, rules.clone()));
     run(config, move |worker, watch, abort| {
         let (source, rules) = &*shared;
@@ -256,7 +264,8 @@ where
 
 /// Strongly solves `graph` under `rules` with the workers `config`
 /// describes, each generating the out-degrees and reverse moves of its own
-/// positions only (3 bytes a position, as in the lean engine); then runs
+/// positions only (3 bytes a position, as in the lean engine, and the
+/// current and next ply: [`BYTES_PER_POSITION`] in the estimate); then runs
 /// `answer` on worker 0 with the solution, which stays spread over the
 /// workers. Process 0 returns what `answer` returned; the other processes
 /// of a cluster return `None`.
@@ -306,6 +315,9 @@ where
 ///
 /// # Errors
 /// As [`solve`]; also if a terminal label names a position outside the game.
+/// While `answer` runs, the other workers wait for its questions: if it
+/// computes for longer than the stall timeout between two of them, they
+/// stop ([`Config::stall_timeout`]).
 pub fn solve_graph<G, T, F>(
     config: &Config,
     graph: G,
@@ -317,6 +329,7 @@ where
     T: Send + 'static,
     F: FnOnce(&mut Remote<'_>) -> T + Send + 'static,
 {
+    let limit = config.limit();
     let shared = Arc::new((graph, rules.clone(), Mutex::new(Some(answer))));
     run(config, move |worker, watch, abort| {
         let (graph, rules, answer) = &*shared;
@@ -325,7 +338,7 @@ where
         } else {
             None
         };
-        on_the_fly::run_worker(worker, graph, rules, watch, abort, answer)
+        on_the_fly::run_worker(worker, graph, rules, watch, abort, limit, answer)
     })
 }
 

@@ -63,6 +63,9 @@ pub fn share_bytes(positions: u64, processes: usize, threads: usize) -> u64 {
 pub(crate) struct Hits {
     to: u32,
     active: bool,
+    /// In the first round: the sender has terminal ties, so the tie phase
+    /// must run everywhere.
+    ties: bool,
     preds: Vec<u32>,
     codes: Vec<u8>,
 }
@@ -77,6 +80,7 @@ impl Checked for Hits {
         digest_words([
             u64::from(self.to),
             u64::from(self.active),
+            u64::from(self.ties),
             self.preds.len() as u64,
             u64::from(digest_bytes(&bytes)),
         ])
@@ -353,50 +357,38 @@ impl Share {
     /// local position `t`: true if it decides `t` (with `round + 1`).
     #[inline]
     fn hit(&mut self, t: usize, code: u8, round: u32) -> bool {
-        let s = self.state[t];
-        let decided = match &mut self.counters {
-            None => {
-                if s <= UNDECIDED {
-                    return false;
-                }
-                match kernel::effect(code) {
-                    Effect::Decide(to) => {
-                        self.state[t] = to;
-                        true
-                    }
-                    Effect::CountDown => {
-                        self.state[t] -= 1;
-                        if self.state[t] == UNDECIDED {
-                            self.state[t] = LOSE;
-                            true
-                        } else {
-                            false
-                        }
-                    }
-                    _ => false,
-                }
+        // Undecided, and the counter to count down: in the state byte, or
+        // beside it.
+        let s = &mut self.state[t];
+        let open = match &self.counters {
+            None => *s > UNDECIDED,
+            Some(_) => *s == UNDECIDED,
+        };
+        if !open {
+            return false;
+        }
+        let decided = match kernel::effect(code) {
+            Effect::Decide(to) => {
+                *s = to;
+                true
             }
-            Some(c) => {
-                if s != UNDECIDED {
-                    return false;
-                }
-                match kernel::effect(code) {
-                    Effect::Decide(to) => {
-                        self.state[t] = to;
-                        true
+            Effect::CountDown => {
+                let last = match &mut self.counters {
+                    None => {
+                        *s -= 1;
+                        *s == UNDECIDED
                     }
-                    Effect::CountDown => {
+                    Some(c) => {
                         c[t] -= 1;
-                        if c[t] == 0 {
-                            self.state[t] = LOSE;
-                            true
-                        } else {
-                            false
-                        }
+                        c[t] == 0
                     }
-                    _ => false,
+                };
+                if last {
+                    *s = LOSE;
                 }
+                last
             }
+            _ => false,
         };
         if decided {
             self.plies.set(t, round + 1);
@@ -517,7 +509,7 @@ impl Remote<'_> {
     }
 
     /// The line of best play from `v` (see [`retrograde::Answers::line`]):
-    /// three rounds of messages a ply.
+    /// four rounds of messages a ply (its value, then its moves' values).
     ///
     /// # Errors
     /// As [`Remote::values`].
@@ -598,6 +590,7 @@ pub(crate) fn run_worker<G, T, F>(
     rules: &Rules,
     watch: Watch,
     abort: &AtomicBool,
+    limit: Option<crate::memory::Limit>,
     answer: Option<F>,
 ) -> Result<Option<T>>
 where
@@ -607,12 +600,23 @@ where
     let peers = worker.peers() as u32;
     let me = worker.index() as u32;
     let mut ch = Channels::new(worker, watch);
+    let mut memory = crate::memory::channel(worker, watch);
     rules
         .check(g.vertex_count())
         .map_err(retrograde::Error::from)?;
+    let positions = g.vertex_count() as u64;
+    crate::memory::agree(
+        worker,
+        &mut memory,
+        abort,
+        limit,
+        |l| share_bytes(positions, l.processes, l.threads),
+        positions,
+        None,
+    )?;
+    drop(memory);
     let (mut share, levels) = Share::start(g, rules, peers, me)?;
-    let any_tie = rules.labels.iter().any(|(_, o)| o == Outcome::Tie);
-    let rounds = solve_rounds(worker, &mut ch, g, &mut share, levels, any_tie, abort)?;
+    let rounds = solve_rounds(worker, &mut ch, g, &mut share, levels, abort)?;
     for s in share.state.iter_mut() {
         if *s >= UNDECIDED {
             *s = DRAW;
@@ -666,29 +670,44 @@ where
 
 /// Step 2: one round per ply in each phase, as in the edge-list engine; a
 /// heartbeat to every worker says "not done yet", a round without any ends
-/// the phase everywhere. Returns the number of rounds.
+/// the phase everywhere. The tie phase runs if any worker has a terminal tie
+/// (a label's or the game's own), which each says in the first round.
+/// Returns the number of rounds.
 fn solve_rounds<G: GameGraph + ?Sized>(
     worker: &mut Worker,
     ch: &mut Channels,
     g: &G,
     share: &mut Share,
     levels: [Vec<u32>; 2],
-    any_tie: bool,
     abort: &AtomicBool,
 ) -> Result<u32> {
     let (peers, me) = (share.peers, share.me);
     let mut rounds = 0;
     let [win_lose, ties] = levels;
+    let mut heard = Heard {
+        active: false,
+        ties: !ties.is_empty(),
+    };
+    let has_ties = heard.ties;
     let mut next: Vec<u32> = Vec::new();
     let mut outbox = Outbox::new(peers);
     for (phase, mut level) in Phase::BOTH.into_iter().zip([win_lose, ties]) {
-        if phase == Phase::Tie && !any_tie {
+        if phase == Phase::Tie && !heard.ties {
             break;
         }
         let mut round: u32 = 0;
         loop {
             share.plies.fit(round + 1);
-            let mut active = false;
+            heard.active = false;
+            if phase == Phase::WinLose && round == 0 && has_ties {
+                for to in 0..peers {
+                    ch.hits.send(Hits {
+                        to,
+                        ties: true,
+                        ..Hits::default()
+                    });
+                }
+            }
             if peers == 1 {
                 // One worker owns everything: the lean engine's loop.
                 for &t in &level {
@@ -716,16 +735,16 @@ fn solve_rounds<G: GameGraph + ?Sized>(
                 });
                 if ch.hits.should_pump() {
                     ch.hits.pump(worker, abort, |h| {
-                        absorb(share, &mut next, &mut active, h, round)
+                        absorb(share, &mut next, &mut heard, h, round)
                     })?;
                 }
             }
             outbox.flush(&mut ch.hits, !level.is_empty());
             ch.hits.finish_round(worker, abort, |h| {
-                absorb(share, &mut next, &mut active, h, round)
+                absorb(share, &mut next, &mut heard, h, round)
             })?;
             rounds += 1;
-            if !active {
+            if !heard.active {
                 break;
             }
             level.clear();
@@ -737,11 +756,19 @@ fn solve_rounds<G: GameGraph + ?Sized>(
     Ok(rounds)
 }
 
-/// A batch received in round `round`: its reverse moves, and whether it
-/// says its sender is still active.
+/// What the batches of a round said besides their moves.
+struct Heard {
+    /// Some worker still had positions to spread.
+    active: bool,
+    /// Some worker has terminal ties.
+    ties: bool,
+}
+
+/// A batch received in round `round`: its reverse moves, and what it says.
 #[inline]
-fn absorb(share: &mut Share, next: &mut Vec<u32>, active: &mut bool, h: Hits, round: u32) {
-    *active |= h.active;
+fn absorb(share: &mut Share, next: &mut Vec<u32>, heard: &mut Heard, h: Hits, round: u32) {
+    heard.active |= h.active;
+    heard.ties |= h.ties;
     for (&p, &code) in h.preds.iter().zip(&h.codes) {
         let t = p / share.peers;
         if share.hit(t as usize, code, round) {

@@ -7,6 +7,10 @@ use retrograde_timely::{solve, BinaryGraph, Config, EdgeArray, Error};
 #[path = "../../retrograde/tests/support/strategy.rs"]
 mod strategy;
 
+mod loopback;
+
+use loopback::{free_addresses, random_edges};
+
 /// A random game of 0 to 13 vertices (see [`strategy::random_game`]).
 fn game() -> impl Strategy<Value = (usize, Vec<(u32, u32)>, Rules)> {
     strategy::random_game(0..14, 3)
@@ -147,29 +151,10 @@ fn zero_threads_and_bad_process_indices_are_refused() {
     assert!(e.to_string().contains("out of range"), "{e}");
 }
 
-/// Free loopback addresses, one per process.
-fn free_addresses(n: usize) -> Vec<String> {
-    let listeners: Vec<std::net::TcpListener> = (0..n)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect();
-    listeners
-        .iter()
-        .map(|l| l.local_addr().unwrap().to_string())
-        .collect()
-}
-
 #[test]
 fn two_processes_on_loopback_agree_with_the_sequential_solver() {
     let n = 300u32;
-    // A pseudo-random multigraph with cycles, self-loops and parallel edges.
-    let mut x = 12345u64;
-    let mut next = move || {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (x >> 33) as u32
-    };
-    let edges: Vec<(u32, u32)> = (0..700).map(|_| (next() % n, next() % n)).collect();
+    let edges = random_edges(12345, n, 700);
     let rules = Rules::misere().with_labels(Labels::from_pairs(vec![
         (7, Outcome::Draw),
         (8, Outcome::Lose),

@@ -8,16 +8,28 @@ use retrograde_timely::{solve_graph, Config};
 #[path = "../../retrograde/tests/support/strategy.rs"]
 mod strategy;
 
+mod loopback;
+
+use loopback::{free_addresses, random_edges};
+
 /// A graph whose flagged vertices are not positions (a dense numbering with
 /// unused numbers): no move leads to them, but they may still list moves,
-/// so they show up among reverse moves, which must be ignored.
+/// so they show up among reverse moves, which must be ignored. Some
+/// positions end the game with a value of their own (`terminal`), ties
+/// among them.
 struct Holes {
     csr: Csr,
     absent: Vec<bool>,
+    terminal: Vec<Option<Outcome>>,
 }
 
 impl Holes {
-    fn new(n: usize, edges: &[(u32, u32)], absent: Vec<bool>) -> Holes {
+    fn ending(
+        n: usize,
+        edges: &[(u32, u32)],
+        absent: Vec<bool>,
+        terminal: Vec<Option<Outcome>>,
+    ) -> Holes {
         let kept: Vec<(u32, u32)> = edges
             .iter()
             .copied()
@@ -26,6 +38,7 @@ impl Holes {
         Holes {
             csr: Csr::from_edges(n, &kept),
             absent,
+            terminal,
         }
     }
 }
@@ -42,6 +55,9 @@ impl GameGraph for Holes {
     }
     fn is_position(&self, v: u32) -> bool {
         !self.absent[v as usize]
+    }
+    fn terminal(&self, v: u32) -> Option<Outcome> {
+        self.terminal[v as usize]
     }
 }
 
@@ -79,13 +95,17 @@ proptest! {
     fn generated_moves_give_the_sequential_values(
         (n, edges, rules) in strategy::random_game(0..14, 3),
         holes in prop::collection::vec(any::<bool>(), 14),
+        ends in prop::collection::vec(0usize..12, 14),
         threads in 1usize..=3,
     ) {
         let absent: Vec<bool> = holes[..n].iter().map(|&h| h && n > 1).collect();
-        let g = Holes::new(n, &edges, absent.clone());
+        // A third of the positions end the game with a value of their own.
+        let terminal: Vec<Option<Outcome>> =
+            ends[..n].iter().map(|&k| strategy::OUTCOMES.get(k).copied()).collect();
+        let g = Holes::ending(n, &edges, absent.clone(), terminal.clone());
         // Labels on indices that are not positions are ignored by every engine.
         let want = expected(&g, &rules);
-        let got = solve_all(&Config::threads(threads), Holes::new(n, &edges, absent), &rules);
+        let got = solve_all(&Config::threads(threads), Holes::ending(n, &edges, absent, terminal), &rules);
         prop_assert_eq!(got, want);
     }
 
@@ -105,6 +125,34 @@ proptest! {
         })
         .unwrap();
         prop_assert_eq!(got.unwrap(), want);
+    }
+}
+
+/// Regression: the tie phase ran only when a label was a tie, so positions
+/// that reach a game's own terminal tie were called draws.
+#[test]
+fn ties_spread_from_the_games_own_terminal_ties() {
+    let edges = [(1, 0), (2, 1)];
+    for threads in [1, 2] {
+        let g = Holes::ending(
+            3,
+            &edges,
+            vec![false; 3],
+            vec![Some(Outcome::Tie), None, None],
+        );
+        let (summary, values) = solve_all(&Config::threads(threads), g, &Rules::normal());
+        assert_eq!(summary.ties, 3, "{threads} threads");
+        assert_eq!(
+            values[2].map(|v| (v.outcome, v.remoteness)),
+            Some((Outcome::Tie, Some(2)))
+        );
+        let g = Holes::ending(
+            3,
+            &edges,
+            vec![false; 3],
+            vec![Some(Outcome::Tie), None, None],
+        );
+        assert_eq!((summary, values), expected(&g, &Rules::normal()));
     }
 }
 
@@ -132,28 +180,10 @@ fn remoteness_past_65535_plies_widens() {
     assert_eq!(got, expected(&g, &Rules::normal()));
 }
 
-/// Free loopback addresses, one per process.
-fn free_addresses(n: usize) -> Vec<String> {
-    let listeners: Vec<std::net::TcpListener> = (0..n)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect();
-    listeners
-        .iter()
-        .map(|l| l.local_addr().unwrap().to_string())
-        .collect()
-}
-
 #[test]
 fn three_processes_on_loopback_give_the_sequential_values() {
     let n = 500u32;
-    let mut x = 99u64;
-    let mut next = move || {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (x >> 33) as u32
-    };
-    let edges: Vec<(u32, u32)> = (0..1500).map(|_| (next() % n, next() % n)).collect();
+    let edges = random_edges(99, n, 1500);
     let rules = Rules::normal().with_labels(retrograde::Labels::from_pairs(vec![
         (3, Outcome::Tie),
         (9, Outcome::Draw),

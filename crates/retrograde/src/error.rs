@@ -245,8 +245,13 @@ impl Error {
     }
 }
 
-/// A byte count for people: `1.5 GiB`.
-pub(crate) fn human_bytes(b: u64) -> String {
+/// A byte count for people, as every message of the library writes it:
+/// `1.5 GiB`, `512 B`.
+///
+/// ```
+/// assert_eq!(retrograde::human_bytes(3 << 29), "1.5 GiB");
+/// ```
+pub fn human_bytes(b: u64) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
     let mut x = b as f64;
     let mut i = 0;

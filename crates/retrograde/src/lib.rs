@@ -52,7 +52,7 @@ mod shared;
 pub mod solve;
 pub mod verify;
 
-pub use error::{ArraysError, Error, Naming, Position, Result, SolveError};
+pub use error::{human_bytes, ArraysError, Error, Naming, Position, Result, SolveError};
 pub use explore::{solve_states, Explorer, StateGame, StateSolution};
 pub use game::{solve_game, Game};
 pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Successors};

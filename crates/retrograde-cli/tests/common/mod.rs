@@ -63,3 +63,21 @@ pub fn write_hostfile(dir: &Path, addresses: &[String]) -> PathBuf {
     std::fs::write(&path, text).unwrap();
     path
 }
+
+/// Starts every command at once (the processes of a cluster), then waits
+/// for them all; their outputs, in order.
+pub fn run_all(commands: impl IntoIterator<Item = Command>) -> Vec<Output> {
+    let children: Vec<std::process::Child> = commands
+        .into_iter()
+        .map(|mut c| {
+            c.stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect()
+}

@@ -147,22 +147,8 @@ pub fn write(path: &Path, g: &Csr) -> Result<()> {
 /// map, and checked after it is read: a file changed meanwhile is refused (a
 /// bad checksum or a short read), never solved.
 pub fn read(input: &Input) -> Result<Csr> {
-    if cfg!(target_endian = "big") {
-        return Err(Error::BigEndian);
-    }
     let fail = |at: u64, msg: String| Error::at_byte(input.path(), at, msg);
-    let mut head = [0u8; HEADER];
-    let len = input.len();
-    if len < HEADER {
-        return Err(fail(
-            len as u64,
-            format!(
-                "file too short for a binary graph header ({len} of {HEADER} bytes): truncated?"
-            ),
-        ));
-    }
-    read_at(input, 0, &mut head)?;
-    let layout = Layout::read(&head, len, &fail)?;
+    let (head, layout) = read_header(input, &fail)?;
     let key = sources_key(layout.e);
     let (g, digest) = layout.load(input, key)?;
     layout.check_integrity(input, &head, digest.hashes, &fail)?;
@@ -173,6 +159,29 @@ pub fn read(input: &Input) -> Result<Csr> {
         layout.check_sources(&g, &fail)?;
     }
     Ok(g)
+}
+
+/// The header, read and checked, and the layout it gives.
+fn read_header(
+    input: &Input,
+    fail: &dyn Fn(u64, String) -> Error,
+) -> Result<([u8; HEADER], Layout)> {
+    if cfg!(target_endian = "big") {
+        return Err(Error::BigEndian);
+    }
+    let len = input.len();
+    if len < HEADER {
+        return Err(fail(
+            len as u64,
+            format!(
+                "file too short for a binary graph header ({len} of {HEADER} bytes): truncated?"
+            ),
+        ));
+    }
+    let mut head = [0u8; HEADER];
+    read_at(input, 0, &mut head)?;
+    let layout = Layout::read(&head, len, fail)?;
+    Ok((head, layout))
 }
 
 /// Reads a binary graph once from start to end with ordinary reads, a
@@ -193,22 +202,8 @@ pub fn read(input: &Input) -> Result<Csr> {
 /// # Complexity
 /// Time **O(V + E)**; memory **O(1)** (three 4 MiB buffers).
 pub fn for_each_edge(input: &Input, mut f: impl FnMut(u32, u32)) -> Result<(u64, u64)> {
-    if cfg!(target_endian = "big") {
-        return Err(Error::BigEndian);
-    }
     let fail = |at: u64, msg: String| Error::at_byte(input.path(), at, msg);
-    let len = input.len();
-    if len < HEADER {
-        return Err(fail(
-            len as u64,
-            format!(
-                "file too short for a binary graph header ({len} of {HEADER} bytes): truncated?"
-            ),
-        ));
-    }
-    let mut head = [0u8; HEADER];
-    read_at(input, 0, &mut head)?;
-    let layout = Layout::read(&head, len, &fail)?;
+    let (head, layout) = read_header(input, &fail)?;
     let (v, e) = (layout.v, layout.e as u64);
     let key = sources_key(layout.e);
     let h = |x: u32| source_hash(key, x);
