@@ -47,7 +47,11 @@ pub const BUFFER_BYTES: u64 = 48 << 20;
 /// The memory one process of `processes`, each running `threads` workers,
 /// needs for its share of a game of `positions` positions (see
 /// [`BYTES_PER_POSITION`], [`BUFFER_BYTES`]): what `--max-memory` and a
-/// machine's limit are compared with before anything is allocated.
+/// machine's limit are compared with before anything is allocated. Not
+/// counted, because not known before the share is started: 4 bytes more a
+/// position when some position has more than 250 moves (its counter no
+/// longer fits in the state byte), and ply lists longer than a quarter of
+/// the share.
 pub fn share_bytes(positions: u64, processes: usize, threads: usize) -> u64 {
     let workers = (processes.max(1) as u64).saturating_mul(threads.max(1) as u64);
     let per_worker = positions.div_ceil(workers);
