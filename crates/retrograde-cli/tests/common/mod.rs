@@ -41,17 +41,11 @@ pub fn assert_refused(o: &Output, want: &str) {
     assert_eq!(e.lines().count(), 1, "{e}");
 }
 
-/// Loopback addresses that were free a moment ago, one per process: each is
-/// taken by binding port 0, so parallel tests do not collide.
-pub fn free_addresses(n: usize) -> Vec<String> {
-    let listeners: Vec<std::net::TcpListener> = (0..n)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect();
-    listeners
-        .iter()
-        .map(|l| l.local_addr().unwrap().to_string())
-        .collect()
-}
+#[path = "../../../retrograde-timely/tests/loopback/mod.rs"]
+mod loopback;
+
+#[allow(unused_imports)] // each test file uses its own part
+pub use loopback::free_addresses;
 
 pub fn write_hostfile(dir: &Path, addresses: &[String]) -> PathBuf {
     let path = dir.join("hosts.txt");
