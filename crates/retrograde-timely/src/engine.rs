@@ -221,26 +221,33 @@ impl Channels {
     }
 }
 
-/// Who this worker is.
+/// Who this worker is: vertex `v` is worker `v % peers`'s, at local index
+/// `v / peers` (in both engines).
 #[derive(Clone, Copy)]
-struct Me {
-    peers: u32,
-    me: u32,
+pub(crate) struct Me {
+    pub peers: u32,
+    pub me: u32,
 }
 
 impl Me {
     #[inline]
-    fn global(self, t: usize) -> u32 {
+    pub fn global(self, t: usize) -> u32 {
         t as u32 * self.peers + self.me
     }
 
     #[inline]
-    fn local(self, v: u32) -> usize {
+    pub fn local(self, v: u32) -> usize {
         (v / self.peers) as usize
     }
 
+    /// Whether this worker owns `v`.
+    #[inline]
+    pub fn owns(self, v: u32) -> bool {
+        v % self.peers == self.me
+    }
+
     /// How many of the vertices `0..n` this worker owns.
-    fn owned(self, n: u64) -> usize {
+    pub fn owned(self, n: u64) -> usize {
         let me = u64::from(self.me);
         if n > me {
             ((n - 1 - me) / u64::from(self.peers) + 1) as usize
@@ -389,12 +396,12 @@ fn read_shard<S: EdgeShards + ?Sized>(
             return;
         }
         // What this worker owns needs no message.
-        if v % peers == me.me {
+        if me.owns(v) {
             take_edge((u, v));
         } else {
             edges.send((u, v));
         }
-        if u % peers == me.me {
+        if me.owns(u) {
             take_source(u);
         } else {
             sources.send(u);
@@ -568,7 +575,7 @@ fn solve_rounds(
                         code,
                     };
                     // A predecessor of this worker's needs no message.
-                    if m.pred % peers == share.me.me {
+                    if share.me.owns(m.pred) {
                         take(share, m);
                         continue;
                     }
@@ -625,7 +632,7 @@ fn finish_draws(
             let w = share.me.global(t);
             for j in share.offsets[t]..share.offsets[t + 1] {
                 let p = share.preds[j as usize];
-                if p % share.me.peers == share.me.me {
+                if share.me.owns(p) {
                     take_draw(share, (p, w));
                     continue;
                 }

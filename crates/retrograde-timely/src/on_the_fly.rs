@@ -27,19 +27,21 @@ use std::sync::atomic::AtomicBool;
 
 use retrograde::graph::NONE;
 use retrograde::kernel::{self, Effect, Phase, DRAW, LOSE, UNDECIDED};
+use retrograde::solve::Remoteness;
 use retrograde::{GameGraph, Histogram, Line, Outcome, Rules, Successors, Summary, Value};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
 use crate::channel::{check, digest_bytes, digest_words, Channel, Checked, Watch, PUMP_EVERY};
+use crate::engine::Me;
 use crate::error::{Error, Result};
 
 /// The largest out-degree whose counter fits in the state byte.
 const PACKED_MAX_DEGREE: u32 = (u8::MAX - UNDECIDED) as u32;
 
-/// Estimated bytes a position costs its owner: the state byte, the `u16`
-/// remoteness, and a share of the ply lists.
-pub const BYTES_PER_POSITION: u64 = 4;
+/// Estimated bytes a position costs its owner: the lean engine's layout, so
+/// its estimate ([`retrograde::solve::LEAN_BYTES_PER_POSITION`]).
+pub const BYTES_PER_POSITION: u64 = retrograde::solve::LEAN_BYTES_PER_POSITION;
 
 /// Estimated bytes of message buffers and timely's own state, per worker.
 pub const BUFFER_BYTES: u64 = 48 << 20;
@@ -91,6 +93,16 @@ impl Checked for Hits {
     }
 }
 
+impl Hits {
+    /// An empty batch for worker `to`.
+    fn empty(to: u32) -> Hits {
+        Hits {
+            to,
+            ..Hits::default()
+        }
+    }
+}
+
 /// Reverse moves per batch: large enough that a batch's envelope and
 /// checksum cost little per move, small enough to keep workers busy.
 const BATCH: usize = 4096;
@@ -103,12 +115,7 @@ struct Outbox {
 impl Outbox {
     fn new(peers: u32) -> Outbox {
         Outbox {
-            batches: (0..peers)
-                .map(|to| Hits {
-                    to,
-                    ..Hits::default()
-                })
-                .collect(),
+            batches: (0..peers).map(Hits::empty).collect(),
         }
     }
 
@@ -119,39 +126,25 @@ impl Outbox {
         b.preds.push(pred);
         b.codes.push(code);
         if b.preds.len() >= BATCH {
-            self.send(ch, to);
+            self.send(ch, to, false);
         }
     }
 
-    /// Sends worker `to`'s batch (kept out of the loop that fills them).
+    /// Sends worker `to`'s batch, marked `active` or not, and starts an
+    /// empty one (kept out of the loop that fills the batches).
     #[cold]
     #[inline(never)]
-    fn send(&mut self, ch: &mut Channel<Hits>, to: u32) {
-        let full = std::mem::replace(
-            &mut self.batches[to as usize],
-            Hits {
-                to,
-                ..Hits::default()
-            },
-        );
-        ch.send(full);
+    fn send(&mut self, ch: &mut Channel<Hits>, to: u32, active: bool) {
+        let full = std::mem::replace(&mut self.batches[to as usize], Hits::empty(to));
+        ch.send(Hits { active, ..full });
     }
 
     /// Sends every batch that holds something, or to every worker if
     /// `active` (the heartbeat).
     fn flush(&mut self, ch: &mut Channel<Hits>, active: bool) {
-        for b in &mut self.batches {
-            if active || !b.preds.is_empty() {
-                let to = b.to;
-                let mut full = std::mem::replace(
-                    b,
-                    Hits {
-                        to,
-                        ..Hits::default()
-                    },
-                );
-                full.active = active;
-                ch.send(full);
+        for to in 0..self.batches.len() as u32 {
+            if active || !self.batches[to as usize].preds.is_empty() {
+                self.send(ch, to, active);
             }
         }
     }
@@ -229,53 +222,14 @@ impl Channels {
     }
 }
 
-/// Remoteness of the owned positions: `u16` (`u16::MAX` for none) until a
-/// ply reaches 65535, then `u32` (`NONE` for none).
-enum Plies {
-    Narrow(Vec<u16>),
-    Wide(Vec<u32>),
-}
-
-impl Plies {
-    #[inline]
-    fn set(&mut self, t: usize, r: u32) {
-        match self {
-            Plies::Narrow(a) => a[t] = r as u16,
-            Plies::Wide(a) => a[t] = r,
-        }
-    }
-
-    #[inline]
-    fn get(&self, t: usize) -> Option<u32> {
-        match self {
-            Plies::Narrow(a) => (a[t] != u16::MAX).then(|| u32::from(a[t])),
-            Plies::Wide(a) => (a[t] != NONE).then_some(a[t]),
-        }
-    }
-
-    /// Makes room for remoteness `r`.
-    fn fit(&mut self, r: u32) {
-        if let Plies::Narrow(a) = self {
-            if r >= u32::from(u16::MAX) {
-                let wide = a
-                    .iter()
-                    .map(|&x| if x == u16::MAX { NONE } else { u32::from(x) })
-                    .collect();
-                *self = Plies::Wide(wide);
-            }
-        }
-    }
-}
-
 /// This worker's positions.
 struct Share {
-    peers: u32,
-    me: u32,
+    me: Me,
     /// Final codes; while undecided, `UNDECIDED + moves left` (packed) or
     /// `UNDECIDED` with the count in `counters`.
     state: Vec<u8>,
     counters: Option<Vec<u32>>,
-    plies: Plies,
+    plies: Remoteness,
 }
 
 /// `m` copies of `x`, or [`Error::OutOfMemory`] if they cannot be allocated.
@@ -291,67 +245,50 @@ fn filled<T: Clone>(m: usize, x: T, worker: u32) -> Result<Vec<T>> {
 }
 
 impl Share {
-    #[inline]
-    fn global(&self, t: usize) -> u32 {
-        t as u32 * self.peers + self.me
-    }
-
     /// Step 1: every owned position's start by the kernel's precedence;
     /// returns the share and the local terminal positions of each phase.
     fn start<G: GameGraph + ?Sized>(
         g: &G,
         rules: &Rules,
-        peers: u32,
-        me: u32,
+        me: Me,
     ) -> Result<(Share, [Vec<u32>; 2])> {
-        let n = g.vertex_count() as u64;
-        let m = if n > u64::from(me) {
-            ((n - 1 - u64::from(me)) / u64::from(peers) + 1) as usize
-        } else {
-            0
-        };
+        let m = me.owned(g.vertex_count() as u64);
         let mut share = Share {
-            peers,
             me,
-            state: filled(m, UNDECIDED, me)?,
+            state: filled(m, UNDECIDED, me.me)?,
             counters: None,
-            plies: Plies::Narrow(filled(m, u16::MAX, me)?),
+            plies: Remoteness::Narrow(filled(m, u16::MAX, me.me)?),
         };
         let mut levels: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
-        let mut labels = rules
-            .labels
-            .iter()
-            .filter(|&(v, _)| v % peers == me)
-            .peekable();
+        let mut labels = rules.labels.iter().filter(|&(v, _)| me.owns(v)).peekable();
         for t in 0..m {
-            let v = share.global(t);
+            let v = me.global(t);
             let label = labels.next_if(|&(l, _)| l == v).map(|(_, o)| o);
             let start = kernel::start_of(g, v, label, rules.no_move);
             share.state[t] = start.code;
-            if start.is_open() {
-                if start.moves <= PACKED_MAX_DEGREE && share.counters.is_none() {
-                    share.state[t] = UNDECIDED + start.moves as u8;
-                } else {
-                    let counters = share.counters.get_or_insert_with(|| {
-                        // From here on counters live in their own array:
-                        // move the packed ones there.
-                        Vec::new()
-                    });
-                    if counters.is_empty() {
-                        *counters = filled(m, 0, me)?;
-                        for (s, c) in share.state[..t].iter_mut().zip(counters.iter_mut()) {
-                            if *s > UNDECIDED {
-                                *c = u32::from(*s - UNDECIDED);
-                                *s = UNDECIDED;
-                            }
+            if !start.is_open() {
+                if let Some(phase) = kernel::phase(start.code) {
+                    share.plies.set(t, 0);
+                    levels[phase as usize].push(t as u32);
+                }
+            } else if share.counters.is_none() && start.moves <= PACKED_MAX_DEGREE {
+                share.state[t] = UNDECIDED + start.moves as u8;
+            } else {
+                // A counter too large for the state byte: from here on every
+                // counter lives in its own array, the packed ones moved there.
+                if share.counters.is_none() {
+                    let mut counters = filled(m, 0u32, me.me)?;
+                    for (s, c) in share.state[..t].iter_mut().zip(&mut counters) {
+                        if *s > UNDECIDED {
+                            *c = u32::from(*s - UNDECIDED);
+                            *s = UNDECIDED;
                         }
                     }
-                    counters[t] = start.moves;
-                    share.state[t] = UNDECIDED;
+                    share.counters = Some(counters);
                 }
-            } else if let Some(phase) = kernel::phase(start.code) {
-                share.plies.set(t, 0);
-                levels[phase as usize].push(t as u32);
+                if let Some(c) = share.counters.as_mut() {
+                    c[t] = start.moves;
+                }
             }
         }
         Ok((share, levels))
@@ -402,7 +339,7 @@ impl Share {
 
     /// The value of owned position `t`, as a state code and remoteness.
     fn reply(&self, position: u32) -> Reply {
-        let t = (position / self.peers) as usize;
+        let t = self.me.local(position);
         match self.state.get(t) {
             Some(&code) => Reply {
                 position,
@@ -552,7 +489,7 @@ impl Remote<'_> {
     }
 
     fn ask(&mut self, positions: &[u32]) -> Result<Vec<Option<Value>>> {
-        let peers = self.share.peers;
+        let peers = self.share.me.peers;
         let n = self.outline.indices;
         for &p in positions {
             if u64::from(p) < n {
@@ -601,8 +538,10 @@ where
     G: GameGraph + ?Sized,
     F: FnOnce(&mut Remote<'_>) -> T,
 {
-    let peers = worker.peers() as u32;
-    let me = worker.index() as u32;
+    let me = Me {
+        peers: worker.peers() as u32,
+        me: worker.index() as u32,
+    };
     let mut ch = Channels::new(worker, watch);
     let mut memory = crate::memory::channel(worker, watch);
     rules
@@ -619,7 +558,7 @@ where
         None,
     )?;
     drop(memory);
-    let (mut share, levels) = Share::start(g, rules, peers, me)?;
+    let (mut share, levels) = Share::start(g, rules, me)?;
     let rounds = solve_rounds(worker, &mut ch, g, &mut share, levels, abort)?;
     for s in share.state.iter_mut() {
         if *s >= UNDECIDED {
@@ -650,7 +589,7 @@ where
                 return Err(e);
             }
             // No more questions.
-            for k in 0..peers {
+            for k in 0..me.peers {
                 remote.ch.asks.send(Ask {
                     to: k,
                     position: NONE,
@@ -685,7 +624,8 @@ fn solve_rounds<G: GameGraph + ?Sized>(
     levels: [Vec<u32>; 2],
     abort: &AtomicBool,
 ) -> Result<u32> {
-    let (peers, me) = (share.peers, share.me);
+    let me = share.me;
+    let peers = me.peers;
     let mut rounds = 0;
     let [win_lose, ties] = levels;
     let mut heard = Heard {
@@ -706,9 +646,8 @@ fn solve_rounds<G: GameGraph + ?Sized>(
             if phase == Phase::WinLose && round == 0 && has_ties {
                 for to in 0..peers {
                     ch.hits.send(Hits {
-                        to,
                         ties: true,
-                        ..Hits::default()
+                        ..Hits::empty(to)
                     });
                 }
             }
@@ -722,25 +661,25 @@ fn solve_rounds<G: GameGraph + ?Sized>(
                         }
                     });
                 }
-            }
-            for &t in level.iter().filter(|_| peers > 1) {
-                let t = t as usize;
-                let (u, code) = (share.global(t), share.state[t]);
-                g.for_each_predecessor(u, |p| {
-                    let owner = p % peers;
-                    if owner == me {
-                        let pt = p / peers;
-                        if share.hit(pt as usize, code, round) {
-                            next.push(pt);
+            } else {
+                for &t in &level {
+                    let t = t as usize;
+                    let (u, code) = (me.global(t), share.state[t]);
+                    g.for_each_predecessor(u, |p| {
+                        if me.owns(p) {
+                            let pt = p / peers;
+                            if share.hit(pt as usize, code, round) {
+                                next.push(pt);
+                            }
+                        } else {
+                            outbox.push(&mut ch.hits, p % peers, p, code);
                         }
-                    } else {
-                        outbox.push(&mut ch.hits, owner, p, code);
+                    });
+                    if ch.hits.should_pump() {
+                        ch.hits.pump(worker, abort, |h| {
+                            absorb(share, &mut next, &mut heard, h, round)
+                        })?;
                     }
-                });
-                if ch.hits.should_pump() {
-                    ch.hits.pump(worker, abort, |h| {
-                        absorb(share, &mut next, &mut heard, h, round)
-                    })?;
                 }
             }
             outbox.flush(&mut ch.hits, !level.is_empty());
@@ -774,7 +713,7 @@ fn absorb(share: &mut Share, next: &mut Vec<u32>, heard: &mut Heard, h: Hits, ro
     heard.active |= h.active;
     heard.ties |= h.ties;
     for (&p, &code) in h.preds.iter().zip(&h.codes) {
-        let t = p / share.peers;
+        let t = p / share.me.peers;
         if share.hit(t as usize, code, round) {
             next.push(t);
         }
