@@ -123,26 +123,39 @@ where
         Some(t) => Ok(Some((t, times))),
         None => {
             if !quiet {
-                let peak = common::peak_memory()
-                    .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
-                let mut out = common::talk();
-                writeln!(
-                    out,
-                    "process {} of {}: done, the answers are with process 0",
-                    config.process(),
-                    config.processes()
-                )?;
-                writeln!(
-                    out,
-                    "time: connect {:.3} s, solve {:.3} s, total {:.3} s{peak}",
-                    times.connect.as_secs_f64(),
-                    times.solve.as_secs_f64(),
-                    started.elapsed().as_secs_f64()
-                )?;
+                say_done(config, "the answers are", None, times, started)?;
             }
             Ok(None)
         }
     }
+}
+
+/// What a process other than 0 says at the end: that `what` with process 0,
+/// and its times and peak memory.
+fn say_done(
+    config: &Config,
+    what: &str,
+    read: Option<Duration>,
+    times: retrograde_timely::Timings,
+    started: Instant,
+) -> io::Result<()> {
+    let peak = common::peak_memory()
+        .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
+    let read = read.map_or_else(String::new, |r| format!("read {:.3} s, ", r.as_secs_f64()));
+    let mut out = common::talk();
+    writeln!(
+        out,
+        "process {} of {}: done, {what} with process 0",
+        config.process(),
+        config.processes()
+    )?;
+    writeln!(
+        out,
+        "time: {read}connect {:.3} s, solve {:.3} s, total {:.3} s{peak}",
+        times.connect.as_secs_f64(),
+        times.solve.as_secs_f64(),
+        started.elapsed().as_secs_f64()
+    )
 }
 
 /// The line saying how the timely engine ran.
@@ -232,22 +245,7 @@ pub fn run(run: &Run) -> Result<ExitCode> {
 
     let Some(solved) = solved else {
         if !run.quiet {
-            let peak = common::peak_memory()
-                .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
-            writeln!(
-                out,
-                "process {} of {}: done, the solution is with process 0",
-                config.process(),
-                config.processes()
-            )?;
-            writeln!(
-                out,
-                "time: read {:.3} s, connect {:.3} s, solve {:.3} s, total {:.3} s{peak}",
-                read.as_secs_f64(),
-                times.connect.as_secs_f64(),
-                times.solve.as_secs_f64(),
-                started.elapsed().as_secs_f64()
-            )?;
+            say_done(&config, "the solution is", Some(read), times, started)?;
         }
         return Ok(ExitCode::SUCCESS);
     };

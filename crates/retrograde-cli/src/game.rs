@@ -594,13 +594,13 @@ fn teeko(args: TeekoArgs, threads: Option<usize>) -> Result<ExitCode> {
         return teeko_timely(&args, game, threads.unwrap_or(1), limit);
     }
     let needed =
-        (game.position_count() as u64).saturating_mul(retrograde_timely::BYTES_PER_POSITION);
+        (game.position_count() as u64).saturating_mul(retrograde::solve::LEAN_BYTES_PER_POSITION);
     if needed > limit {
         anyhow::bail!(
             "Teeko's {} positions would need about {} of memory to solve, more than the {} allowed (see --max-memory)",
             game.position_count(),
-            indicatif::HumanBytes(needed),
-            indicatif::HumanBytes(limit)
+            retrograde::human_bytes(needed),
+            retrograde::human_bytes(limit)
         );
     }
     let bars = Bars::new(args.out.quiet || args.out.json);
@@ -662,8 +662,8 @@ fn teeko_timely(
     if needed > limit && !args.engine.cluster.is_cluster() {
         anyhow::bail!(
             "Teeko's {positions} positions would need about {} of memory to solve, more than the {} allowed (see --max-memory)",
-            indicatif::HumanBytes(needed),
-            indicatif::HumanBytes(limit)
+            retrograde::human_bytes(needed),
+            retrograde::human_bytes(limit)
         );
     }
     let rules = retrograde::Rules::normal();

@@ -46,10 +46,8 @@ use crate::graph::{MAX_VERTICES, NONE};
 use crate::{Game, Outcome, Rules};
 
 /// Bytes per position a solve needs, used to refuse boards too large for memory:
-/// the 3 bytes of [`solve_game`](crate::solve_game) and 1 for its two frontier
-/// levels (measured on open 100 × 100 boards: 594 MiB peak for 2·10⁸
-/// positions, the frontier well under 0.1 byte per position).
-pub const BYTES_PER_POSITION: u64 = 4;
+/// the lean engine's [`LEAN_BYTES_PER_POSITION`](crate::solve::LEAN_BYTES_PER_POSITION).
+pub const BYTES_PER_POSITION: u64 = crate::solve::LEAN_BYTES_PER_POSITION;
 
 /// Whose turn it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
