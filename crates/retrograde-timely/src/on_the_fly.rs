@@ -429,10 +429,11 @@ impl Remote<'_> {
     where
         G: GameGraph + Successors + ?Sized,
     {
-        let Some(_) = self.value(v)? else {
-            return Ok(None);
-        };
-        if !kernel::start_of(game, v, rules.labels.get(v), rules.no_move).is_open() {
+        // Out of range, not a position, or terminal: no move to make. The
+        // game says so itself; only the moves' values are asked for.
+        if u64::from(v) >= self.outline.indices
+            || !kernel::start_of(game, v, rules.labels.get(v), rules.no_move).is_open()
+        {
             return Ok(None);
         }
         let mut moves: Vec<u32> = Vec::new();
@@ -450,7 +451,7 @@ impl Remote<'_> {
     }
 
     /// The line of best play from `v` (see [`retrograde::Answers::line`]):
-    /// four rounds of messages a ply (its value, then its moves' values).
+    /// two rounds of messages a ply (its moves' values).
     ///
     /// # Errors
     /// As [`Remote::values`].
