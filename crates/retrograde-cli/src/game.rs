@@ -34,7 +34,7 @@ pub enum GameName {
     List,
     /// A pawnless chess ending: KQK, KRK, KBBK (opposite-coloured bishops), KBNK or KNNK.
     #[command(
-        after_help = "Examples:\n  retrograde game chess KRK\n  retrograde game chess KBNK --json | jq .white_to_move\n  retrograde game chess KQK --position '7k/Q7/6K1/8/8/8/8/8 w - - 0 1'"
+        after_help = crate::help::CHESS
     )]
     Chess(ChessArgs),
     /// The cop and the thief on a board: the same as `retrograde cop-thief BOARD`.
@@ -45,7 +45,7 @@ pub enum GameName {
     Teeko(TeekoArgs),
     /// Dōbutsu shōgi ("Let's Catch the Lion!"): shogi for children on 3 x 4 squares, from its start.
     #[command(
-        after_help = "Positions are written as in shogi's SFEN: rows from the top, upper case for the first player,\nthe side to move (b first, w second), the hands; the start is \"gle/1c1/1C1/ELG b -\".\n\nExamples:\n  retrograde game dobutsu\n  retrograde game dobutsu --json | jq .start\n  retrograde game dobutsu --position 'gle/1c1/1C1/ELG b -'"
+        after_help = crate::help::DOBUTSU
     )]
     Dobutsu(DobutsuArgs),
 }

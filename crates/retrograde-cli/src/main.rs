@@ -12,6 +12,7 @@ mod db;
 mod export;
 mod game;
 mod generate;
+mod help;
 mod load;
 mod play;
 mod progress;
@@ -27,9 +28,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 /// Strongly solve two-player games on directed graphs, cycles included:
-/// win, lose or draw for every position, with the length of best play and the best move.
+/// win, lose, tie or draw for every position, with the length of best play and the best move.
 #[derive(Parser)]
-#[command(name = "retrograde", version, about, long_about = None, after_help = EXAMPLES)]
+#[command(name = "retrograde", version, about, long_about = None, after_help = help::TOP)]
 struct Cli {
     /// Worker threads for every subcommand (default: all cores); each subcommand also takes -j.
     #[arg(long, short = 'j', value_name = "N")]
@@ -38,77 +39,49 @@ struct Cli {
     command: Command,
 }
 
-const EXAMPLES: &str = "\
-Examples:
-  retrograde solve game.txt --query 7            one position's value and best move
-  retrograde solve game.txt -o - | sort -k3n     the solution, by remoteness
-  retrograde solve game.txt --json | jq .counts  the totals, as JSON
-  retrograde convert game.txt game.rgb           text to binary, read 10x faster
-  retrograde verify game.txt solution.tsv        check a solution without trusting the solver
-  retrograde game chess KRK --save krk.db        keep a solution: then query, analyze, play, serve it
-
-Data goes to standard output, summaries and progress to standard error.";
-
 #[derive(Subcommand)]
 enum Command {
     /// Solve a game given as an edge list (one move `u v` per line) or a binary graph.
-    #[command(after_help = solve::EXAMPLES)]
+    #[command(after_help = help::SOLVE)]
     Solve(solve::Args),
     /// Convert a graph between the text edge list and the binary format.
-    #[command(
-        after_help = "Examples:\n  retrograde convert game.txt game.rgb\n  retrograde convert game.rgb - | head"
-    )]
+    #[command(after_help = help::CONVERT)]
     Convert(convert::Args),
     /// Write a random graph (text, or binary for a .rgb name), for trials and benchmarks.
-    #[command(
-        after_help = "Examples:\n  retrograde generate -n 1000000 -m 6000000 big.rgb\n  retrograde generate -n 10000 -m 30000 --acyclic dag.txt\n  retrograde generate -n 10000 -m 30000 --acyclic - | retrograde solve - --json | jq .longest\n  retrograde generate -n 10000 --out-degree 3 regular.rgb"
-    )]
+    #[command(after_help = help::GENERATE)]
     Generate(generate::Args),
     /// Check a solution file or database against the game without trusting the solver:
     /// exit 0 if it is correct, 1 (listing the violations) if not.
-    #[command(
-        after_help = "Examples:\n  retrograde solve game.txt -o sol.tsv && retrograde verify game.txt sol.tsv\n  retrograde verify game.txt sol.tsv --json | jq .correct\n  retrograde game chess KRK --save krk.db && retrograde verify krk.db"
-    )]
+    #[command(after_help = help::VERIFY)]
     Verify(verify::Args),
     /// Solve the cop and the thief on a board; print who wins from the start.
-    #[command(
-        after_help = "Examples:\n  retrograde cop-thief examples/boards/walls100.txt --stats\n  retrograde cop-thief board.txt --map --svg map.svg"
-    )]
+    #[command(after_help = help::COP_THIEF)]
     CopThief(cop_thief::Args),
     /// Write a built-in game out as an edge list (and terminal labels).
+    #[command(after_help = help::EXPORT)]
     Export(export::Args),
     /// Solve a built-in game (`retrograde game list` names them) and summarise it.
     Game(game::Args),
     /// The value of positions in a database, and of each of their moves, best first.
-    #[command(
-        after_help = "Examples:\n  retrograde game chess KRK --save krk.db\n  retrograde query krk.db '8/8/8/8/8/2k5/8/R1K5 w - - 0 1'\n  retrograde solve game.txt --save game.db && retrograde query game.db 0 7 --json"
-    )]
+    #[command(after_help = help::QUERY)]
     Query(query::Args),
     /// Counts and a histogram by outcome and remoteness of a database, with the longest win and loss.
-    #[command(
-        after_help = "Examples:\n  retrograde analyze krk.db\n  retrograde analyze krk.db --svg krk.svg\n  retrograde analyze krk.db --json | jq .longest"
-    )]
+    #[command(after_help = help::ANALYZE)]
     Analyze(analyze::Args),
     /// Play a solved game in the terminal against the perfect player, or watch it play.
-    #[command(
-        after_help = "Examples:\n  retrograde game tic-tac-toe --save ttt.db && retrograde play ttt.db\n  retrograde play krk.db --position '8/8/8/8/8/2k5/8/R1K5 w - - 0 1' --you second\n  retrograde play dobutsu.db --watch --max-plies 40"
-    )]
+    #[command(after_help = help::PLAY)]
     Play(play::Args),
     /// A local web explorer on 127.0.0.1: play a solved game in the browser, watch a small solve.
-    #[command(
-        after_help = "Examples:\n  retrograde game tic-tac-toe --save ttt.db && retrograde serve ttt.db\n  retrograde serve examples/graphs/chase.txt --port 8000     (solved first; its solve animated)"
-    )]
+    #[command(after_help = help::SERVE)]
     Serve(serve::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on standard output.
-    #[command(
-        after_help = "Examples:\n  retrograde completions bash > ~/.local/share/bash-completion/completions/retrograde\n  retrograde completions zsh > ~/.zfunc/_retrograde"
-    )]
+    #[command(after_help = help::COMPLETIONS)]
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
     /// Print the manual page (roff) on standard output.
-    #[command(after_help = "Example:\n  retrograde man > retrograde.1 && man ./retrograde.1")]
+    #[command(after_help = help::MAN)]
     Man,
 }
 
@@ -183,15 +156,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
-        Command::Completions { shell } => {
-            clap_complete::generate(
-                shell,
-                &mut <Cli as clap::CommandFactory>::command(),
-                "retrograde",
-                &mut std::io::stdout(),
-            );
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Completions { shell } => completions(shell),
         Command::Man => man(),
     };
     match result {
@@ -213,18 +178,27 @@ fn main() -> ExitCode {
     }
 }
 
-/// The manual page, from the same definitions as `--help`.
+/// The completion script for `shell`, made in memory first: the generator
+/// panics on a failed write, and a closed pipe (`| head`) is no failure.
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<ExitCode> {
+    let mut script = Vec::new();
+    clap_complete::generate(
+        shell,
+        &mut <Cli as clap::CommandFactory>::command(),
+        "retrograde",
+        &mut script,
+    );
+    let mut out = std::io::stdout().lock();
+    out.write_all(&script)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The manual page ([`help::man`]).
 fn man() -> anyhow::Result<ExitCode> {
     let cmd = <Cli as clap::CommandFactory>::command();
     let mut out = std::io::stdout().lock();
-    clap_mangen::Man::new(cmd.clone()).render(&mut out)?;
-    // The subcommands' options, each as its own section.
-    for sub in cmd.get_subcommands() {
-        writeln!(out, ".SH \"RETROGRADE {}\"", sub.get_name().to_uppercase())?;
-        let man = clap_mangen::Man::new(sub.clone());
-        man.render_description_section(&mut out)?;
-        man.render_options_section(&mut out)?;
-    }
+    help::man(&cmd, &mut out)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

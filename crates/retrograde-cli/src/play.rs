@@ -164,7 +164,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     .ok()
                     .filter(|&k| (1..=a.moves.len()).contains(&k))
                     .map(|k| &a.moves[k - 1])
-                    .or_else(|| a.moves.iter().find(|m| m.name.eq_ignore_ascii_case(said)));
+                    .or_else(|| {
+                        let (name, to) = game.find_move(a.position, said)?;
+                        a.moves.iter().find(|m| m.name == name && m.to == to)
+                    });
                 match chosen {
                     Some(m) => history.push(m.to),
                     None => writeln!(

@@ -14,16 +14,6 @@ use crate::load::{Budget, GameArgs};
 use crate::progress::Bars;
 use crate::Global;
 
-/// Examples in `retrograde solve --help`.
-pub const EXAMPLES: &str = "\
-Examples:
-  retrograde solve game.txt                         the totals (on standard error)
-  retrograde solve game.txt --query 3 --line 3      a position's value, and best play from it
-  retrograde solve game.txt -o - | sort -k3n        the solution on standard output, by remoteness
-  retrograde solve game.txt --json | jq .counts     the totals as JSON
-  retrograde solve game.txt --terminal labels.txt   some positions declared won, lost, tied or drawn
-  retrograde solve game.rgb -j 2 --stats            a binary graph on 2 threads, time per phase";
-
 /// Options of `retrograde solve`.
 #[derive(clap::Args)]
 pub struct Args {

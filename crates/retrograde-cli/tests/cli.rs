@@ -1516,6 +1516,28 @@ mod help {
     }
 
     #[test]
+    fn completions_into_a_closed_pipe_are_no_failure() {
+        use std::os::fd::{FromRawFd, OwnedFd};
+        // A pipe whose reading end is closed before the command starts, as
+        // under `| head -3` once head has read its lines: every write fails.
+        let mut fds = [0; 2];
+        // SAFETY: `fds` has room for the two descriptors pipe() writes.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // SAFETY: both descriptors were just opened and are owned here alone.
+        let (reader, writer) =
+            unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        drop(reader);
+        let out = bin()
+            .args(["completions", "zsh"])
+            .stdout(std::process::Stdio::from(writer))
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    }
+
+    #[test]
     fn completions_and_the_man_page_are_generated() {
         let o = run(&["completions", "bash"], &data(""));
         assert!(o.status.success());

@@ -226,6 +226,43 @@ fn play_takes_moves_by_number_and_name_and_takes_them_back() {
 }
 
 #[test]
+fn play_reads_chess_moves_in_standard_algebraic_notation() {
+    let dir = tempfile::tempdir().unwrap();
+    krk(dir.path());
+    // Ra4 (standard), a move that is no move, then black's king in the long form.
+    let t = play(
+        dir.path(),
+        &["krk.db", "--position", KRK_FEN, "--you", "both"],
+        "Ra4\nRb9\nKc3-d3\nq\n",
+    );
+    assert!(t.contains("\n4  R . . . . . . .\n"), "{t}");
+    assert!(t.contains("\"Rb9\" is not a move here"), "{t}");
+    assert!(t.contains("\n3  . . . k . . . .\n"), "{t}");
+    let plies: Vec<&str> = t.lines().filter(|l| l.starts_with("ply ")).collect();
+    assert_eq!(plies.len(), 4, "{t}");
+    assert!(plies[3].starts_with("ply 2: white to move"), "{t}");
+}
+
+#[test]
+fn a_move_that_changes_the_outcome_has_no_delta() {
+    let dir = tempfile::tempdir().unwrap();
+    krk(dir.path());
+    // The rook hangs on b2: moves that leave it end level (a tie in 2).
+    let fen = "8/8/8/8/8/2k5/1R6/7K w - - 0 1";
+    let q = json(&run(&["query", "krk.db", fen, "--json"], dir.path()));
+    let here = q["outcome"].as_str().unwrap();
+    for m in q["moves"].as_array().unwrap() {
+        let same = m["outcome"].as_str() == Some(here);
+        assert_eq!(m["delta"].is_null(), !same, "{m}");
+    }
+    assert!(q["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["delta"].is_null()));
+}
+
+#[test]
 fn watching_plays_best_moves_to_the_end_of_the_game() {
     let dir = tempfile::tempdir().unwrap();
     ok(&run(

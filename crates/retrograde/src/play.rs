@@ -61,6 +61,26 @@ pub trait Playable: Sync {
     /// listed twice is two moves.
     fn moves(&self, p: u64) -> Vec<(String, u64)>;
 
+    /// The move of `p` that `text` names, and the position it leads to:
+    /// by default a name of [`Playable::moves`], compared without regard to
+    /// case; a game may read more (chess reads standard algebraic notation,
+    /// `Kb3`, `Rxa2`, beside the long form). `None` if `text` names no move
+    /// of `p`, or more than one different move.
+    fn find_move(&self, p: u64, text: &str) -> Option<(String, u64)> {
+        let text = text.trim();
+        let mut found = self
+            .moves(p)
+            .into_iter()
+            .filter(|(name, _)| name.eq_ignore_ascii_case(text));
+        let first = found.next()?;
+        // Names that differ only in case are different moves (`Bc4`, `bc4`):
+        // an exact match decides between them.
+        match found.next() {
+            None => Some(first),
+            Some(_) => self.moves(p).into_iter().find(|(name, _)| name == text),
+        }
+    }
+
     /// The key of `p`'s record in the game's database; `None` if `p` can be
     /// no position of the game.
     fn key(&self, p: u64) -> Option<u64>;
@@ -120,8 +140,13 @@ pub struct MoveAnswer {
     pub to: u64,
     /// Its value for the mover: the outcome there flipped, one ply more.
     pub value: Value,
-    /// Plies longer than best play from the position it is played from (0
-    /// for a best move); `None` when either side is a draw.
+    /// How many plies longer (positive) or shorter (negative) the game
+    /// lasts after this move than under best play, when the move keeps the
+    /// position's outcome: 0 for a best move, positive for a slower win or
+    /// tie, negative for a loss that comes sooner. `None` when the move
+    /// changes the outcome (a tie thrown away into a loss, a win into a
+    /// draw) or the outcome is a draw: plies of different outcomes do not
+    /// compare.
     pub delta: Option<i64>,
 }
 
@@ -191,8 +216,12 @@ impl Probe<'_> {
                 after.outcome.flip(),
                 after.remoteness.map(|r| r.saturating_add(1)),
             );
+            // Plies are compared only between equal outcomes: a lose in 6
+            // from a tie in 8 is not "2 shorter", it throws the tie away.
             let delta = match (value.remoteness, here.remoteness) {
-                (Some(a), Some(b)) => Some(i64::from(a) - i64::from(b)),
+                (Some(a), Some(b)) if value.outcome == here.outcome => {
+                    Some(i64::from(a) - i64::from(b))
+                }
                 _ => None,
             };
             moves.push(MoveAnswer {

@@ -42,6 +42,7 @@
 
 mod fen;
 mod play;
+mod san;
 
 use std::fmt;
 

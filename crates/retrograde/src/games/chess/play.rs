@@ -1,5 +1,6 @@
-//! An ending as people play it: FEN in and out, moves in long algebraic
-//! notation, the board drawn rank 8 first.
+//! An ending as people play it: FEN in and out, moves named in long
+//! algebraic notation and read in it or in standard algebraic notation, the
+//! board drawn rank 8 first.
 
 use super::{Endgame, Position};
 use crate::db::Meta;
@@ -76,6 +77,21 @@ impl Playable for Endgame {
             self.for_each_raw_move(p, |m| out.push((m.to_string(), u64::from(m.to.0))));
         }
         out
+    }
+
+    /// A move in the long form the game names moves with (`Ra1-a8`), or in
+    /// standard algebraic notation (`Ra8`, `Kxh7`, `Rxa2+`).
+    fn find_move(&self, p: u64, text: &str) -> Option<(String, u64)> {
+        let p = Endgame::at(p)?;
+        let mut moves = Vec::new();
+        self.for_each_raw_move(p, |m| moves.push(m));
+        let text = text.trim();
+        moves
+            .iter()
+            .find(|m| m.to_string().eq_ignore_ascii_case(text))
+            .copied()
+            .or_else(|| super::san::find(text, &moves))
+            .map(|m| (m.to_string(), u64::from(m.to.0)))
     }
 
     /// The canonical position's code; the capture's tie, whose code is
