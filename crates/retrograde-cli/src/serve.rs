@@ -261,12 +261,7 @@ fn info(db: &Database, game: &dyn Playable, traced: bool) -> String {
         start: game.start().map(|s| game.notation(s)),
         // As the game's report counts them: less the records that only
         // stand for a finished game.
-        positions: db.header().positions
-            - game
-                .uncounted()
-                .into_iter()
-                .filter(|&k| db.value(k).is_ok_and(|v| v.is_some()))
-                .count() as u64,
+        positions: retrograde::play::Probe { game, db }.positions(),
         graph: db.meta().game == "graph",
         trace: traced,
     })

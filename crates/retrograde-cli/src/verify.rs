@@ -151,7 +151,7 @@ fn print(
             graph: against.to_string(),
             solution: solution.display().to_string(),
             correct: report.is_ok(),
-            positions: report.positions,
+            positions: n,
             moves: edges,
             violations_total: report.total,
             violations: report
@@ -365,6 +365,18 @@ fn database(args: &Args) -> Result<ExitCode> {
             "{}: a database of {other:?}, a game this build does not know",
             common::shown(path)
         ),
+    };
+    // Counted as the game's report counts them (a chess ending's capture,
+    // kept so that moves to it are valued, is no position).
+    let n = match crate::db::game(&db) {
+        Ok(game) => n.min(
+            retrograde::play::Probe {
+                game: &*game,
+                db: &db,
+            }
+            .positions(),
+        ),
+        Err(_) => n,
     };
     let against = retrograde::play::describe(&meta);
     print(args, path, &against, &report, None, n, moves, &times)

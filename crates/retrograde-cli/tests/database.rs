@@ -244,6 +244,20 @@ fn play_reads_chess_moves_in_standard_algebraic_notation() {
 }
 
 #[test]
+fn every_command_counts_a_chess_ending_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(
+        &["game", "chess", "KRK", "--save", "krk.db", "--json"],
+        dir.path(),
+    );
+    let game = json(&o)["positions"].as_u64().unwrap();
+    let analyze = json(&run(&["analyze", "krk.db", "--json"], dir.path()));
+    assert_eq!(analyze["positions"].as_u64(), Some(game));
+    let v = json(&run(&["verify", "krk.db", "--json"], dir.path()));
+    assert_eq!(v["positions"].as_u64(), Some(game), "{v}");
+}
+
+#[test]
 fn a_move_that_changes_the_outcome_has_no_delta() {
     let dir = tempfile::tempdir().unwrap();
     krk(dir.path());
