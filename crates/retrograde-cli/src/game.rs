@@ -224,9 +224,9 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
         None
     };
 
-    // The position asked about is answered before anything is written.
     // The position asked about as given (not turned into canonical form),
-    // its value, and its moves as played there with their values, best first.
+    // its value, and its moves as played there with their values, best
+    // first: answered before anything is written, as it can fail.
     let moves = asked
         .map(|p| -> Result<_> {
             let v = sol.value(&game.canonical(p))?;
