@@ -38,7 +38,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         &args.svg.iter().map(|p| p.as_path()).collect::<Vec<_>>(),
     )?;
     if let Some(svg) = &args.svg {
-        common::check_json_output(args.json, svg, "the chart")?;
+        common::check_json_output(args.json, svg, "chart")?;
     }
     let db = crate::db::open(&args.db)?;
     // A game this build does not know is analysed without names; a damaged
@@ -90,6 +90,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(path) = &args.svg {
         let picture = svg(&name, &h);
         retrograde::io::write_atomically(path, |w| w.write_all(picture.as_bytes()))?;
+        common::wrote(path)?;
     }
     let sizes = db.sizes();
     let header = db.header();
@@ -122,7 +123,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         })?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut out = std::io::stdout().lock();
+    // The table is the data: standard output, unless the chart goes there.
+    let mut out = common::data_out(&args.svg.iter().map(|p| p.as_path()).collect::<Vec<_>>());
     let n = outcomes.positions;
     writeln!(
         out,

@@ -6,9 +6,10 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use retrograde::io::names::{self, Names};
-use retrograde::io::{solution, write_atomically};
+use retrograde::io::{solution, Outputs};
 use retrograde::{Answers, Outcome};
 
+use crate::common::{self, Stdout};
 use crate::progress::Bars;
 
 /// The layouts of the solution file.
@@ -81,28 +82,50 @@ impl OutputArgs {
         })
     }
 
-    /// Refuses options that do not go together: `--header` with JSON lines,
-    /// `--json` with the solution on standard output.
-    pub fn check(&self, json: bool) -> Result<()> {
+    /// Refuses options that do not go together: `--header` with JSON lines;
+    /// the solution on standard output with anything else there (`--json`,
+    /// `--query`, `--line`, or one of the run's `other` outputs).
+    pub fn check(&self, json: bool, other: &[Stdout<'_>]) -> Result<()> {
         if self.header && self.format == SolutionFormat::Jsonl {
             anyhow::bail!("--header applies to tsv and csv: each JSON line names its fields");
         }
-        match &self.output {
-            Some(path) => crate::common::check_json_output(json, path, "the solution"),
-            None => Ok(()),
-        }
+        let asked = [
+            (json, "--json"),
+            (!self.query.is_empty(), "--query"),
+            (!self.line.is_empty(), "--line"),
+        ];
+        let texts = asked
+            .into_iter()
+            .filter(|&(given, _)| given)
+            .map(|(_, option)| Stdout::Text(option));
+        let solution = self.output.iter().map(|p| Stdout::File("solution", p));
+        common::check_stdout(texts.chain(solution).chain(other.iter().copied()))
     }
 
-    /// Writes the solution file, if one was asked for.
-    pub fn write<S: Answers>(&self, sol: &S, names: Option<&Names>, bars: &Bars) -> Result<()> {
+    /// Stages the solution file among the run's `files`, if one was asked
+    /// for: it appears when they are committed.
+    pub fn stage<S: Answers>(
+        &self,
+        files: &mut Outputs,
+        sol: &S,
+        names: Option<&Names>,
+        bars: &Bars,
+    ) -> Result<()> {
         if let Some(path) = &self.output {
             bars.spin("write", || {
-                write_atomically(path, |w| {
+                files.write(path, |w| {
                     solution::write_as(w, sol, self.format.into(), self.header, names)
                 })
             })?;
         }
         Ok(())
+    }
+
+    /// Writes the solution file, if one was asked for: the run's only output.
+    pub fn write<S: Answers>(&self, sol: &S, names: Option<&Names>, bars: &Bars) -> Result<()> {
+        let mut files = Outputs::new();
+        self.stage(&mut files, sol, names, bars)?;
+        Ok(files.commit()?)
     }
 }
 

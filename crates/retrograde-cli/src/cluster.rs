@@ -252,9 +252,14 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     let sol = &solved.solution;
     let n = sol.len();
     let asked = run.outputs.resolve(n, None)?;
-    let write_started = Instant::now();
-    run.outputs.write(sol, None, &bars)?;
-    let write = write_started.elapsed();
+    // Only the phases that ran are shown.
+    let mut t = common::Timings::default();
+    t.record("read", read.as_secs_f64());
+    t.record("connect", times.connect.as_secs_f64());
+    t.record("solve", times.solve.as_secs_f64());
+    if run.outputs.output.is_some() {
+        t.time("write", || run.outputs.write(sol, None, &bars))?;
+    }
 
     if !run.quiet {
         writeln!(
@@ -272,26 +277,13 @@ pub fn run(run: &Run) -> Result<ExitCode> {
         let peak = common::peak_memory().map_or_else(String::new, |b| {
             format!("; peak memory {} (this process)", HumanBytes(b))
         });
-        writeln!(
-            out,
-            "time: read {:.3} s, connect {:.3} s, solve {:.3} s, write {:.3} s, total {:.3} s{peak}",
-            read.as_secs_f64(),
-            times.connect.as_secs_f64(),
-            times.solve.as_secs_f64(),
-            write.as_secs_f64(),
-            started.elapsed().as_secs_f64()
-        )?;
+        writeln!(out, "time: {}{peak}", t.line())?;
         if let Some(path) = &run.outputs.output {
             writeln!(out, "wrote: {}", common::shown(path))?;
         }
     }
     out.flush()?;
     if run.json {
-        let mut t = common::Timings::default();
-        t.record("read", read.as_secs_f64());
-        t.record("connect", times.connect.as_secs_f64());
-        t.record("solve", times.solve.as_secs_f64());
-        t.record("write", write.as_secs_f64());
         let report = crate::solve::Report {
             graph: &run.game.graph,
             moves: solved.edges,

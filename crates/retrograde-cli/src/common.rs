@@ -223,10 +223,13 @@ pub fn open_input(
 
 /// Refuses files that would clash: two outputs to the same file or
 /// descriptor, an output that would overwrite an input, or two inputs read
-/// from the same stream (standard input can be read only once).
+/// from the same stream (standard input can be read only once); and any
+/// output that cannot be written (a missing directory, a directory), before
+/// any work.
 pub fn check_files(inputs: &[&Path], outputs: &[&Path]) -> Result<()> {
     use retrograde::io::paths::{output_is_input, same_output, same_stream};
     for (i, a) in outputs.iter().enumerate() {
+        retrograde::io::check_output(a)?;
         for b in &outputs[i + 1..] {
             if same_output(a, b) {
                 anyhow::bail!(
@@ -321,15 +324,83 @@ pub struct Written<'a> {
     pub binary: bool,
 }
 
-/// Refuses `--json` with an output (`what`: "the graph", "the solution") on
+/// Refuses `--json` with an output (`what`: "graph", "solution") on
 /// standard output: both would be on it.
-pub fn check_json_output(json: bool, output: &Path, what: &str) -> Result<()> {
-    if json && retrograde::io::paths::output_descriptor(output) == Some(1) {
-        anyhow::bail!(
-            "--json and the output {} both write to standard output: write {what} to a file",
-            shown(output)
-        );
+pub fn check_json_output(json: bool, output: &Path, what: &'static str) -> Result<()> {
+    let json = json.then_some(Stdout::Text("--json"));
+    check_stdout(json.into_iter().chain([Stdout::File(what, output)]))
+}
+
+/// Something a run writes on standard output.
+#[derive(Clone, Copy)]
+pub enum Stdout<'a> {
+    /// Text an option asks for (`--json`, `--query`): give it only when asked.
+    Text(&'static str),
+    /// An output file (what it holds, its name): on standard output when
+    /// its name says so (`-`, `/dev/stdout`).
+    File(&'static str, &'a Path),
+}
+
+impl Stdout<'_> {
+    fn is_on_stdout(&self) -> bool {
+        match self {
+            Stdout::Text(_) => true,
+            Stdout::File(_, path) => is_stdout(path),
+        }
     }
+
+    fn name(&self) -> String {
+        match self {
+            Stdout::Text(option) => (*option).to_string(),
+            Stdout::File(what, path) => format!("the {what} {}", shown(path)),
+        }
+    }
+}
+
+/// Whether an output's name is standard output.
+pub fn is_stdout(path: &Path) -> bool {
+    retrograde::io::paths::output_descriptor(path) == Some(1)
+}
+
+/// Refuses, before any work, a file output on standard output together with
+/// anything else there (another file, `--json`, `--query` answers): the two
+/// would be mixed into one stream. Several texts asked for may share it.
+pub fn check_stdout<'a>(claims: impl IntoIterator<Item = Stdout<'a>>) -> Result<()> {
+    let on: Vec<Stdout<'a>> = claims.into_iter().filter(Stdout::is_on_stdout).collect();
+    let Some(file) = on.iter().position(|c| matches!(c, Stdout::File(..))) else {
+        return Ok(());
+    };
+    let Some(other) = (0..on.len()).find(|&i| i != file) else {
+        return Ok(());
+    };
+    let remedy = match (on[file], on[other]) {
+        (_, Stdout::File(..)) => "write one of them to a file".to_string(),
+        (Stdout::File(what, _), _) => format!("write the {what} to a file"),
+        (Stdout::Text(_), _) => return Ok(()),
+    };
+    let (first, second) = (&on[file.min(other)], &on[file.max(other)]);
+    anyhow::bail!(
+        "{} and {} both write to standard output: {remedy}",
+        first.name(),
+        second.name()
+    )
+}
+
+/// Where a command's text answers go: standard output, or standard error
+/// when an output file takes standard output (`--svg -`, `--save -`), so
+/// that the file's bytes stay clean.
+pub fn data_out(outputs: &[&Path]) -> Box<dyn std::io::Write> {
+    if outputs.iter().any(|p| is_stdout(p)) {
+        Box::new(talk())
+    } else {
+        Box::new(std::io::stdout().lock())
+    }
+}
+
+/// Says on standard error that `path` was written: `wrote: FILE`.
+pub fn wrote(path: &Path) -> Result<()> {
+    use std::io::Write;
+    writeln!(talk(), "wrote: {}", shown(path))?;
     Ok(())
 }
 

@@ -62,7 +62,7 @@ pub fn format_of(path: &Path) -> Format {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    common::check_json_output(args.json, &args.output, "the graph")?;
+    common::check_json_output(args.json, &args.output, "graph")?;
     common::check_files(&[&args.input], &[&args.output])?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();

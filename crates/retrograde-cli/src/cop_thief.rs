@@ -9,11 +9,12 @@ use anyhow::Result;
 use indicatif::HumanBytes;
 use retrograde::game::{check_game, materialise, sample_positions, solve_game_with_progress};
 use retrograde::games::cop_thief::{Board, CopThief, Side, Verdict};
-use retrograde::io::write_atomically;
+use retrograde::io::Outputs;
 use retrograde::solve::solve_with_progress;
 use retrograde::{Answers, CsrBuilder, Game, Histogram, Line, Lookup, Outcome, Value};
 
-use crate::common::{self, Timings};
+use crate::common::{self, Stdout, Timings};
+use crate::db::Saved;
 use crate::progress::Bars;
 
 /// Options of `retrograde cop-thief`.
@@ -74,8 +75,11 @@ pub struct Args {
 const CHECK_SAMPLE: usize = 200_000;
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let mut outputs: Vec<&Path> = args.svg.iter().map(|p| p.as_path()).collect();
-    outputs.extend(args.save.outputs());
+    let outputs = args.outputs();
+    let json = args.json.then_some(Stdout::Text("--json"));
+    let svg = args.svg.iter().map(|p| Stdout::File("picture", p));
+    let save = args.save.save.iter().map(|p| Stdout::File("database", p));
+    common::check_stdout(json.into_iter().chain(svg).chain(save))?;
     common::check_files(&[&args.board], &outputs)?;
     let timely = args.engine.timely();
     if timely && args.explicit {
@@ -134,13 +138,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         })?)
     };
     let sol = &*sol;
-    times.time("save", || {
-        let meta = retrograde::play::Playable::meta(&game)
-            .param("board", &text)
-            .param("path", args.board.display());
-        args.save
-            .save(meta, &crate::db::dense(sol), &bars, args.quiet || args.json)
-    })?;
+    let mut files = Outputs::new();
+    let meta = retrograde::play::Playable::meta(&game)
+        .param("board", &text)
+        .param("path", args.board.display());
+    let saved = args
+        .save
+        .stage(&mut files, &mut times, meta, &crate::db::dense(sol), &bars)?;
     let start = game.start();
     let local = Local(sol);
     let answered = Answered {
@@ -150,7 +154,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
         histogram: (args.json || args.stats).then(|| sol.values().histogram()),
         engine: None,
     };
-    show(&args, &game, &answered, &outputs, &times)
+    show(&args, &game, &answered, (files, saved), &times)
+}
+
+impl Args {
+    /// The output files named: the picture and the database.
+    fn outputs(&self) -> Vec<&Path> {
+        let mut outputs: Vec<&Path> = self.svg.iter().map(|p| p.as_path()).collect();
+        outputs.extend(self.save.outputs());
+        outputs
+    }
 }
 
 /// What the printing needs from a solve, wherever the answers are.
@@ -253,16 +266,17 @@ fn run_timely(
         histogram: Some(outline.histogram),
         engine: Some(crate::cluster::engine_line(&config, outline.rounds)),
     };
-    let outputs: Vec<&Path> = args.svg.iter().map(|p| p.as_path()).collect();
-    show(args, &game, &answered, &outputs, &times)
+    show(args, &game, &answered, (Outputs::new(), None), &times)
 }
 
-/// Writes the picture, then the verdict, map, line and statistics (or the JSON report).
+/// Stages the picture with the run's other `files` (and the database
+/// staged among them), commits them all, then prints the verdict, map, line
+/// and statistics (or the JSON report).
 fn show(
     args: &Args,
     game: &CopThief,
     sol: &Answered,
-    outputs: &[&Path],
+    (mut files, saved): (Outputs, Option<Saved>),
     times: &Timings,
 ) -> Result<ExitCode> {
     if let Some(path) = &args.svg {
@@ -271,22 +285,21 @@ fn show(
         } else {
             game.svg(sol.look)
         };
-        write_atomically(path, |w| w.write_all(picture.as_bytes()))?;
+        files.write(path, |w| w.write_all(picture.as_bytes()))?;
+    }
+    files.commit()?;
+    let quiet = args.quiet || args.json;
+    Saved::say(saved.as_ref(), quiet)?;
+    if let (Some(path), false) = (&args.svg, quiet) {
+        common::wrote(path)?;
     }
 
     if args.json {
         return report(&args.board, game, sol, times);
     }
-    // The verdict, map and line are the data: standard output, unless the
-    // picture goes there.
-    let svg_to_stdout = outputs
-        .iter()
-        .any(|p| retrograde::io::paths::output_descriptor(p) == Some(1));
-    let mut out: Box<dyn Write> = if svg_to_stdout {
-        Box::new(common::talk())
-    } else {
-        Box::new(std::io::stdout().lock())
-    };
+    // The verdict, map and line are the data: standard output, unless a
+    // file goes there.
+    let mut out = common::data_out(&args.outputs());
     writeln!(out, "{}", game.verdict(sol.look))?;
     if args.map {
         writeln!(out)?;

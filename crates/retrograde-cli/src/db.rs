@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use retrograde::db::{self, Compression, Database, Meta, Source, WriteSummary};
+use retrograde::io::Outputs;
 use retrograde::play::{NotationError, Playable, StoredGraph};
 use retrograde::{Answers, StateGame, Value};
 
-use crate::common;
+use crate::common::{self, Timings};
 use crate::progress::Bars;
 
 /// `--save` and how.
@@ -40,50 +41,79 @@ impl SaveArgs {
         })
     }
 
-    /// Writes the database of `source`, if `--save` was given, and says so
-    /// on standard error unless `quiet`.
-    pub fn save<F>(
+    /// Stages the database of `source` among the run's `files`, if `--save`
+    /// was given, timed as the phase `save` (no phase without `--save`): it
+    /// appears when the files are committed, with the run's other outputs.
+    pub fn stage<F>(
         &self,
+        files: &mut Outputs,
+        times: &mut Timings,
         meta: Meta,
         source: &Source<'_, F>,
         bars: &Bars,
-        quiet: bool,
-    ) -> Result<()>
+    ) -> Result<Option<Saved>>
     where
         F: Fn(u64) -> Option<Value> + Sync,
     {
         let Some(path) = &self.save else {
-            return Ok(());
+            return Ok(None);
         };
-        let summary = bars.spin("save", || self.writer(meta).write(path, source))?;
-        say(path, &summary, quiet)
+        let summary = times.time("save", || {
+            bars.spin("save", || self.writer(meta).stage(files, path, source))
+        })?;
+        Ok(Some(Saved {
+            path: path.clone(),
+            summary,
+        }))
     }
 
-    /// [`SaveArgs::save`] for positions keyed sparsely (a state game).
-    pub fn save_keyed(
+    /// [`SaveArgs::stage`] for positions keyed sparsely (a state game).
+    #[allow(clippy::too_many_arguments)]
+    pub fn stage_keyed(
         &self,
+        files: &mut Outputs,
+        times: &mut Timings,
         meta: Meta,
         n: u32,
         key: impl Fn(u32) -> u64 + Sync,
         value: impl Fn(u32) -> Option<Value> + Sync,
         bars: &Bars,
-        quiet: bool,
-    ) -> Result<()> {
+    ) -> Result<Option<Saved>> {
         let Some(path) = &self.save else {
-            return Ok(());
+            return Ok(None);
         };
-        let summary = bars.spin("save", || {
-            self.writer(meta).write_keyed(path, n, key, value)
+        let summary = times.time("save", || {
+            bars.spin("save", || {
+                self.writer(meta).stage_keyed(files, path, n, key, value)
+            })
         })?;
-        say(path, &summary, quiet)
+        Ok(Some(Saved {
+            path: path.clone(),
+            summary,
+        }))
+    }
+}
+
+/// A database staged by `--save`, to be reported once the run's outputs
+/// are committed.
+pub struct Saved {
+    path: PathBuf,
+    summary: WriteSummary,
+}
+
+impl Saved {
+    /// Says what was saved, on standard error, unless `quiet` (or there was
+    /// nothing to save).
+    pub fn say(saved: Option<&Saved>, quiet: bool) -> Result<()> {
+        match saved {
+            Some(s) if !quiet => say(&s.path, &s.summary),
+            _ => Ok(()),
+        }
     }
 }
 
 /// The line that says what was saved.
-fn say(path: &Path, s: &WriteSummary, quiet: bool) -> Result<()> {
-    if quiet {
-        return Ok(());
-    }
+fn say(path: &Path, s: &WriteSummary) -> Result<()> {
     let per = |bytes: u64| bytes as f64 / s.positions.max(1) as f64;
     let compressed = match s.compression {
         Compression::Zstd => format!(

@@ -5,9 +5,11 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use retrograde::games::chess::{Endgame, Ending, Position};
+use retrograde::io::Outputs;
 use retrograde::{Answers, Explorer, Outcome, StateGame};
 
-use crate::common::{self, Timings};
+use crate::common::{self, Stdout, Timings};
+use crate::db::Saved;
 use crate::progress::Bars;
 use crate::report;
 
@@ -84,6 +86,30 @@ pub struct Output {
     pub quiet: bool,
     #[command(flatten)]
     pub save: crate::db::SaveArgs,
+}
+
+impl Output {
+    /// Refuses, before any work, outputs that cannot be written and two
+    /// things on standard output (`--save -` with `--json` or `--position`).
+    fn check(&self, position: bool) -> Result<()> {
+        let json = self.json.then_some(Stdout::Text("--json"));
+        let position = position.then_some(Stdout::Text("--position"));
+        let save = self.save.save.iter().map(|p| Stdout::File("database", p));
+        common::check_stdout(json.into_iter().chain(position).chain(save))?;
+        common::check_files(&[], &self.save.outputs())
+    }
+
+    /// Commits the run's files (all appear, or none), then says what was
+    /// saved.
+    fn commit(&self, files: Outputs, saved: Option<Saved>) -> Result<()> {
+        files.commit()?;
+        Saved::say(saved.as_ref(), self.quiet || self.json)
+    }
+
+    /// Where the start's value goes: standard output, unless the database does.
+    fn data(&self) -> Box<dyn Write> {
+        common::data_out(&self.save.outputs())
+    }
 }
 
 /// Options of `retrograde game teeko`.
@@ -179,6 +205,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 fn chess(args: ChessArgs) -> Result<ExitCode> {
+    args.out.check(args.position.is_some())?;
     let game = Endgame::new(args.ending, !args.no_symmetry);
     // Read the position first: bad notation is an error before any work.
     let asked = args
@@ -196,21 +223,42 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
     } else {
         None
     };
-    times.time("save", || {
-        args.out.save.save_keyed(
-            retrograde::play::Playable::meta(&game),
-            explored.len() as u32,
-            |i| {
-                explored
-                    .position(i)
-                    .and_then(|p| retrograde::play::Playable::key(&game, u64::from(p.0)))
-                    .unwrap_or(u64::MAX)
-            },
-            |i| solved.value(i),
-            &bars,
-            args.out.quiet || args.out.json,
-        )
-    })?;
+
+    // The position asked about as given (not turned into canonical form),
+    // its value, and its moves as played there with their values, best
+    // first: answered before anything is written, as it can fail.
+    let moves = asked
+        .map(|p| -> Result<_> {
+            let v = sol.value(&game.canonical(p))?;
+            let mut moves = Vec::new();
+            game.for_each_raw_move(p, |m| moves.push(m));
+            let mut valued = Vec::new();
+            for m in moves {
+                let after = sol.value(&game.canonical(m.to))?;
+                let value =
+                    retrograde::Value::new(after.outcome.flip(), after.remoteness.map(|r| r + 1));
+                valued.push((m, value));
+            }
+            best_first(&mut valued);
+            Ok((p, v, valued))
+        })
+        .transpose()?;
+    let mut files = Outputs::new();
+    let saved = args.out.save.stage_keyed(
+        &mut files,
+        &mut times,
+        retrograde::play::Playable::meta(&game),
+        explored.len() as u32,
+        |i| {
+            explored
+                .position(i)
+                .and_then(|p| retrograde::play::Playable::key(&game, u64::from(p.0)))
+                .unwrap_or(u64::MAX)
+        },
+        |i| solved.value(i),
+        &bars,
+    )?;
+    args.out.commit(files, saved)?;
 
     // Positions of the ending: every one explored but the capture's tie.
     let positions: Vec<u32> = (0..explored.len() as u32)
@@ -257,25 +305,6 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
     }
     let outcomes = report::Outcomes::from_histogram(&histogram);
     let mate = |plies: Option<u32>| plies.map(|p| p.div_ceil(2));
-
-    // The position asked about as given (not turned into canonical form),
-    // its value, and its moves as played there with their values, best first.
-    let moves = asked
-        .map(|p| -> Result<_> {
-            let v = sol.value(&game.canonical(p))?;
-            let mut moves = Vec::new();
-            game.for_each_raw_move(p, |m| moves.push(m));
-            let mut valued = Vec::new();
-            for m in moves {
-                let after = sol.value(&game.canonical(m.to))?;
-                let value =
-                    retrograde::Value::new(after.outcome.flip(), after.remoteness.map(|r| r + 1));
-                valued.push((m, value));
-            }
-            best_first(&mut valued);
-            Ok((p, v, valued))
-        })
-        .transpose()?;
 
     if args.out.json {
         #[derive(serde::Serialize)]
@@ -344,7 +373,7 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
     }
 
     if let Some((p, v, moves)) = &moves {
-        let mut out = std::io::stdout().lock();
+        let mut out = args.out.data();
         writeln!(out, "{}: {v} for the side to move", game.fen(*p))?;
         for (m, v) in moves {
             writeln!(out, "  {m}\t{v}")?;
@@ -465,11 +494,13 @@ struct WithStart<'a> {
     times: &'a Timings,
     json: bool,
     quiet: bool,
+    /// Where the start's value goes (standard output, unless a file does).
+    data: Box<dyn Write>,
 }
 
 /// Prints the JSON report, or the start's value on standard output and the
 /// summary on standard error.
-fn report_with_start(r: WithStart<'_>) -> Result<ExitCode> {
+fn report_with_start(mut r: WithStart<'_>) -> Result<ExitCode> {
     if r.json {
         #[derive(serde::Serialize)]
         struct Start {
@@ -505,13 +536,8 @@ fn report_with_start(r: WithStart<'_>) -> Result<ExitCode> {
         })?;
         return Ok(exit(r.verified));
     }
-    writeln!(
-        std::io::stdout().lock(),
-        "{}: {} for {}",
-        r.start_name,
-        r.start,
-        r.to_move.1
-    )?;
+    writeln!(r.data, "{}: {} for {}", r.start_name, r.start, r.to_move.1)?;
+    r.data.flush()?;
     if !r.quiet {
         let mut err = common::talk();
         let folded = if r.symmetry == Some(true) {
@@ -533,6 +559,7 @@ fn report_with_start(r: WithStart<'_>) -> Result<ExitCode> {
 }
 
 fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
+    args.out.check(false)?;
     let game = tutorial::TicTacToe {
         symmetry: !args.no_symmetry,
     };
@@ -552,42 +579,44 @@ fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
     let play = crate::db::TicTacToe(tutorial::TicTacToe {
         symmetry: !args.no_symmetry,
     });
-    times.time("save", || {
-        args.out.save.save_keyed(
-            retrograde::play::Playable::meta(&play),
-            explored.len() as u32,
-            |i| {
-                explored
-                    .position(i)
-                    .and_then(|b| {
-                        retrograde::play::Playable::key(&play, crate::db::TicTacToe::code(b))
-                    })
-                    .unwrap_or(u64::MAX)
-            },
-            |i| sol.solved().value(i),
-            &Bars::new(true),
-            args.out.quiet || args.out.json,
-        )
-    })?;
+    let start = sol.value(&tutorial::Board([0; 9]))?;
+    let mut files = Outputs::new();
+    let saved = args.out.save.stage_keyed(
+        &mut files,
+        &mut times,
+        retrograde::play::Playable::meta(&play),
+        explored.len() as u32,
+        |i| {
+            explored
+                .position(i)
+                .and_then(|b| retrograde::play::Playable::key(&play, crate::db::TicTacToe::code(b)))
+                .unwrap_or(u64::MAX)
+        },
+        |i| sol.solved().value(i),
+        &Bars::new(true),
+    )?;
+    args.out.commit(files, saved)?;
     report_with_start(WithStart {
         game: "tic-tac-toe",
         symmetry: Some(!args.no_symmetry),
         counted: ", reachable from the empty board",
         outcomes: report::Outcomes::of(sol.solved()),
         summary: sol.solved().summary(),
-        start: sol.value(&tutorial::Board([0; 9]))?,
+        start,
         start_name: "the empty board",
         to_move: ("X", "X"),
         verified,
         times: &times,
         json: args.out.json,
         quiet: args.out.quiet,
+        data: args.out.data(),
     })
 }
 
 fn teeko(args: TeekoArgs, threads: Option<usize>) -> Result<ExitCode> {
     use retrograde::games::teeko::Teeko;
     use retrograde::Game;
+    args.out.check(false)?;
     let game = Teeko::new();
     let limit = common::memory_limit(args.max_memory);
     if args.engine.timely() {
@@ -613,17 +642,18 @@ fn teeko(args: TeekoArgs, threads: Option<usize>) -> Result<ExitCode> {
     } else {
         None
     };
-    times.time("save", || {
-        args.out.save.save(
-            retrograde::play::Playable::meta(&game),
-            &crate::db::dense(&sol),
-            &bars,
-            args.out.quiet || args.out.json,
-        )
-    })?;
     let start = sol
         .value(game.start())
         .ok_or_else(|| anyhow::anyhow!("the start is no position"))?;
+    let mut files = Outputs::new();
+    let saved = args.out.save.stage(
+        &mut files,
+        &mut times,
+        retrograde::play::Playable::meta(&game),
+        &crate::db::dense(&sol),
+        &bars,
+    )?;
+    args.out.commit(files, saved)?;
     report_with_start(WithStart {
         game: "teeko",
         symmetry: None,
@@ -637,6 +667,7 @@ fn teeko(args: TeekoArgs, threads: Option<usize>) -> Result<ExitCode> {
         times: &times,
         json: args.out.json,
         quiet: args.out.quiet,
+        data: args.out.data(),
     })
 }
 
@@ -709,11 +740,13 @@ fn teeko_timely(
         times: &times,
         json: args.out.json,
         quiet: args.out.quiet,
+        data: args.out.data(),
     })
 }
 
 fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
     use retrograde::games::dobutsu::{notation, Capture, Dobutsu};
+    args.out.check(args.position.is_some())?;
     // Read the position first: bad notation is an error before any work.
     let asked = args.position.as_deref().map(notation::parse).transpose()?;
     let (first, sente) = match args.start.as_deref() {
@@ -738,23 +771,6 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
     } else {
         None
     };
-    if args.out.save.save.is_some() {
-        let keys = game.keys();
-        let source = retrograde::db::Source {
-            records: keys.len() as u64,
-            value: |r: u64| sol.value(r as u32),
-            keys: Some(&keys[..]),
-            moves: None,
-        };
-        times.time("save", || {
-            args.out.save.save(
-                retrograde::play::Playable::meta(&game.rules(first, sente)),
-                &source,
-                &bars,
-                args.out.quiet || args.out.json,
-            )
-        })?;
-    }
     let value_of =
         |b: &retrograde::games::dobutsu::Board| game.position(b).and_then(|p| sol.value(p));
     let start = value_of(&first).ok_or_else(|| anyhow::anyhow!("the start is no position"))?;
@@ -796,6 +812,28 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
             Ok((text, v, valued))
         })
         .transpose()?;
+
+    // Everything that can fail is answered before anything is written.
+    let mut files = Outputs::new();
+    let saved = if args.out.save.save.is_some() {
+        let keys = game.keys();
+        let source = retrograde::db::Source {
+            records: keys.len() as u64,
+            value: |r: u64| sol.value(r as u32),
+            keys: Some(&keys[..]),
+            moves: None,
+        };
+        args.out.save.stage(
+            &mut files,
+            &mut times,
+            retrograde::play::Playable::meta(&game.rules(first, sente)),
+            &source,
+            &bars,
+        )?
+    } else {
+        None
+    };
+    args.out.commit(files, saved)?;
 
     if args.out.json {
         #[derive(serde::Serialize)]
@@ -866,7 +904,7 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
         return Ok(exit(verified));
     }
 
-    let mut out = std::io::stdout().lock();
+    let mut out = args.out.data();
     writeln!(
         out,
         "{}: {start} for {}",

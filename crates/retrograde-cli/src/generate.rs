@@ -61,7 +61,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.vertices == 0 || args.vertices == u32::MAX {
         anyhow::bail!("--vertices must be between 1 and {}", u32::MAX - 1);
     }
-    common::check_json_output(args.json, &args.output, "the graph")?;
+    common::check_json_output(args.json, &args.output, "graph")?;
     common::check_files(&[], &[&args.output])?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();

@@ -118,6 +118,7 @@ const INTERRUPTED: i32 = 130;
 
 fn main() -> ExitCode {
     fewer_arenas_under_an_address_space_limit();
+    file_size_limit_is_an_error();
     let cli = Cli::parse();
     // Ctrl-C (and SIGTERM, SIGHUP): remove any half-written output, then exit.
     // Failing to install the handler only loses that cleanup.
@@ -242,6 +243,19 @@ fn fewer_arenas_under_an_address_space_limit() {
         unsafe {
             libc::mallopt(libc::M_ARENA_MAX, 2);
         }
+    }
+}
+
+/// A write past the file-size limit (`ulimit -f`) raises SIGXFSZ, whose
+/// default action kills the process and leaves the temporary file behind.
+/// Ignored, the write fails with EFBIG instead: an ordinary I/O error (exit
+/// 2, `File too large`), the temporary file removed.
+fn file_size_limit_is_an_error() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to "ignore" runs no code in the
+    // handler; called before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
 }
 

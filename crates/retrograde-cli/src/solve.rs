@@ -5,11 +5,13 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use indicatif::HumanBytes;
+use retrograde::io::Outputs;
 use retrograde::{solve, Answers, GameGraph};
 
 use crate::answers::{Asked, OutputArgs};
 use crate::cluster::{self, ClusterArgs};
-use crate::common::{self, Timings};
+use crate::common::{self, Stdout, Timings};
+use crate::db::Saved;
 use crate::load::{Budget, GameArgs};
 use crate::progress::Bars;
 use crate::Global;
@@ -100,7 +102,14 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         _ => false,
     };
     // Refused before any work, on every engine.
-    args.outputs.check(args.json)?;
+    let files_to_stdout: Vec<Stdout<'_>> = args
+        .save
+        .save
+        .iter()
+        .map(|p| Stdout::File("database", p))
+        .chain(args.dot.iter().map(|p| Stdout::File("Graphviz graph", p)))
+        .collect();
+    args.outputs.check(args.json, &files_to_stdout)?;
     if timely {
         if args.game.names {
             anyhow::bail!("--names applies to the sequential and parallel engines only");
@@ -133,6 +142,9 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     let (graph, rules, names) = times.time("read", || args.game.load(budget, &bars))?;
     let n = graph.vertex_count();
     let asked = args.outputs.resolve(n, names.as_ref())?;
+    if args.dot.is_some() {
+        check_dot(n)?;
+    }
 
     let threads = rayon::current_num_threads();
     let engine = args.engine.resolve(n, threads);
@@ -146,16 +158,20 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         Engine::Parallel => solve::solve_parallel_with_progress(&graph, &rules, &bars),
         _ => solve::solve_with_progress(&graph, &rules, &bars),
     })?;
+    // Every output is staged, then all appear together (or none does).
+    let mut files = Outputs::new();
     if args.outputs.output.is_some() {
-        times.time("write", || args.outputs.write(&sol, names.as_ref(), &bars))?;
+        times.time("write", || {
+            args.outputs.stage(&mut files, &sol, names.as_ref(), &bars)
+        })?;
     }
-    if args.save.save.is_some() {
-        times.time("save", || save(&args, &graph, &rules, &sol, &bars))?;
-    }
+    let saved = save(&args, &graph, &rules, &sol, &bars, &mut files, &mut times)?;
     if let Some(path) = &args.dot {
-        let text = dot(&graph, &sol, names.as_ref())?;
-        retrograde::io::write_atomically(path, |w| w.write_all(text.as_bytes()))?;
+        let text = dot(&graph, &sol, names.as_ref());
+        files.write(path, |w| w.write_all(text.as_bytes()))?;
     }
+    files.commit()?;
+    Saved::say(saved.as_ref(), args.quiet || args.json)?;
 
     let threads = if engine == Engine::Parallel {
         threads
@@ -185,7 +201,7 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
             engine.name(),
             common::count(threads as u64, "thread", "threads"),
         )?;
-        if let Some(path) = &args.outputs.output {
+        for path in args.outputs.output.iter().chain(&args.dot) {
             writeln!(out, "wrote: {}", common::shown(path))?;
         }
     }
@@ -216,16 +232,21 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes the database of an explicit graph's solution, with its moves (a
-/// labelled position keeps none: it is over), so that it can be queried
-/// and played without the graph.
+/// Stages the database of an explicit graph's solution, if `--save` was
+/// given, with its moves (a labelled position keeps none: it is over), so
+/// that it can be queried and played without the graph.
 fn save<S: Answers + Sync>(
     args: &Args,
     graph: &retrograde::Csr,
     rules: &retrograde::Rules,
     sol: &S,
     bars: &Bars,
-) -> Result<()> {
+    files: &mut Outputs,
+    times: &mut Timings,
+) -> Result<Option<Saved>> {
+    if args.save.save.is_none() {
+        return Ok(None);
+    }
     let (offsets, targets) = moves(graph, rules);
     let mut meta = retrograde::db::Meta::new("graph")
         .param("graph", args.game.graph.display())
@@ -246,11 +267,22 @@ fn save<S: Answers + Sync>(
         keys: None,
         moves: Some((&offsets[..], &targets[..])),
     };
-    args.save.save(meta, &source, bars, args.quiet || args.json)
+    args.save.stage(files, times, meta, &source, bars)
 }
 
 /// The largest graph `--dot` draws.
 const DOT_LIMIT: usize = 10_000;
+
+/// Refuses `--dot` for a graph of `n` vertices too large to draw, before
+/// the solve.
+fn check_dot(n: usize) -> Result<()> {
+    if n > DOT_LIMIT {
+        anyhow::bail!(
+            "--dot draws graphs of up to {DOT_LIMIT} vertices; this one has {n} (Graphviz would not lay it out readably)"
+        );
+    }
+    Ok(())
+}
 
 /// The graph in Graphviz's language: each vertex filled with its outcome's
 /// colour (the Okabe–Ito palette) and labelled with its id (or name) and
@@ -259,13 +291,8 @@ fn dot<S: Answers>(
     graph: &retrograde::Csr,
     sol: &S,
     names: Option<&retrograde::io::names::Names>,
-) -> Result<String> {
+) -> String {
     let n = graph.vertex_count();
-    if n > DOT_LIMIT {
-        anyhow::bail!(
-            "--dot draws graphs of up to {DOT_LIMIT} vertices; this one has {n} (Graphviz would not lay it out readably)"
-        );
-    }
     let fill = |o: retrograde::Outcome| match o {
         retrograde::Outcome::Win => "#009E73",
         retrograde::Outcome::Lose => "#D55E00",
@@ -296,7 +323,7 @@ fn dot<S: Answers>(
         s += &format!("  {u} -> {v}{bold};\n");
     }
     s += "}\n";
-    Ok(s)
+    s
 }
 
 /// An explicit graph's moves as its database keeps them: offsets (one per

@@ -1247,6 +1247,349 @@ mod promises {
     }
 }
 
+/// Every output of a run appears together or not at all, a write that fails
+/// for any reason is an exit 2 that leaves nothing behind, and standard
+/// output carries one thing (issue "Every promise under attack, round three").
+mod outputs {
+    use super::*;
+
+    /// The names in `dir`, sorted.
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// A directory holding the hand-worked graph `g.txt`, the board `b.txt`
+    /// and `out.tsv` with the content `EARLIER`.
+    fn workspace() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        fs::copy(data("chase.txt"), dir.path().join("g.txt")).unwrap();
+        fs::write(dir.path().join("b.txt"), "1 3\nP.T\n").unwrap();
+        fs::write(dir.path().join("out.tsv"), "EARLIER").unwrap();
+        dir
+    }
+
+    const BEFORE: [&str; 3] = ["b.txt", "g.txt", "out.tsv"];
+
+    /// Runs the binary with `args` in `cwd` under a file-size limit of
+    /// `kib` KiB, as `ulimit -f` sets it.
+    fn under_file_limit(kib: u64, args: &[&str], cwd: &Path) -> Output {
+        Command::new("bash")
+            .arg("-c")
+            .arg(format!("ulimit -f {kib} && exec \"$0\" \"$@\""))
+            .arg(env!("CARGO_BIN_EXE_retrograde"))
+            .args(args)
+            .current_dir(cwd)
+            .output()
+            .unwrap()
+    }
+
+    #[test]
+    fn an_output_that_cannot_be_written_is_refused_before_any_other_is_touched() {
+        let dir = workspace();
+        for args in [
+            &["solve", "g.txt", "-o", "out.tsv", "--save", "nodir/x.db"][..],
+            &["solve", "g.txt", "-o", "out.tsv", "--dot", "nodir/g.dot"],
+            &[
+                "cop-thief",
+                "b.txt",
+                "--svg",
+                "x.svg",
+                "--save",
+                "nodir/x.db",
+            ],
+            &["game", "tic-tac-toe", "--save", "nodir/t.db"],
+            &["game", "cop-thief", "b.txt", "--save", "out.tsv/x.db"],
+        ] {
+            let o = run(args, dir.path());
+            let e = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+            assert!(
+                e.contains("No such file or directory") || e.contains("Not a directory"),
+                "{args:?}: {e}"
+            );
+            assert!(!e.contains("solved"), "refused before the solve: {e}");
+            assert_eq!(listing(dir.path()), BEFORE, "{args:?}");
+            assert_eq!(
+                fs::read_to_string(dir.path().join("out.tsv")).unwrap(),
+                "EARLIER"
+            );
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_failed_output_leaves_every_other_output_of_the_run_untouched() {
+        let dir = workspace();
+        // /dev/full accepts the name and fails the write, after the outputs
+        // before it were staged.
+        for args in [
+            &["solve", "g.txt", "-o", "out.tsv", "--save", "/dev/full"][..],
+            &[
+                "solve",
+                "g.txt",
+                "-o",
+                "out.tsv",
+                "--save",
+                "x.db",
+                "--dot",
+                "/dev/full",
+            ],
+            &["cop-thief", "b.txt", "--save", "x.db", "--svg", "/dev/full"],
+            &[
+                "game",
+                "cop-thief",
+                "b.txt",
+                "--save",
+                "x.db",
+                "--svg",
+                "/dev/full",
+            ],
+        ] {
+            let o = run(args, dir.path());
+            assert_refused(&o, "/dev/full: No space left on device");
+            assert_eq!(listing(dir.path()), BEFORE, "{args:?}");
+            assert_eq!(
+                fs::read_to_string(dir.path().join("out.tsv")).unwrap(),
+                "EARLIER"
+            );
+        }
+        // Without the failing output, all of them appear.
+        let o = run(
+            &[
+                "solve", "g.txt", "-o", "out.tsv", "--save", "x.db", "--dot", "g.dot",
+            ],
+            dir.path(),
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(
+            listing(dir.path()),
+            ["b.txt", "g.dot", "g.txt", "out.tsv", "x.db"]
+        );
+    }
+
+    #[test]
+    fn a_write_past_the_file_size_limit_is_exit_2_with_no_temporary_file_left() {
+        let dir = workspace();
+        let chain: String = (0..1999).map(|v| format!("{v} {}\n", v + 1)).collect();
+        fs::write(dir.path().join("chain.txt"), chain).unwrap();
+        let o = run(
+            &["solve", "chain.txt", "-q", "--save", "chain.db"],
+            dir.path(),
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let before = listing(dir.path());
+        // Each output is over 30 KB, the limit 8 KiB.
+        for (args, output) in [
+            (&["solve", "chain.txt", "-o", "out.tsv"][..], "out.tsv"),
+            (&["solve", "chain.txt", "--save", "s.db"], "s.db"),
+            (&["convert", "chain.txt", "c.rgb"], "c.rgb"),
+            (&["convert", "chain.txt", "c.txt"], "c.txt"),
+            (&["generate", "-n", "2000", "-m", "4000", "r.txt"], "r.txt"),
+            (&["generate", "-n", "2000", "-m", "4000", "r.rgb"], "r.rgb"),
+            (&["analyze", "chain.db", "--svg", "a.svg"], "a.svg"),
+        ] {
+            let o = under_file_limit(8, args, dir.path());
+            assert_refused(&o, &format!("{output}: File too large"));
+            assert_eq!(listing(dir.path()), before, "{args:?}");
+        }
+        // Under 2 KiB the small solution is staged, the database (4 KiB) is
+        // too large: neither appears.
+        let o = under_file_limit(
+            2,
+            &["solve", "g.txt", "-o", "out.tsv", "--save", "s.db"],
+            dir.path(),
+        );
+        assert_refused(&o, "s.db: File too large");
+        assert_eq!(listing(dir.path()), before);
+        let o = under_file_limit(2, &["game", "tic-tac-toe", "--save", "t.db"], dir.path());
+        assert_refused(&o, "t.db: File too large");
+        assert_eq!(listing(dir.path()), before);
+        assert_eq!(
+            fs::read_to_string(dir.path().join("out.tsv")).unwrap(),
+            "EARLIER"
+        );
+    }
+
+    #[test]
+    fn two_things_never_share_standard_output() {
+        let dir = workspace();
+        for (args, want) in [
+            (
+                &["solve", "g.txt", "--save", "-", "--json"][..],
+                "--json and the database -",
+            ),
+            (
+                &["solve", "g.txt", "--save", "-", "--query", "0"],
+                "--query and the database -",
+            ),
+            (
+                &["solve", "g.txt", "--save", "-", "--line", "0"],
+                "--line and the database -",
+            ),
+            (
+                &["solve", "g.txt", "-o", "-", "--save", "/dev/stdout"],
+                "the solution - and the database /dev/stdout",
+            ),
+            (
+                &["solve", "g.txt", "-o", "-", "--query", "0"],
+                "--query and the solution -",
+            ),
+            (
+                &["solve", "g.txt", "--dot", "-", "--json"],
+                "--json and the Graphviz graph -",
+            ),
+            (
+                &["solve", "g.txt", "--dot", "-", "-o", "-"],
+                "the solution - and the Graphviz graph -",
+            ),
+            (
+                &["cop-thief", "b.txt", "--svg", "-", "--json"],
+                "--json and the picture -",
+            ),
+            (
+                &["cop-thief", "b.txt", "--svg", "-", "--save", "-"],
+                "the picture - and the database -",
+            ),
+            (
+                &["game", "tic-tac-toe", "--save", "-", "--json"],
+                "--json and the database -",
+            ),
+            (
+                &[
+                    "game",
+                    "chess",
+                    "KRK",
+                    "--save",
+                    "-",
+                    "--position",
+                    "8/8/8/8/8/2k5/8/R1K5 w - - 0 1",
+                ],
+                "--position and the database -",
+            ),
+        ] {
+            let o = run(args, dir.path());
+            assert_refused(&o, &format!("{want} both write to standard output"));
+            assert_eq!(stdout(&o), "", "{args:?}");
+        }
+        assert_eq!(listing(dir.path()), BEFORE);
+    }
+
+    #[test]
+    fn a_database_on_standard_output_is_the_database_alone() {
+        let dir = workspace();
+        for (args, said) in [
+            (
+                &["game", "tic-tac-toe", "--save", "-"][..],
+                "the empty board: tie in 9 for X",
+            ),
+            (
+                &["cop-thief", "b.txt", "--save", "-"],
+                "Police catches the thief",
+            ),
+            (&["solve", "g.txt", "--save", "-"], "solved: 4 win"),
+        ] {
+            let o = run(args, dir.path());
+            assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+            // What is said goes to standard error; the bytes read back.
+            assert!(stderr(&o).contains(said), "{args:?}: {}", stderr(&o));
+            let copy = dir.path().join("copy.db");
+            fs::write(&copy, &o.stdout).unwrap();
+            retrograde::db::Database::open(&copy)
+                .unwrap()
+                .check()
+                .unwrap();
+            fs::remove_file(copy).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_position_that_fails_is_answered_before_the_database_is_written() {
+        let dir = workspace();
+        let o = run(
+            &[
+                "game",
+                "dobutsu",
+                "--start",
+                "1l1/1c1/1C1/1L1 b -",
+                "--position",
+                "1L1/1c1/1C1/1l1 b -",
+                "--save",
+                "d.db",
+            ],
+            dir.path(),
+        );
+        assert_refused(&o, "cannot be reached from the start");
+        assert_eq!(listing(dir.path()), BEFORE);
+    }
+
+    #[test]
+    fn an_empty_game_saves_a_database_that_every_command_reads() {
+        let dir = workspace();
+        fs::write(dir.path().join("empty.txt"), "").unwrap();
+        let o = run(&["solve", "empty.txt", "--save", "e.db"], dir.path());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let o = run(&["query", "e.db", "0"], dir.path());
+        assert_refused(&o, "0 is not a position of this database's game (graph)");
+        let o = run(&["analyze", "e.db", "--json"], dir.path());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(j["positions"], 0);
+        let o = run(&["verify", "e.db"], dir.path());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stderr(&o).contains("verified: e.db"), "{}", stderr(&o));
+    }
+
+    #[test]
+    fn the_time_line_names_only_the_phases_that_ran() {
+        let dir = workspace();
+        let time_line = |args: &[&str]| -> String {
+            let o = run(args, dir.path());
+            assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+            let e = stderr(&o);
+            e.lines()
+                .find(|l| l.starts_with("time:"))
+                .unwrap_or_default()
+                .to_string()
+        };
+        for args in [
+            &["game", "tic-tac-toe"][..],
+            &["cop-thief", "b.txt", "--stats"],
+            &["solve", "g.txt"],
+        ] {
+            let line = time_line(args);
+            assert!(line.contains("solve"), "{args:?}: {line}");
+            assert!(
+                !line.contains("save") && !line.contains("write"),
+                "{args:?}: {line}"
+            );
+        }
+        let line = time_line(&["game", "tic-tac-toe", "--save", "t.db"]);
+        assert!(line.contains("save"), "{line}");
+    }
+
+    #[test]
+    fn analyze_says_where_it_wrote_the_chart() {
+        let dir = workspace();
+        let o = run(&["solve", "g.txt", "-q", "--save", "x.db"], dir.path());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let o = run(&["analyze", "x.db", "--svg", "a.svg"], dir.path());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(stderr(&o), "wrote: a.svg\n");
+        assert!(stdout(&o).contains("longest win"), "{}", stdout(&o));
+        // The chart on standard output: the table goes to standard error.
+        let o = run(&["analyze", "x.db", "--svg", "-"], dir.path());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o).starts_with("<svg"), "{}", stdout(&o));
+        assert!(stdout(&o).trim_end().ends_with("</svg>"));
+        assert!(stderr(&o).contains("longest win"), "{}", stderr(&o));
+    }
+}
+
 /// Standard output carries data only, and every summary has a JSON form.
 mod pipeline {
     use super::*;

@@ -352,3 +352,50 @@ fn moves_out_of_order_are_refused_even_with_their_checksums_right() {
     assert!(err.to_string().contains("out of order"), "{err}");
     assert!(retrograde::play::StoredGraph::new(&d).is_err());
 }
+
+#[test]
+fn an_empty_game_is_a_database_every_reader_takes() {
+    let no_moves: (&[u64], &[u32]) = (&[0], &[]);
+    let no_keys: &[u64] = &[];
+    for compression in [Compression::Zstd, Compression::None] {
+        for (keys, moves) in [(None, None), (Some(no_keys), None), (None, Some(no_moves))] {
+            let (_dir, path) = write(&[], keys, moves, compression);
+            let db = Database::open(&path).unwrap_or_else(|e| panic!("{compression:?}: {e}"));
+            assert!(db.is_empty());
+            db.check().unwrap();
+            assert_eq!(db.value(0).unwrap(), None);
+            let mut seen = 0;
+            db.for_each(|_, _, _| seen += 1).unwrap();
+            assert_eq!(seen, 0);
+            if moves.is_some() {
+                db.check_moves().unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn a_staged_database_appears_only_when_its_outputs_are_committed() {
+    let dir = tempfile::tempdir().unwrap();
+    let values = [Some(Value::new(Outcome::Lose, Some(0)))];
+    let source = Source {
+        records: 1,
+        value: |r: u64| values[r as usize],
+        keys: None,
+        moves: None,
+    };
+    let writer = db::Writer::new(Meta::new("test"));
+    let path = dir.path().join("game.db");
+    let mut outputs = retrograde::io::Outputs::new();
+    writer.stage(&mut outputs, &path, &source).unwrap();
+    assert!(!path.exists());
+    outputs.commit().unwrap();
+    assert_eq!(Database::open(&path).unwrap().value(0).unwrap(), values[0]);
+    // Dropped without a commit (the run failed later): nothing appears.
+    let other = dir.path().join("other.db");
+    let mut outputs = retrograde::io::Outputs::new();
+    writer.stage(&mut outputs, &other, &source).unwrap();
+    drop(outputs);
+    assert!(!other.exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}

@@ -88,19 +88,20 @@ impl Checked {
             block: 0,
             fault,
         };
-        // Only compressed record blocks list their ends; every other
-        // section has chunks of one size.
-        if variable == s.ends.is_empty() || (!variable && s.chunk == 0) {
-            return Err(bad(Fault::Layout));
-        }
-        let chunks = if s.ends.is_empty() {
-            s.bytes.div_ceil(s.chunk)
-        } else {
+        // Only compressed record blocks list their ends (none for an empty
+        // game: no block, no byte); every other section has chunks of one size.
+        let chunks = if variable {
             let increasing = s.ends.windows(2).all(|w| w[0] <= w[1]);
-            if !increasing || s.ends.last() != Some(&s.bytes) {
+            let last = s.ends.last().copied().unwrap_or(0);
+            if !increasing || last != s.bytes {
                 return Err(bad(Fault::Layout));
             }
             s.ends.len() as u64
+        } else {
+            if !s.ends.is_empty() || s.chunk == 0 {
+                return Err(bad(Fault::Layout));
+            }
+            s.bytes.div_ceil(s.chunk)
         };
         if chunks != s.checksums.len() as u64 {
             return Err(bad(Fault::Layout));
@@ -111,10 +112,10 @@ impl Checked {
             .ok_or_else(|| bad(Fault::Layout))?;
         if end > data_len {
             let have = data_len.saturating_sub(s.offset);
-            let chunk = if s.ends.is_empty() {
-                have / s.chunk
-            } else {
+            let chunk = if variable {
                 s.ends.partition_point(|&e| e <= have) as u64
+            } else {
+                have / s.chunk
             };
             return Err(DbError::Damaged {
                 path: path.to_path_buf(),

@@ -1,5 +1,6 @@
 //! Writing a database: records counted, packed and compressed a block at a
-//! time on all threads, then the file written atomically in one pass.
+//! time on all threads, then the file written atomically in one pass (alone,
+//! or staged with a run's other outputs and committed with them).
 
 use std::io::Write;
 use std::path::Path;
@@ -12,6 +13,7 @@ use super::{
     encode, Compression, Counts, DbError, Header, KeysHeader, Meta, MovesHeader, ALIGN,
     BLOCK_RECORDS, MAGIC, VERSION,
 };
+use crate::io::Outputs;
 use crate::{Answers, Outcome, Value};
 
 /// What a database is written from: the value of each record, in record
@@ -107,6 +109,27 @@ impl Writer {
     /// Time **O(records + keys + moves)**, on all threads; memory: the
     /// file's data, held until it is written.
     pub fn write<F>(&self, path: &Path, source: &Source<'_, F>) -> Result<WriteSummary, DbError>
+    where
+        F: Fn(u64) -> Option<Value> + Sync,
+    {
+        let mut outputs = Outputs::new();
+        let summary = self.stage(&mut outputs, path, source)?;
+        outputs.commit()?;
+        Ok(summary)
+    }
+
+    /// [`Writer::write`] as one of a run's `outputs`: the file is written
+    /// to its temporary file now and appears only when `outputs` are
+    /// committed, together with the run's other files.
+    ///
+    /// # Errors
+    /// As [`Writer::write`]; nothing appears under `path`.
+    pub fn stage<F>(
+        &self,
+        outputs: &mut Outputs,
+        path: &Path,
+        source: &Source<'_, F>,
+    ) -> Result<WriteSummary, DbError>
     where
         F: Fn(u64) -> Option<Value> + Sync,
     {
@@ -229,7 +252,7 @@ impl Writer {
         })?;
         let start = (24 + text.len() as u64).div_ceil(ALIGN) * ALIGN;
         let pad = start as usize - 24 - text.len();
-        crate::io::write_atomically(path, |w: &mut dyn Write| {
+        outputs.write(path, |w: &mut dyn Write| {
             let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
             w.write_all(MAGIC)?;
             w.write_all(&(text.len() as u64).to_le_bytes())?;
@@ -283,12 +306,36 @@ impl Writer {
         K: Fn(u32) -> u64 + Sync,
         V: Fn(u32) -> Option<Value> + Sync,
     {
+        let mut outputs = Outputs::new();
+        let summary = self.stage_keyed(&mut outputs, path, n, key, value)?;
+        outputs.commit()?;
+        Ok(summary)
+    }
+
+    /// [`Writer::write_keyed`] as one of a run's `outputs` (see
+    /// [`Writer::stage`]).
+    ///
+    /// # Errors
+    /// As [`Writer::write_keyed`]; nothing appears under `path`.
+    pub fn stage_keyed<K, V>(
+        &self,
+        outputs: &mut Outputs,
+        path: &Path,
+        n: u32,
+        key: K,
+        value: V,
+    ) -> Result<WriteSummary, DbError>
+    where
+        K: Fn(u32) -> u64 + Sync,
+        V: Fn(u32) -> Option<Value> + Sync,
+    {
         let mut order: Vec<(u64, u32)> = (0..n).into_par_iter().map(|i| (key(i), i)).collect();
         order.par_sort_unstable();
         let keys: Vec<u64> = order.par_iter().map(|&(k, _)| k).collect();
         let index: Vec<u32> = order.par_iter().map(|&(_, i)| i).collect();
         drop(order);
-        self.write(
+        self.stage(
+            outputs,
             path,
             &Source {
                 records: u64::from(n),

@@ -115,6 +115,32 @@ impl Drop for Outputs {
     }
 }
 
+/// Checks, before any work, that `path` can be written as an output: not a
+/// directory, not a dangling link, and for a file to be created, in a
+/// directory that exists. A run that would fail to save its result after
+/// hours of solving fails at once instead. Descriptors and devices pass.
+///
+/// # Errors
+/// The error [`Outputs::write`] would give, naming `path`.
+pub fn check_output(path: &Path) -> Result<()> {
+    let Destination::File(target) = destination(path)? else {
+        return Ok(());
+    };
+    // `DIR/.` is refused with the system's own words when DIR is missing
+    // ("No such file or directory") or a file ("Not a directory").
+    fs::metadata(directory_of(&target).join("."))
+        .map(|_| ())
+        .map_err(|e| Error::io(path, e))
+}
+
+/// The directory a file is created in: its parent, or `.` for a bare name.
+fn directory_of(target: &Path) -> PathBuf {
+    match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 /// Where an output goes.
 enum Destination {
     /// One of this process's descriptors.
@@ -156,10 +182,7 @@ fn stage<F>(path: &Path, target: PathBuf, write: F) -> Result<Staged>
 where
     F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
 {
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = directory_of(&target);
     let name = target
         .file_name()
         .ok_or_else(|| Error::io(path, std::io::Error::other("not a file name")))?;
@@ -382,6 +405,47 @@ mod tests {
             .unwrap_err();
         assert!(e.to_string().starts_with("/dev/full: "), "{e}");
         assert!(!fs::metadata("/dev/full").unwrap().is_file());
+    }
+
+    #[test]
+    fn outputs_appear_together_at_the_commit_and_not_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.tsv"), dir.path().join("b.tsv"));
+        fs::write(&a, "old").unwrap();
+        let mut outputs = Outputs::new();
+        outputs.write(&a, |w| w.write_all(b"new")).unwrap();
+        outputs.write(&b, |w| w.write_all(b"b")).unwrap();
+        assert_eq!(fs::read_to_string(&a).unwrap(), "old");
+        assert!(!b.exists());
+        outputs.commit().unwrap();
+        assert_eq!(fs::read_to_string(&a).unwrap(), "new");
+        assert_eq!(fs::read_to_string(&b).unwrap(), "b");
+        // A later output fails: the earlier one never appears.
+        let mut outputs = Outputs::new();
+        outputs.write(&a, |w| w.write_all(b"newer")).unwrap();
+        assert!(outputs
+            .write(&b, |_| Err(std::io::Error::other("boom")))
+            .is_err());
+        drop(outputs);
+        assert_eq!(fs::read_to_string(&a).unwrap(), "new");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn an_output_that_cannot_be_written_is_refused_before_any_work() {
+        let dir = tempfile::tempdir().unwrap();
+        check_output(&dir.path().join("new.tsv")).unwrap();
+        check_output(Path::new("-")).unwrap();
+        let missing = dir.path().join("no/such/dir/out.tsv");
+        let e = check_output(&missing).unwrap_err().to_string();
+        assert!(e.contains("No such file or directory"), "{e}");
+        let file = dir.path().join("file");
+        fs::write(&file, "x").unwrap();
+        let e = check_output(&file.join("out.tsv")).unwrap_err().to_string();
+        assert!(e.contains("Not a directory"), "{e}");
+        let e = check_output(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("is a directory"), "{e}");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]

@@ -12,5 +12,5 @@ pub mod paths;
 pub mod solution;
 mod text;
 
-pub use atomic::{remove_temporary_files, write_atomically, Outputs, WritesHeld};
+pub use atomic::{check_output, remove_temporary_files, write_atomically, Outputs, WritesHeld};
 pub use input::Input;
