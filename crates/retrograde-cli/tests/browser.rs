@@ -38,7 +38,10 @@ fn the_page_plays_moves_and_animates_the_solve_in_a_browser() {
         // CI sets RETROGRADE_BROWSER=required: there the test must run.
         let required = std::env::var("RETROGRADE_BROWSER").is_ok_and(|v| v == "required");
         assert!(!required, "the browser test needs {}", missing.join(", "));
-        eprintln!("skipped: the browser test needs {}", missing.join(", "));
+        skipped(
+            "the browser test",
+            &format!("it needs {}", missing.join(", ")),
+        );
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -110,8 +110,9 @@ fn ip(args: &[&str]) -> bool {
 }
 
 fn skip() {
-    eprintln!(
-        "skipped: network namespaces cannot be made here (this needs root and iproute2's `ip` and `tc`)"
+    skipped(
+        "the network namespace test",
+        "namespaces cannot be made here (this needs root and iproute2's `ip` and `tc`)",
     );
 }
 

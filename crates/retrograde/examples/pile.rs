@@ -71,10 +71,8 @@ fn main() {
         let best = solution.best_move(p);
         let plies = solution.remoteness(p).map_or("-".into(), |r| r.to_string());
         let best = best.map_or("-".into(), |q| q.to_string());
-        println!(
-            "pile {p:2}: {:4}  plies {plies:>2}  best move to {best}",
-            solution.outcome(p)
-        );
+        let outcome = solution.outcome(p).to_string();
+        println!("pile {p:2}: {outcome:<4}  plies {plies:>2}  best move to {best}");
     }
     let line = solution.line(9, 10);
     println!("best play from 9: {:?}", line.positions);

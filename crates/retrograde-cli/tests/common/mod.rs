@@ -75,3 +75,13 @@ pub fn run_all(commands: impl IntoIterator<Item = Command>) -> Vec<Output> {
         .map(|c| c.wait_with_output().unwrap())
         .collect()
 }
+
+/// Says that a test did not run and why, where the test's normal output
+/// shows it: straight to the process's standard error, which the test
+/// harness does not capture (it captures `eprintln!`), so a skipped test
+/// never reads as a silent `ok`.
+#[allow(dead_code)]
+pub fn skipped(test: &str, why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "SKIPPED {test}: {why}");
+}

@@ -41,7 +41,7 @@
 //! **Keys.** A dense game (vertex ids, a [`Game`](crate::Game)'s numbers)
 //! finds a record at its position's number. A game whose positions are
 //! keyed sparsely (a state game, a game numbered within a larger space)
-//! keeps its sorted keys in the Elias–Fano encoding ([`keys`]): a key's
+//! keeps its sorted keys in the Elias–Fano encoding (`db/keys.rs`): a key's
 //! record is at its rank among them, found in a few reads.
 //!
 //! **Moves.** An explicit graph has no rules to replay: its database keeps
@@ -137,7 +137,7 @@ pub struct Counts {
     pub draw: u64,
 }
 
-/// The sorted keys' arrays (see [`keys`]).
+/// The sorted keys' arrays, in the Elias–Fano encoding (`db/keys.rs`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeysHeader {
     /// How many keys (one per record).

@@ -16,7 +16,7 @@ pub const CAPTURED: u64 = u64::MAX;
 /// are in it, whether mirror images are one position and how the capture
 /// of a lion counts. A position (for [`Playable`]) is the board's number,
 /// seen by its player to move, times two, plus one when that player is
-/// Sente; [`CAPTURED`] after a lion is taken.
+/// Sente; a code of its own, above every board's, after a lion is taken.
 #[derive(Clone, Debug)]
 pub struct Rules {
     numbering: Numbering,
