@@ -11,7 +11,7 @@ pub fn physical_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    Some(kib.saturating_mul(1024))
 }
 
 /// The process's peak resident memory in bytes, if it can be read.
@@ -19,7 +19,7 @@ pub fn peak_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    Some(kib.saturating_mul(1024))
 }
 
 /// Parses a memory size such as `512M`, `8G`, `1.5GiB` or a plain byte count.
@@ -40,7 +40,15 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         "t" | "tb" | "tib" => 1 << 40,
         _ => return Err(format!("unknown size unit in {s:?} (use K, M, G or T)")),
     };
-    Ok((x * mult as f64) as u64)
+    let bytes = x * mult as f64;
+    // A float cast saturates: a size past u64 must not become u64::MAX,
+    // which would read as no limit at all.
+    if bytes >= u64::MAX as f64 {
+        return Err(format!(
+            "the size {s:?} is more bytes than a 64-bit count holds (at most 16777215T)"
+        ));
+    }
+    Ok(bytes as u64)
 }
 
 /// The memory a run may use: `--max-memory`, else the machine's memory.

@@ -23,6 +23,10 @@ pub struct Args {
     /// database `solve --save` writes. Without it, GRAPH is a database (of a built-in game or a
     /// graph), checked against the game its header names.
     pub solution: Option<PathBuf>,
+    /// The layout of SOLUTION: tsv, csv or jsonl, as `solve --format` wrote it (default: told
+    /// from its first line holding data).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<crate::answers::SolutionFormat>,
     /// How many violations to print (all are counted).
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub show: usize,
@@ -78,10 +82,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         let sol = times.time("read solution", || -> Result<_> {
             let input = common::open_input(&solution, budget.limit, &bars)?;
-            Ok(match &names {
-                Some(names) => solution::read_named(&input, names)?,
-                None => solution::read(&input, Some(n))?,
-            })
+            let format = args.format.map(Into::into);
+            Ok(solution::read_as(&input, Some(n), names.as_ref(), format)?)
         })?;
         times.time("verify", || {
             retrograde::verify(&graph, &rules, &sol, args.show)

@@ -500,7 +500,7 @@ mod bad_input {
             ("0 1\n1 two\n", "g.txt:line 2: expected the second vertex id (a decimal number), found \"two\""),
             ("0 1\n-1 2\n", "g.txt:line 2: expected a vertex id (a decimal number), found \"-1\" (negative numbers are not allowed)"),
             ("0 4294967295\n", "g.txt:line 1: vertex id 4294967295 is too large (the largest allowed is 4294967294)"),
-            ("0 99999999999999999999999\n", "g.txt:line 1: vertex id 18446744073709551615 is too large"),
+            ("0 99999999999999999999999\n", "g.txt:line 1: expected the second vertex id (a decimal number), found a number of 23 digits at column 3, too large for any id or count"),
             ("0 1.5\n", "g.txt:line 1: expected a space, a tab or the end of the line after the second vertex id, found \".5\""),
             ("0x1 2\n", "g.txt:line 1: expected a space or tab, then the second vertex id, found \"x1\""),
         ] {
@@ -509,6 +509,48 @@ mod bad_input {
             assert_refused(&o, want);
             assert_eq!(listing, ["g.txt"]);
         }
+    }
+
+    /// Regression: a Matrix Market file with fewer or more entries than its
+    /// size line declares was solved silently, and a size line of u64::MAX
+    /// rows made the entry bound wrap.
+    #[test]
+    fn matrix_market_entries_other_than_declared_or_sizes_past_u32_are_refused() {
+        let banner = "%%MatrixMarket matrix coordinate pattern general\n% c\n";
+        for (body, want) in [
+            ("3 3 3\n1 2\n2 3\n", "m.mtx:line 6: the size line (line 3) declares 3 entries, but the file ends after 2"),
+            ("3 3 1\n1 2\n2 3\n", "m.mtx:line 5: the size line (line 3) declares 1 entries, but more follow"),
+            ("18446744073709551615 1 1\n1 1\n", "m.mtx:line 3: the matrix has 18446744073709551615 rows or columns, more than the 4294967295 vertices that u32 ids allow"),
+        ] {
+            let text = format!("{banner}{body}");
+            for args in [&["solve", "m.mtx", "-o", "s.tsv"][..], &["convert", "m.mtx", "m.rgb"]] {
+                let (o, listing) = run_in(&[("m.mtx", text.as_bytes())], args);
+                assert_refused(&o, want);
+                assert_eq!(listing, ["m.mtx"]);
+            }
+        }
+    }
+
+    /// Regression: a size past 2^64 bytes was saturated to u64::MAX, no limit at all.
+    #[test]
+    fn a_memory_size_past_64_bits_is_refused() {
+        for size in ["99999999999999T", "18446744073709551616", "16777216T"] {
+            let (o, _) = run_in(
+                &[("g.txt", b"0 1\n")],
+                &["solve", "g.txt", "--max-memory", size],
+            );
+            assert_eq!(o.status.code(), Some(2), "{size}: {}", stderr(&o));
+            assert!(
+                stderr(&o).contains("more bytes than a 64-bit count holds"),
+                "{}",
+                stderr(&o)
+            );
+        }
+        let (o, _) = run_in(
+            &[("g.txt", b"0 1\n")],
+            &["solve", "g.txt", "--max-memory", "16777215T"],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     }
 
     #[test]
@@ -2099,6 +2141,97 @@ mod names {
             "{}",
             stderr(&o)
         );
+    }
+
+    /// Regression: `verify` told the layout by a comma or a brace anywhere on
+    /// the first line and a header by its first word, so a solution `solve
+    /// --names` wrote was refused when its first name was `a,b`, `{x}` or
+    /// `vertex`. Every file our own solve writes verifies, the layout told
+    /// or given.
+    #[test]
+    fn a_named_solution_verifies_whatever_its_first_name_looks_like() {
+        let dir = tempfile::tempdir().unwrap();
+        for first in [
+            "a,b",
+            "{x}",
+            "vertex",
+            "\"q\",win,1,x",
+            "{\"position\":\"p\"}",
+        ] {
+            fs::write(
+                dir.path().join("g.txt"),
+                format!("{first} m\nm end\nend {first}\nz z\n"),
+            )
+            .unwrap();
+            for (format, header) in [
+                ("tsv", false),
+                ("tsv", true),
+                ("csv", false),
+                ("csv", true),
+                ("jsonl", false),
+            ] {
+                let mut args = vec![
+                    "solve", "g.txt", "--names", "-q", "-o", "s.out", "--format", format,
+                ];
+                if header {
+                    args.push("--header");
+                }
+                let o = run(&args, dir.path());
+                assert!(o.status.success(), "{}", stderr(&o));
+                for given in [None, Some(format)] {
+                    let mut args = vec!["verify", "g.txt", "s.out", "--names"];
+                    args.extend(given.map(|f| ["--format", f]).into_iter().flatten());
+                    let o = run(&args, dir.path());
+                    assert_eq!(
+                        o.status.code(),
+                        Some(0),
+                        "{first} {format} {header} {given:?}: {}",
+                        stderr(&o)
+                    );
+                }
+            }
+        }
+        // A layout given is read as given: a CSV file is not TSV.
+        let o = run(
+            &["verify", "g.txt", "s.out", "--names", "--format", "tsv"],
+            dir.path(),
+        );
+        assert_refused(&o, "s.out:line 1: expected 4 blank-separated fields");
+    }
+
+    /// Names a solution or labels file would read back as a comment or as no
+    /// vertex are refused where the graph names them.
+    #[test]
+    fn names_that_cannot_be_written_back_are_refused_with_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        for (text, want) in [
+            (
+                "a b\nb #c\n",
+                "g.txt:line 2: the name \"#c\" at column 3 starts with # or %",
+            ),
+            (
+                "a -\n",
+                "g.txt:line 1: the name \"-\" at column 3 is -, which means no vertex",
+            ),
+            (
+                "a\x0cz b\n",
+                "g.txt:line 1: the name \"a\\u{c}z\" at column 1 holds a control character",
+            ),
+        ] {
+            fs::write(dir.path().join("g.txt"), text).unwrap();
+            assert_refused(&run(&["solve", "g.txt", "--names"], dir.path()), want);
+        }
+    }
+
+    /// Regression: with --names, a Matrix Market file's size line was read as a move.
+    #[test]
+    fn a_matrix_market_file_is_refused_with_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2\n";
+        fs::write(dir.path().join("m.mtx"), text).unwrap();
+        let o = run(&["solve", "m.mtx", "--names"], dir.path());
+        assert_refused(&o, "m.mtx:line 1: a Matrix Market file: its vertices are numbered rows and columns, not names");
+        assert!(run(&["solve", "m.mtx"], dir.path()).status.success());
     }
 
     #[test]

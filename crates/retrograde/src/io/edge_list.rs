@@ -120,7 +120,11 @@ impl EdgeList<'_> {
         h: &super::matrix_market::Header,
         mut f: F,
     ) -> Result<()> {
-        let n = self.vertices.map_or(h.vertices, |v| v as u64);
+        // Never past u32 ids, whatever --vertices says: `i - 1` is read into a u32.
+        let n = self
+            .vertices
+            .map_or(h.vertices, |v| v as u64)
+            .min(crate::graph::MAX_VERTICES as u64);
         let too_big = |x: u64| format!("entry {x} is past the {n} rows and columns of the matrix");
         let range = self.chunks[chunk].clone();
         let range = range.start.max(h.body)..range.end.max(h.body);
@@ -424,6 +428,18 @@ mod tests {
         assert_eq!(
             e,
             "g.txt:line 2: vertex id 5 is not below the vertex count 5"
+        );
+    }
+
+    /// Regression: with a vertex count past u32 ids, an entry past them was
+    /// below the count and wrapped by `as u32`.
+    #[test]
+    fn a_matrix_market_entry_past_u32_is_refused_whatever_the_vertex_count() {
+        let text = "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n4294967297 1\n";
+        let e = parse(text, Some(6_000_000_000)).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "g.txt:line 3: entry 4294967297 is past the 4294967295 rows and columns of the matrix"
         );
     }
 

@@ -155,6 +155,30 @@ mod tests {
         );
     }
 
+    /// Regression: with a vertex count past u32 ids, an id past them was
+    /// below the count and wrapped by `as u32` (4294967296 labelled vertex 0).
+    #[test]
+    fn an_id_past_u32_is_refused_whatever_the_vertex_count() {
+        let input = Input::from_bytes("t.txt", b"4294967296 win\n".to_vec());
+        let e = read(&input, Some(6_000_000_000)).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "t.txt:line 1: vertex id 4294967296 is too large (the largest allowed is 4294967294)"
+        );
+        let mut edges = Vec::new();
+        let list = crate::io::edge_list::EdgeList::new(
+            b"0 4294967296\n",
+            std::path::Path::new("g"),
+            Some(6_000_000_000),
+        );
+        let e = crate::graph::EdgeSource::for_each_edge(&list, |u, v| edges.push((u, v)));
+        assert!(e
+            .unwrap_err()
+            .to_string()
+            .contains("vertex id 4294967296 is too large"));
+        assert!(edges.is_empty());
+    }
+
     #[test]
     fn bad_labels_are_refused_with_their_line() {
         assert_eq!(

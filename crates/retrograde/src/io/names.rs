@@ -82,6 +82,14 @@ impl Names {
 /// A line with fewer than two names, a name that is not UTF-8, more names
 /// than `u32` ids, or a graph over the builder's memory limit.
 pub fn read_edges(input: &Input, builder: CsrBuilder) -> Result<(Csr, Names)> {
+    if super::matrix_market::is_matrix_market(input.bytes()) {
+        // Its size line would be read as a move, its numbers as names.
+        return Err(Error::at_line(
+            input.path(),
+            1,
+            "a Matrix Market file: its vertices are numbered rows and columns, not names; read it as a numbered graph".to_string(),
+        ));
+    }
     let mut names = Names::default();
     let mut edges: Vec<(u32, u32)> = Vec::new();
     let mut s = Scanner::new(input.bytes(), input.path());
@@ -104,12 +112,32 @@ fn name(s: &mut Scanner<'_>, names: &mut Names, what: &str) -> Result<u32> {
         s.pos = at;
         return Err(s.error(format!("expected {what} (UTF-8 text), found other bytes")));
     };
+    if let Some(why) = unwritable(text) {
+        s.pos = at;
+        return Err(s.error(format!("the name {text:?} at column {} {why}", s.column())));
+    }
     names.intern(text).ok_or_else(|| {
         s.error(format!(
             "more than {} distinct vertex names: ids run out",
             NONE - 1
         ))
     })
+}
+
+/// Why `name` cannot be written back and read as itself in every file that
+/// shows names (labels, solutions), if it cannot: those files read a line
+/// starting with `#` or `%` as a comment, `-` as no vertex, and split lines
+/// at control characters (a carriage return, a form feed).
+fn unwritable(name: &str) -> Option<&'static str> {
+    if name.starts_with(['#', '%']) {
+        Some("starts with # or %, which starts a comment in the labels and solution files")
+    } else if name == "-" {
+        Some("is -, which means no vertex in a solution file")
+    } else if name.chars().any(char::is_control) {
+        Some("holds a control character")
+    } else {
+        None
+    }
 }
 
 /// `v`'s name where there are names, else its number: how answers show it.
@@ -185,5 +213,30 @@ mod tests {
             CsrBuilder::new(),
         );
         assert!(bad.unwrap_err().to_string().contains("UTF-8"));
+    }
+
+    #[test]
+    fn names_that_would_read_back_as_something_else_are_refused_with_line_and_column() {
+        let e = |text: &str| read(text).unwrap_err().to_string();
+        assert_eq!(
+            e("a b\nc #d\n"),
+            "g.txt:line 2: the name \"#d\" at column 3 starts with # or %, which starts a comment in the labels and solution files"
+        );
+        assert!(e("a %b\n").contains("column 3 starts with # or %"));
+        assert!(e("a -\n").contains("\"-\" at column 3 is -, which means no vertex"));
+        assert!(e("a b\x0cc\n").contains("at column 3 holds a control character"));
+        assert!(e("a b\rc\n").starts_with("g.txt:line 1: the name \"b\\rc\""));
+        // A name may hold them where they mean nothing.
+        assert!(read("a# b-c -d\n").is_ok());
+    }
+
+    #[test]
+    fn a_matrix_market_file_is_not_read_as_names() {
+        let e = read("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("g.txt:line 1: a Matrix Market file"),
+            "{e}"
+        );
     }
 }

@@ -19,7 +19,11 @@
 //! "remoteness":2,"best_move":1}`, `null` where there is none).
 //!
 //! [`read`] parses all of them back (for [`verify`](crate::verify())), telling
-//! them apart by their first line; it accepts what the other text formats
+//! them apart by their first line holding data, by what no vertex name can
+//! change: a whole JSON object is JSON lines; otherwise the second field is
+//! an outcome (or `outcome` on a header line) when the line is split at
+//! blanks (TSV) or else at commas (CSV). [`read_as`] takes the layout given
+//! instead. It accepts what the other text formats
 //! accept (spaces or tabs, comments, blank lines, further ignored columns) and
 //! refuses, with file and line, anything that cannot be a solution: vertices
 //! out of order or missing, an unknown outcome, a remoteness on a draw or none
@@ -206,24 +210,34 @@ fn csv_quoted(field: &str) -> String {
 fn csv_fields(line: &str) -> Vec<String> {
     let mut fields = Vec::new();
     let mut field = String::new();
+    // A quoted field's text once its quote has closed: kept as it is (a
+    // name may start or end with whitespace other than a space or tab).
+    let mut closed: Option<String> = None;
     let mut quoted = false;
     let mut chars = line.chars().peekable();
+    let end = |closed: &mut Option<String>, field: &mut String| {
+        let rest = std::mem::take(field);
+        closed.take().unwrap_or_default() + rest.trim()
+    };
     while let Some(c) = chars.next() {
         match c {
             '"' if quoted && chars.peek() == Some(&'"') => {
                 field.push('"');
                 chars.next();
             }
-            '"' if quoted => quoted = false,
-            '"' if field.trim().is_empty() => {
+            '"' if quoted => {
+                quoted = false;
+                closed = Some(std::mem::take(&mut field));
+            }
+            '"' if closed.is_none() && field.trim().is_empty() => {
                 field.clear();
                 quoted = true;
             }
-            ',' if !quoted => fields.push(std::mem::take(&mut field).trim().to_string()),
+            ',' if !quoted => fields.push(end(&mut closed, &mut field)),
             c => field.push(c),
         }
     }
-    fields.push(field.trim().to_string());
+    fields.push(end(&mut closed, &mut field));
     fields
 }
 
@@ -252,12 +266,13 @@ impl Collector<'_> {
         Error::at_line(self.path, line, message)
     }
 
-    /// Refuses a line past the graph's last vertex.
-    fn room(&self, line: u64) -> Result<()> {
+    /// Refuses a line past the graph's last vertex. `line` is only asked
+    /// for an error: finding it may take a scan from the start of the file.
+    fn room(&self, line: impl FnOnce() -> u64) -> Result<()> {
         let expected = self.state.len() as u64;
         if self.vertices.is_some_and(|n| expected >= n as u64) {
             return Err(self.error(
-                line,
+                line(),
                 format!("the graph has {expected} vertices, but the solution goes on"),
             ));
         }
@@ -265,11 +280,11 @@ impl Collector<'_> {
     }
 
     /// Refuses a vertex out of order.
-    fn vertex(&self, line: u64, v: u64) -> Result<()> {
+    fn vertex(&self, line: impl FnOnce() -> u64, v: u64) -> Result<()> {
         let expected = self.state.len() as u64;
         if v != expected {
             return Err(self.error(
-                line,
+                line(),
                 format!("expected vertex {expected} (one line per vertex, in vertex order), found vertex {v}"),
             ));
         }
@@ -277,14 +292,19 @@ impl Collector<'_> {
     }
 
     /// Refuses a remoteness that does not go with the outcome.
-    fn remoteness(&self, line: u64, outcome: Outcome, rem: Option<u64>) -> Result<()> {
+    fn remoteness(
+        &self,
+        line: impl FnOnce() -> u64,
+        outcome: Outcome,
+        rem: Option<u64>,
+    ) -> Result<()> {
         match (outcome, rem) {
             (Outcome::Draw, Some(r)) => Err(self.error(
-                line,
+                line(),
                 format!("a draw has no remoteness: expected -, found {r}"),
             )),
             (o @ (Outcome::Win | Outcome::Lose | Outcome::Tie), None) => Err(self.error(
-                line,
+                line(),
                 format!("a {o} needs a remoteness (a decimal number), found -"),
             )),
             _ => Ok(()),
@@ -306,7 +326,7 @@ impl Collector<'_> {
         rem: Option<u64>,
         mv: Option<u64>,
     ) -> Result<()> {
-        self.room(line)?;
+        self.room(|| line)?;
         for (what, x) in [
             ("vertex id", Some(v)),
             ("remoteness", rem),
@@ -316,18 +336,19 @@ impl Collector<'_> {
                 return Err(self.error(line, too_big(what)(x)));
             }
         }
-        self.vertex(line, v)?;
-        self.remoteness(line, outcome, rem)?;
+        self.vertex(|| line, v)?;
+        self.remoteness(|| line, outcome, rem)?;
         self.push(outcome, rem.map(|r| r as u32), mv.map(|m| m as u32));
         Ok(())
     }
 
-    /// Refuses a file that ended early; `next_line` is where the next vertex was due.
-    fn finish(self, next_line: u64) -> Result<Solution> {
+    /// Refuses a file that ended early; `next_line` is where the next vertex
+    /// was due (asked for only then).
+    fn finish(self, next_line: impl FnOnce() -> u64) -> Result<Solution> {
         if let Some(n) = self.vertices {
             if self.state.len() < n {
                 return Err(self.error(
-                    next_line,
+                    next_line(),
                     format!(
                         "the solution ends after {} vertices, but the graph has {n}",
                         self.state.len()
@@ -339,28 +360,68 @@ impl Collector<'_> {
     }
 }
 
-/// The layout of a solution file, from its first line holding data, and
-/// whether that line is a header.
-fn detect(data: &[u8]) -> (Format, bool) {
-    let first = data
-        .split(|&b| b == b'\n')
+/// The fields of a TSV line: split at spaces and tabs, as every text reader
+/// splits (a name may hold any other character, other whitespace included).
+fn blank_fields(line: &str) -> impl Iterator<Item = &str> {
+    line.split([' ', '\t']).filter(|f| !f.is_empty())
+}
+
+/// The first line of `data` holding data (not blank, not a comment).
+fn first_data_line(data: &[u8]) -> &[u8] {
+    data.split(|&b| b == b'\n')
         .map(|l| l.trim_ascii())
         .find(|l| !l.is_empty() && !l.starts_with(b"#") && !l.starts_with(b"%"))
-        .unwrap_or(b"");
-    let format = if first.starts_with(b"{") {
-        Format::Jsonl
-    } else if first.contains(&b',') {
-        Format::Csv
-    } else {
-        Format::Tsv
+        .unwrap_or(b"")
+}
+
+/// The second field of `line` read in `format`: where every record holds
+/// its outcome and a header the word `outcome`. `None` for JSON lines.
+fn second_field(line: &str, format: Format) -> Option<String> {
+    match format {
+        Format::Tsv => blank_fields(line).nth(1).map(String::from),
+        Format::Csv => csv_fields(line).into_iter().nth(1),
+        Format::Jsonl => None,
+    }
+}
+
+/// Whether `line`, read in `format`, is a header: its second field is the
+/// column name `outcome`, which no record can hold there.
+fn is_header(line: &str, format: Format) -> bool {
+    second_field(line, format).is_some_and(|f| f.eq_ignore_ascii_case("outcome"))
+}
+
+/// The layout of a solution file, from its first line holding data, and
+/// whether that line is a header.
+///
+/// Decided by what no vertex (number or name) can change: a JSON line is one
+/// whole JSON object; otherwise the second field is an outcome (or, on a
+/// header, `outcome`), and is found there only when the line is split as its
+/// layout says: at blanks for TSV (a name holds no blank, so a name with a
+/// comma, a brace or the word `vertex` stays one field), at commas outside
+/// quotes for CSV. A line that fits none is read by its look (a brace, a
+/// comma), so that its error names what is wrong with it.
+fn detect(data: &[u8]) -> (Format, bool) {
+    let first = String::from_utf8_lossy(first_data_line(data));
+    let fits = |format| {
+        second_field(&first, format).is_some_and(|f| {
+            Outcome::from_bytes(f.as_bytes()).is_some() || f.eq_ignore_ascii_case("outcome")
+        })
     };
-    let word_end = first
-        .iter()
-        .position(|&b| b == b',' || b == b' ' || b == b'\t')
-        .unwrap_or(first.len());
-    let word = &first[..word_end];
-    let header = word.eq_ignore_ascii_case(b"vertex") || word.eq_ignore_ascii_case(b"position");
-    (format, header && format != Format::Jsonl)
+    let format =
+        if serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&first).is_ok() {
+            Format::Jsonl
+        } else if fits(Format::Tsv) {
+            Format::Tsv
+        } else if fits(Format::Csv) {
+            Format::Csv
+        } else if first.starts_with('{') {
+            Format::Jsonl
+        } else if first.contains(',') {
+            Format::Csv
+        } else {
+            Format::Tsv
+        };
+    (format, is_header(&first, format))
 }
 
 /// Reads a solution file. With `vertices`, it must hold exactly that many
@@ -399,10 +460,51 @@ pub fn read_named(input: &Input, names: &Names) -> Result<Solution> {
     read_maybe_named(input, Some(names.len()), Some(names))
 }
 
+/// [`read`] (without `names`) or [`read_named`] (with), the layout given
+/// rather than told from the file: `None` tells it, as they do. A first line
+/// whose second field is `outcome` is a header either way (JSON lines have
+/// none).
+///
+/// ```
+/// use retrograde::io::{solution, Input};
+/// use retrograde::Answers;
+/// let input = Input::from_bytes("s.csv", b"0,win,1,1\n1,lose,0,\n".to_vec());
+/// let s = solution::read_as(&input, Some(2), None, Some(solution::Format::Csv)).unwrap();
+/// assert_eq!(s.best_move(0), Some(1));
+/// let tsv = solution::read_as(&input, Some(2), None, Some(solution::Format::Tsv));
+/// assert!(tsv.unwrap_err().to_string().starts_with("s.csv:line 1: expected a space or tab"));
+/// ```
+pub fn read_as(
+    input: &Input,
+    vertices: Option<usize>,
+    names: Option<&Names>,
+    format: Option<Format>,
+) -> Result<Solution> {
+    let vertices = names.map_or(vertices, |n| Some(n.len()));
+    let layout = format.map(|f| {
+        (
+            f,
+            is_header(&String::from_utf8_lossy(first_data_line(input.bytes())), f),
+        )
+    });
+    read_layout(input, vertices, names, layout)
+}
+
 fn read_maybe_named(
     input: &Input,
     vertices: Option<usize>,
     names: Option<&Names>,
+) -> Result<Solution> {
+    read_layout(input, vertices, names, None)
+}
+
+/// Reads in `layout` (the format and whether a header comes first), told
+/// from the file if `None`.
+fn read_layout(
+    input: &Input,
+    vertices: Option<usize>,
+    names: Option<&Names>,
+    layout: Option<(Format, bool)>,
 ) -> Result<Solution> {
     let data = input.bytes();
     // Every line takes at least 8 bytes ("0 win 0 -" has 9), so this bounds
@@ -415,7 +517,7 @@ fn read_maybe_named(
         remoteness: Vec::with_capacity(cap),
         best: Vec::with_capacity(cap),
     };
-    let (format, header) = detect(data);
+    let (format, header) = layout.unwrap_or_else(|| detect(data));
     if format != Format::Tsv || names.is_some() {
         return read_records(data, c, format, header, names);
     }
@@ -424,13 +526,15 @@ fn read_maybe_named(
         s.skip_line();
     }
     while s.next_record() {
-        c.room(s.line())?;
+        // Line numbers are found by counting from the start of the file:
+        // only for an error, or reading would be quadratic.
+        c.room(|| s.line())?;
         let v = s.number(
             "a vertex id (a decimal number)",
             u64::from(NONE),
             &too_big("vertex id"),
         )?;
-        c.vertex(s.line(), v)?;
+        c.vertex(|| s.line(), v)?;
         s.separator("a space or tab, then win, lose, tie or draw")?;
         let word_at = s.pos;
         let Some(outcome) = Outcome::from_bytes(s.word()) else {
@@ -447,7 +551,7 @@ fn read_maybe_named(
                 &too_big("remoteness"),
             )?)
         };
-        c.remoteness(s.line(), outcome, rem)?;
+        c.remoteness(|| s.line(), outcome, rem)?;
         s.separator("a space or tab, then the best move (a vertex id, or - for none)")?;
         let mv = if s.dash() {
             None
@@ -462,12 +566,13 @@ fn read_maybe_named(
         c.push(outcome, rem.map(|r| r as u32), mv);
     }
     // The line where the next vertex was due.
-    let next_line = if data.is_empty() || data.ends_with(b"\n") {
-        s.line()
-    } else {
-        s.line() + 1
-    };
-    c.finish(next_line)
+    c.finish(|| {
+        if data.is_empty() || data.ends_with(b"\n") {
+            s.line()
+        } else {
+            s.line() + 1
+        }
+    })
 }
 
 /// One line of JSON lines.
@@ -550,7 +655,7 @@ fn read_records(
             let fields: Vec<String> = if format == Format::Csv {
                 csv_fields(text)
             } else {
-                text.split_whitespace().map(String::from).collect()
+                blank_fields(text).map(String::from).collect()
             };
             if fields.len() < 4 {
                 let sep = if format == Format::Csv {
@@ -615,7 +720,7 @@ fn read_records(
     } else {
         lines + 1
     };
-    c.finish(next_line.max(1))
+    c.finish(|| next_line.max(1))
 }
 
 #[cfg(test)]
@@ -804,6 +909,114 @@ mod tests {
         assert!(error("0 win 1 1x\n", None).contains("after the best move"));
         assert!(error("x win 1 1\n", None).contains("expected a vertex id"));
         assert!(error("0 win 1 --\n", None).contains("found \"--\""));
+    }
+
+    /// Regression: every line asked the scanner for its line number, which
+    /// counts newlines from the start of the file: 16.7 s for 25,000 lines.
+    /// Line numbers are now found only for an error, in one scan.
+    #[test]
+    fn reading_a_solution_scans_for_line_numbers_only_on_an_error() {
+        use crate::io::text::LINE_SCAN_BYTES;
+        let text: String = (0..2000).map(|v| format!("{v}\tlose\t0\t-\n")).collect();
+        let scanned = |text: &str, n: usize| {
+            LINE_SCAN_BYTES.with(|c| c.set(0));
+            let result = read_text(text, Some(n));
+            (result.is_ok(), LINE_SCAN_BYTES.with(|c| c.get()))
+        };
+        assert_eq!(scanned(&text, 2000), (true, 0));
+        let (ok, bytes) = scanned(&text, 2001);
+        assert!(!ok && bytes <= text.len() as u64, "{bytes} bytes scanned");
+        let bad = format!("{text}2000\twin\t-\t1\n");
+        let (ok, bytes) = scanned(&bad, 2001);
+        assert!(!ok && bytes <= bad.len() as u64, "{bytes} bytes scanned");
+    }
+
+    /// Regression: the layout was told by a brace or a comma anywhere on the
+    /// first line, and a header by its first word, so a solution written
+    /// with names such as `a,b`, `{x}` or `vertex` was read as the wrong
+    /// layout and refused.
+    #[test]
+    fn a_named_solution_reads_back_whatever_its_first_name_looks_like() {
+        for first in [
+            "a,b",
+            "{x}",
+            "{\"position\":0,\"outcome\":\"lose\",\"remoteness\":0,\"best_move\":null}",
+            "vertex",
+            "position",
+            "outcome",
+            "\"q\"",
+            "win",
+            "\u{3000}wide\u{a0}space",
+        ] {
+            let text = format!("{first} b\nb c\nc {first}\nd d\n");
+            let input = Input::from_bytes("g.txt", text.into_bytes());
+            let (g, names) =
+                super::super::names::read_edges(&input, crate::CsrBuilder::new()).unwrap();
+            let s = solve(&g, &Rules::normal()).unwrap();
+            for format in [Format::Tsv, Format::Csv, Format::Jsonl] {
+                for header in [false, format != Format::Jsonl] {
+                    let mut out = Vec::new();
+                    write_as(&mut out, &s, format, header, Some(&names)).unwrap();
+                    let text = String::from_utf8(out).unwrap();
+                    let input = Input::from_bytes("s", text.clone().into_bytes());
+                    let back = read_named(&input, &names);
+                    assert_eq!(back.unwrap(), s, "{first:?} {format:?} {header}\n{text}");
+                    let given = read_as(&input, None, Some(&names), Some(format));
+                    assert_eq!(given.unwrap(), s, "{first:?} {format:?} {header} given");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_layout_is_told_by_the_outcome_field_and_a_header_by_its_name() {
+        assert_eq!(detect(b"0\twin\t1\t1\n"), (Format::Tsv, false));
+        assert_eq!(detect(b"# c\n\n0 win 1 1\n"), (Format::Tsv, false));
+        assert_eq!(detect(b"0,win,1,1\n"), (Format::Csv, false));
+        assert_eq!(detect(b"0, win, 1, 1\n"), (Format::Csv, false));
+        assert_eq!(detect(b"a,b\twin\t1\tc\n"), (Format::Tsv, false));
+        assert_eq!(
+            detect(b"{\"position\": 0, \"outcome\": \"win\"}\n"),
+            (Format::Jsonl, false)
+        );
+        assert_eq!(detect(b"{x}\twin\t1\tc\n"), (Format::Tsv, false));
+        assert_eq!(detect(b"vertex\twin\t1\tc\n"), (Format::Tsv, false));
+        assert_eq!(
+            detect(b"vertex\toutcome\tremoteness\tbest_move\n"),
+            (Format::Tsv, true)
+        );
+        assert_eq!(
+            detect(b"position,outcome,remoteness,best_move\n"),
+            (Format::Csv, true)
+        );
+        assert_eq!(detect(b"id,Outcome,r,m\n"), (Format::Csv, true));
+        // What fits no layout is read by its look, for its error.
+        assert_eq!(detect(b"{\"position\":0\n"), (Format::Jsonl, false));
+        assert_eq!(detect(b"0,won,1,1\n"), (Format::Csv, false));
+        assert_eq!(detect(b"0 won 1 1\n"), (Format::Tsv, false));
+    }
+
+    #[test]
+    fn a_layout_given_is_read_as_given() {
+        let csv = "vertex,outcome,remoteness,best_move\n0,lose,0,\n";
+        let input = Input::from_bytes("s", csv.as_bytes().to_vec());
+        assert_eq!(
+            read_as(&input, Some(1), None, Some(Format::Csv))
+                .unwrap()
+                .len(),
+            1
+        );
+        let e = read_as(&input, Some(1), None, Some(Format::Tsv)).unwrap_err();
+        assert!(
+            e.to_string().starts_with("s:line 1: expected a vertex id"),
+            "{e}"
+        );
+        let e = read_as(&input, Some(1), None, Some(Format::Jsonl)).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("s:line 1: expected a JSON object"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -19,15 +19,24 @@ pub(crate) fn write_header(w: &mut dyn std::io::Write, header: &str) -> std::io:
 /// The exclusive bound on vertex ids (`--vertices`, else the largest u32 id)
 /// and the message for an id at or past it.
 pub(crate) fn vertex_id_limit(vertices: Option<usize>) -> (u64, impl Fn(u64) -> String) {
-    let limit = vertices.map_or(u64::from(u32::MAX), |n| n as u64);
+    // Never past u32::MAX, whatever the count says: ids are read into u32s,
+    // and one past would wrap to a small id.
+    let limit = vertices.map_or(u64::from(u32::MAX), |n| (n as u64).min(u64::from(u32::MAX)));
     let too_big = move |x: u64| match vertices {
-        Some(n) => format!("vertex id {x} is not below the vertex count {n}"),
-        None => format!(
+        Some(n) if x >= n as u64 => format!("vertex id {x} is not below the vertex count {n}"),
+        _ => format!(
             "vertex id {x} is too large (the largest allowed is {})",
             u32::MAX - 1
         ),
     };
     (limit, too_big)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The bytes [`Scanner::line`] has scanned on this thread: the work a
+    /// reader spends on line numbers, which tests hold to one pass.
+    pub(crate) static LINE_SCAN_BYTES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// A cursor over the bytes of a text input.
@@ -141,13 +150,17 @@ impl<'a> Scanner<'a> {
     ) -> Result<u64, Error> {
         let d = self.data;
         let start = self.pos;
-        let mut acc: u64 = 0;
+        // `None` once the digits pass u64: the field is then refused as
+        // itself, never as a number it is not.
+        let mut acc = Some(0u64);
         while let Some(&b) = d.get(self.pos) {
             let digit = b.wrapping_sub(b'0');
             if digit > 9 {
                 break;
             }
-            acc = acc.saturating_mul(10).saturating_add(u64::from(digit));
+            acc = acc
+                .and_then(|a| a.checked_mul(10))
+                .and_then(|a| a.checked_add(u64::from(digit)));
             self.pos += 1;
         }
         if self.pos == start {
@@ -159,10 +172,18 @@ impl<'a> Scanner<'a> {
             };
             return Err(self.error(format!("expected {what}, found {found}{hint}")));
         }
+        let digits = self.pos - start;
+        self.pos = start;
+        let Some(acc) = acc else {
+            return Err(self.error(format!(
+                "expected {what}, found a number of {digits} digits at column {}, too large for any id or count",
+                self.column()
+            )));
+        };
         if acc >= limit {
-            self.pos = start;
             return Err(self.error(too_big(acc)));
         }
+        self.pos = start + digits;
         Ok(acc)
     }
 
@@ -207,10 +228,23 @@ impl<'a> Scanner<'a> {
         format!("{:?}", String::from_utf8_lossy(&rest[..end]))
     }
 
-    /// The 1-based line of the cursor.
+    /// The 1-based line of the cursor: a scan from the start of the input,
+    /// so for errors only (a reader that asks every line is quadratic).
     pub(crate) fn line(&self) -> u64 {
         let upto = self.base + self.pos.min(self.data.len());
+        #[cfg(test)]
+        LINE_SCAN_BYTES.with(|c| c.set(c.get() + upto as u64));
         1 + self.full[..upto].iter().filter(|&&b| b == b'\n').count() as u64
+    }
+
+    /// The 1-based column (in bytes) of the cursor; for errors only, as [`Scanner::line`].
+    pub(crate) fn column(&self) -> u64 {
+        let upto = self.base + self.pos.min(self.data.len());
+        let line_start = self.full[..upto]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        (upto - line_start) as u64 + 1
     }
 
     /// An error at the cursor's line.

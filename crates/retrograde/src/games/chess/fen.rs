@@ -95,12 +95,16 @@ impl Endgame {
             let r = 7 - i as u8;
             let mut f = 0u8;
             for c in text.chars() {
-                if let Some(d) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
-                    f += d as u8;
-                    continue;
-                }
-                if f >= 8 {
+                // Refused as soon as the rank passes its 8 squares, so that
+                // the count never grows past 8 (a u8 of 264 squares reads 8).
+                let empty = c.to_digit(10).filter(|d| (1..=8).contains(d));
+                let width = empty.map_or(1, |d| d as u8);
+                if f + width > 8 {
                     return Err(err(format!("rank {} has more than 8 squares", r + 1)));
+                }
+                if empty.is_some() {
+                    f += width;
+                    continue;
                 }
                 let s = r * 8 + f;
                 match c {

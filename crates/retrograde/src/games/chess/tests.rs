@@ -30,6 +30,22 @@ fn longest_white_win(sol: &StateSolution<Endgame>) -> u32 {
         .unwrap_or(0)
 }
 
+/// Regression: a rank's square count was a u8, so 33 eights (264 squares)
+/// wrapped to 8 and the FEN was answered as a position.
+#[test]
+fn a_rank_of_more_than_8_squares_is_refused_however_long() {
+    let game = Endgame::new(Ending::KBNK, false);
+    for rank in [
+        "8".repeat(33),
+        "8".repeat(32) + "1",
+        "7k".to_string() + &"8".repeat(40),
+    ] {
+        let fen = format!("{rank}/8/5BKN/8/8/8/8/8 b");
+        let e = game.from_fen(&fen).unwrap_err().to_string();
+        assert!(e.contains("rank 8 has more than 8 squares"), "{e}");
+    }
+}
+
 #[test]
 fn fen_round_trips_and_bad_fen_is_refused() {
     let game = Endgame::new(Ending::KBNK, false);
@@ -42,6 +58,7 @@ fn fen_round_trips_and_bad_fen_is_refused() {
         ("7k/8/6K1/8/8/8/8/8 w", "expected the men of KBNK"),
         ("6Kk/8/5B1N/8/8/8/8/8 w", "illegal"),
         ("7k/9/6K1/8/8/8/8/8 w", "not a man"),
+        ("7k/72/5BKN/8/8/8/8/8 b", "rank 7 has more than 8 squares"),
     ] {
         let e = game.from_fen(bad).unwrap_err().to_string();
         assert!(e.contains(says), "{bad}: {e}");

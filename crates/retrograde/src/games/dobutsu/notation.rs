@@ -195,6 +195,13 @@ pub fn parse(text: &str) -> Result<(Board, bool), NotationError> {
         let mut count: Option<u8> = None;
         for ch in hands.chars() {
             if let Some(d) = ch.to_digit(10) {
+                // One digit: no kind is held more than twice, and a second
+                // digit must not replace the first (`12C` is not `2C`).
+                if count.is_some() {
+                    return Err(err(format!(
+                        "a count of more than one digit in the hands ({hands:?})"
+                    )));
+                }
                 count = Some(d as u8);
                 continue;
             }
@@ -264,6 +271,11 @@ mod tests {
             ("gle/1c1/1C1/ELG b C", "no more than two"),
             ("gle/1c1/1C1/ELL b", "one lion a side"),
             ("gle/1c1/1C1/ELG b - x", "unexpected \"x\""),
+            ("l2/3/3/2L b 12C", "a count of more than one digit"),
+            (
+                "l2/3/3/2L b 0000000000002C",
+                "a count of more than one digit",
+            ),
         ] {
             let e = parse(text).unwrap_err();
             assert!(e.to_string().contains(what), "{text:?}: {e}");
