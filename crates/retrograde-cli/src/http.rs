@@ -67,7 +67,6 @@ pub fn serve(
             let (active_ref, said_ref) = (&active, &said);
             let spawned = std::thread::Builder::new()
                 .name("http".into())
-                .stack_size(256 << 10)
                 .spawn_scoped(scope, move || {
                     connection(stream, answer);
                     active_ref.remove();
@@ -108,14 +107,14 @@ fn refused(e: &std::io::Error, said: &Said) {
 }
 
 /// The soft limit of open descriptors.
-fn descriptor_limit() -> Option<u64> {
+fn descriptor_limit() -> Option<libc::rlim_t> {
     let mut r = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: getrlimit fills the struct it is given.
     let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } == 0;
-    (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur as u64)
+    (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur)
 }
 
 /// One connection: read one request, answer it, close.

@@ -358,6 +358,7 @@ fn a_mapped_database_rewritten_in_place_is_refused_as_changed_not_damaged() {
     let (_dir, path) = big(Compression::None);
     let d = Database::open(&path).unwrap();
     assert!(d.record(0).is_ok());
+    assert!(d.unchanged().is_ok());
     // Another program writes other bytes over it, in place (as `cp` does:
     // the same file, truncated and written again).
     let mut bytes = std::fs::read(&path).unwrap();
@@ -367,6 +368,7 @@ fn a_mapped_database_rewritten_in_place_is_refused_as_changed_not_damaged() {
     std::fs::write(&path, &bytes).unwrap();
     let err = d.record(3 * 65536 + 5).unwrap_err();
     assert!(matches!(err, DbError::Changed { .. }), "{err}");
+    assert!(matches!(d.unchanged(), Err(DbError::Changed { .. })));
     assert!(
         err.to_string().contains("changed since it was opened"),
         "{err}"
@@ -387,6 +389,7 @@ fn a_database_read_into_memory_keeps_its_answers_when_the_file_changes() {
         std::fs::write(&path, &bytes[..5000]).unwrap();
         assert_eq!(d.values().unwrap(), before);
         assert!(d.check().is_ok());
+        assert!(d.unchanged().is_ok());
     }
 }
 

@@ -618,6 +618,22 @@ impl Database {
         }
     }
 
+    /// Whether the file is as it was when opened: always, for a database
+    /// read into memory; for a mapped one, its length and modification time
+    /// are compared (what was read of a file changed meanwhile may mix the
+    /// old file and the new).
+    ///
+    /// # Errors
+    /// [`DbError::Changed`].
+    pub fn unchanged(&self) -> Result<(), DbError> {
+        match &self.store {
+            Store::Mapped(m) if m.changed() => Err(DbError::Changed {
+                path: self.path.clone(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// `e`, or [`DbError::Changed`] if `e` is a damaged block of a mapped
     /// file that another program changed since it was opened: the bytes
     /// are then not the ones the header describes, and the file is not
