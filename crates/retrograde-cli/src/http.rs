@@ -68,8 +68,9 @@ pub fn serve(
             let spawned = std::thread::Builder::new()
                 .name("http".into())
                 .spawn_scoped(scope, move || {
+                    // Freed however the thread ends.
+                    let _slot = Slot(active_ref);
                     connection(stream, answer);
-                    active_ref.remove();
                 });
             if let Err(e) = spawned {
                 // The closure, and with it the connection, is dropped.
@@ -412,6 +413,15 @@ impl Active {
         if let Ok(c) = self.count.lock() {
             let _ = self.changed.wait_timeout(c, most);
         }
+    }
+}
+
+/// A connection counted in [`Active`] until it is dropped.
+struct Slot<'a>(&'a Active);
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        self.0.remove();
     }
 }
 

@@ -63,13 +63,23 @@ fn write_err(mut bytes: &[u8]) {
 /// `code`, unless a file was rewritten while it was mapped: then the error
 /// line naming it, and exit 2.
 pub fn unless_changed(code: ExitCode) -> ExitCode {
-    let changed = retrograde::io::changed_while_mapped();
-    let Some(path) = changed.first() else {
-        return code;
-    };
-    crate::report_error(&format!(
-        "{}: the file changed while it was read (another program wrote to it): what was read of it cannot be trusted",
-        crate::common::shown(path)
-    ));
-    ExitCode::from(2)
+    match none_changed() {
+        Ok(()) => code,
+        Err(e) => {
+            crate::report_error(&e.to_string());
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Refuses to go on if a file was rewritten while it was mapped (and its
+/// map has been dropped since): what was read of it cannot be trusted.
+pub fn none_changed() -> anyhow::Result<()> {
+    match retrograde::io::changed_while_mapped().first() {
+        None => Ok(()),
+        Some(path) => anyhow::bail!(
+            "{}: the file changed while it was read (another program wrote to it): what was read of it cannot be trusted",
+            crate::common::shown(path)
+        ),
+    }
 }

@@ -63,6 +63,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         let db = temp.path().join("graph.db");
         solve_graph(&args.input, &db)?;
+        // The server runs on: a graph that changed while it was read is
+        // refused now, not at exit.
+        crate::mapped::none_changed()?;
         db
     };
     let db = crate::db::read(&path)?;
