@@ -153,6 +153,13 @@ pub fn open(path: &Path) -> Result<Database> {
     Ok(Database::open(path)?)
 }
 
+/// Reads a database wholly into memory, checked (for the readers that run
+/// long: what another program does to the file afterwards cannot reach
+/// them); refused if it does not fit the memory limit.
+pub fn read(path: &Path) -> Result<Database> {
+    Ok(Database::read(path, common::memory_limit(None))?)
+}
+
 /// Reads a text parameter of the header.
 fn param<'m>(db: &'m Database, key: &str) -> Result<&'m str> {
     db.meta()

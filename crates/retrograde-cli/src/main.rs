@@ -13,7 +13,9 @@ mod export;
 mod game;
 mod generate;
 mod help;
+mod http;
 mod load;
+mod mapped;
 mod play;
 mod progress;
 mod query;
@@ -127,6 +129,7 @@ fn main() -> ExitCode {
         progress::clear_line();
         std::process::exit(INTERRUPTED)
     });
+    mapped::stop_cleanly_on_bus_errors();
     let threads = cli.command.threads().or(cli.threads);
     let global = Global { threads };
     if let Some(n) = threads {
@@ -161,7 +164,7 @@ fn main() -> ExitCode {
         Command::Man => man(),
     };
     match result {
-        Ok(code) => code,
+        Ok(code) => mapped::unless_changed(code),
         Err(err) => {
             if is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;

@@ -45,7 +45,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let db = crate::db::open(&args.db)?;
+    let db = crate::db::read(&args.db)?;
     let game = crate::db::game(&db)?;
     let game: &dyn Playable = &*game;
     let start = match &args.position {
@@ -83,7 +83,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     )?;
     let mut history = vec![start];
-    let mut line = String::new();
+    let mut line = Vec::new();
+    // Lines read from standard input, for messages.
+    let mut read = 0u64;
     loop {
         let ply = history.len() - 1;
         let p = history[ply];
@@ -135,11 +137,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         )?;
         out.flush()?;
         line.clear();
-        if input.read_line(&mut line)? == 0 {
+        if input.read_until(b'\n', &mut line)? == 0 {
             writeln!(out)?;
             break;
         }
-        let said = line.trim();
+        read += 1;
+        let Ok(said) = std::str::from_utf8(&line) else {
+            writeln!(out)?;
+            out.flush()?;
+            anyhow::bail!(
+                "standard input, line {read}: not UTF-8 text (expected a move's number or name, u or q)"
+            );
+        };
+        let said = said.trim();
         if echo {
             writeln!(out, "{said}")?;
         }

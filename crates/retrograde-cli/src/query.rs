@@ -40,9 +40,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .collect::<Result<_>>()?
     };
     let probe = Probe { game, db: &db };
+    let answers = positions
+        .into_iter()
+        .map(|p| probe.answer(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Nothing is printed from a file that changed while it was read.
+    db.unchanged()?;
     let mut out = std::io::stdout().lock();
-    for p in positions {
-        let answer = probe.answer(p)?;
+    for answer in answers {
         if args.json {
             serde_json::to_writer(&mut out, &json(game, &answer))?;
             writeln!(out)?;

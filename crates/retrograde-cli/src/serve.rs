@@ -3,14 +3,16 @@
 //! the answers of `query`; for a small graph or board, the steps of the
 //! solve to watch.
 //!
-//! The HTTP server is `tiny_http`: a small, synchronous, well-kept server
-//! with no async runtime, which is all a local explorer serving one person
-//! needs.
+//! The HTTP server is our own (`http.rs`): one GET a connection, every
+//! resource bounded, which is all a local explorer serving one person needs.
+//!
+//! The database is read into memory and checked when the server starts, so
+//! that another program rewriting or cutting short the file meanwhile
+//! cannot change an answer or stop the server.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Result;
 use retrograde::db::Database;
@@ -19,6 +21,7 @@ use retrograde::solve::trace::{solve_traced, Event};
 use retrograde::{Answers, Game, GameGraph};
 
 use crate::common;
+use crate::http::{self, error, Answer, Request};
 use crate::progress::Bars;
 
 /// Options of `retrograde serve`.
@@ -60,15 +63,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         let db = temp.path().join("graph.db");
         solve_graph(&args.input, &db)?;
+        // The server runs on: a graph that changed while it was read is
+        // refused now, not at exit.
+        crate::mapped::none_changed()?;
         db
     };
-    let db = crate::db::open(&path)?;
+    let db = crate::db::read(&path)?;
     let game = crate::db::game(&db)?;
     let game: &dyn Playable = &*game;
     let trace = trace(&db, args.trace_limit)?;
-    let server = tiny_http::Server::http(("127.0.0.1", args.port))
+    let listener = std::net::TcpListener::bind(("127.0.0.1", args.port))
         .map_err(|e| anyhow::anyhow!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
-    let port = server.server_addr().to_ip().map_or(args.port, |a| a.port());
+    let port = listener.local_addr().map_or(args.port, |a| a.port());
     // The address is the data: standard output, so that a script can read it.
     let mut out = std::io::stdout().lock();
     writeln!(out, "http://127.0.0.1:{port}/")?;
@@ -83,80 +89,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let probe = Probe { game, db: &db };
     let info = info(&db, game, trace.is_some());
     let trace_json = trace.as_ref().map(serde_json::to_string).transpose()?;
-    // Each request on a thread of its own, at most WORKERS at once: a client
-    // that is slow to send or to read holds up only itself.
-    let in_flight = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for (served, request) in server.incoming_requests().enumerate() {
-            while in_flight.load(Ordering::Acquire) >= WORKERS {
-                std::thread::sleep(std::time::Duration::from_millis(2));
-            }
-            in_flight.fetch_add(1, Ordering::AcqRel);
-            let (probe, info, trace, in_flight) =
-                (&probe, &info, trace_json.as_deref(), &in_flight);
-            scope.spawn(move || {
-                handle(request, probe, info, trace);
-                in_flight.fetch_sub(1, Ordering::AcqRel);
-            });
-            if args.requests.is_some_and(|n| served + 1 >= n) {
-                break;
-            }
-        }
+    let trace = trace_json.as_deref();
+    http::serve(&listener, args.requests, &|request| {
+        answer(request, &probe, &info, trace)
     });
     Ok(ExitCode::SUCCESS)
-}
-
-/// Requests answered at once.
-const WORKERS: usize = 32;
-
-/// The largest request body read (and ignored); a request that declares a
-/// larger one gets no answer.
-const MAX_BODY: usize = 64 << 10;
-
-/// The longest address answered (longer: 414).
-const MAX_URL: usize = 8192;
-
-/// Answers one request. Its body, if any (up to [`MAX_BODY`]), is read
-/// first through a small buffer: `tiny_http` would otherwise discard it
-/// into one buffer of the size the client declared.
-fn handle(mut request: tiny_http::Request, probe: &Probe<'_>, info: &str, trace: Option<&str>) {
-    if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        // No answer: `tiny_http` would allocate the whole declared body
-        // when the request is dropped. The connection is left as it is.
-        std::mem::forget(request);
-        return;
-    }
-    let mut buf = [0u8; 4096];
-    let body = request.as_reader();
-    while let Ok(n) = body.read(&mut buf) {
-        if n == 0 {
-            break;
-        }
-    }
-    let (status, kind, body) = answer(&request, probe, info, trace);
-    let response = tiny_http::Response::from_string(body).with_status_code(status);
-    let response = with_header(response, "Content-Type", kind);
-    let response = with_header(response, "Cache-Control", "no-store");
-    let response = if status == 405 {
-        with_header(response, "Allow", "GET")
-    } else {
-        response
-    };
-    // A browser that went away is not our failure.
-    let _ = request.respond(response);
-}
-
-/// Adds a header (the names and values here are constant ASCII, which
-/// `tiny_http` always accepts).
-fn with_header<R: std::io::Read>(
-    response: tiny_http::Response<R>,
-    name: &str,
-    value: &str,
-) -> tiny_http::Response<R> {
-    match tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-        Ok(h) => response.with_header(h),
-        Err(()) => response,
-    }
 }
 
 /// Whether `path` is a database.
@@ -268,35 +205,12 @@ fn info(db: &Database, game: &dyn Playable, traced: bool) -> String {
     .unwrap_or_else(|_| "{}".into())
 }
 
-/// An error as the API gives it: `{"error": "..."}`, the message cut to
-/// 300 characters (it may quote what the client sent).
-fn error(status: u16, message: &str) -> (u16, &'static str, String) {
-    let message: String = if message.chars().count() > 300 {
-        message.chars().take(300).chain("…".chars()).collect()
-    } else {
-        message.to_string()
-    };
-    (
-        status,
-        "application/json",
-        serde_json::json!({ "error": message }).to_string(),
-    )
-}
-
 /// The response to one request: status, content type, body.
-fn answer(
-    request: &tiny_http::Request,
-    probe: &Probe<'_>,
-    info: &str,
-    trace: Option<&str>,
-) -> (u16, &'static str, String) {
-    if *request.method() != tiny_http::Method::Get {
+fn answer(request: &Request<'_>, probe: &Probe<'_>, info: &str, trace: Option<&str>) -> Answer {
+    if request.method != "GET" {
         return error(405, "only GET is served");
     }
-    let url = request.url();
-    if url.len() > MAX_URL {
-        return error(414, &format!("the address is longer than {MAX_URL} bytes"));
-    }
+    let url = request.target;
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
     match path {
         "/" | "/index.html" => (200, "text/html; charset=utf-8", INDEX.into()),
@@ -310,8 +224,8 @@ fn answer(
         "/api/query" => {
             let text = match parameter(query, "position") {
                 Some(Ok(text)) => text,
-                Some(Err(())) => {
-                    return error(400, "the position is not percent-encoded text (a malformed %-escape, or bytes that are not UTF-8)")
+                Some(Err(what)) => {
+                    return error(400, &format!("the address is not percent-encoded text: {what}"))
                 }
                 None => {
                     return error(400, "expected ?position=... (the position in the game's notation)")
@@ -348,16 +262,27 @@ fn answer(
 }
 
 /// The value of `key` in a query string (the first), percent-decoded
-/// (`+` is a space); `Err` if it does not decode.
-fn parameter(query: &str, key: &str) -> Option<Result<String, ()>> {
-    query.split('&').find_map(|pair| {
+/// (`+` is a space); `Err` saying what does not decode if any name or value
+/// of the query does not: a malformed escape is refused wherever it is,
+/// never skipped or half decoded.
+fn parameter(query: &str, key: &str) -> Option<Result<String, String>> {
+    let mut found = None;
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        (decode(k).as_deref() == Some(key)).then(|| decode(v).ok_or(()))
-    })
+        let (k, v) = match (decode(k), decode(v)) {
+            (Ok(k), Ok(v)) => (k, v),
+            (Err(e), _) | (_, Err(e)) => return Some(Err(e)),
+        };
+        if k == key && found.is_none() {
+            found = Some(v);
+        }
+    }
+    found.map(Ok)
 }
 
-/// Percent-decoding; `None` for a malformed escape or bytes that are not UTF-8.
-fn decode(s: &str) -> Option<String> {
+/// Percent-decoding: every `%` followed by two hexadecimal digits, and the
+/// bytes decoded UTF-8; `Err` saying which escape is malformed otherwise.
+fn decode(s: &str) -> Result<String, String> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -365,15 +290,28 @@ fn decode(s: &str) -> Option<String> {
         match bytes[i] {
             b'+' => out.push(b' '),
             b'%' => {
-                let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-                out.push(u8::from_str_radix(hex, 16).ok()?);
+                let digits = bytes
+                    .get(i + 1..i + 3)
+                    .and_then(|h| Some((hex(h[0])?, hex(h[1])?)));
+                let Some((high, low)) = digits else {
+                    let escape: String = s[i..].chars().take(3).collect();
+                    return Err(format!(
+                        "the malformed escape {escape:?} (expected % and two hexadecimal digits)"
+                    ));
+                };
+                out.push(high << 4 | low);
                 i += 2;
             }
             b => out.push(b),
         }
         i += 1;
     }
-    String::from_utf8(out).ok()
+    String::from_utf8(out).map_err(|_| format!("{s:?} decodes to bytes that are not UTF-8 text"))
+}
+
+/// The value of a hexadecimal digit.
+fn hex(b: u8) -> Option<u8> {
+    char::from(b).to_digit(16).map(|d| d as u8)
 }
 
 #[cfg(test)]
@@ -388,9 +326,32 @@ mod tests {
             Some(Ok("8/8/8 w".into()))
         );
         assert_eq!(decoded("a=1"), None);
-        // The first is taken, and a malformed one is an error, not absent.
-        assert_eq!(decoded("position=%zz&position=3"), Some(Err(())));
         assert_eq!(decoded("position=%C3%A9"), Some(Ok("é".into())));
-        assert_eq!(decoded("position=%C3%28"), Some(Err(())));
+        assert_eq!(decoded("position=%41%4a%4A"), Some(Ok("AJJ".into())));
+    }
+
+    #[test]
+    fn every_malformed_escape_is_refused_wherever_it_is() {
+        let malformed = [
+            "position=%zz&position=3",
+            "position=%4x",
+            "position=%G1",
+            "position=%+1",
+            "position=%-1",
+            "position=%",
+            "position=1%",
+            "position=%4",
+            "position=%C3%28",
+            "position=%FF",
+            "position=%%41",
+            "position=%é1",
+            "x=%G1&position=1",
+            "position=1&x=%",
+            "pos%G1ition=1",
+        ];
+        for q in malformed {
+            let got = parameter(q, "position");
+            assert!(matches!(got, Some(Err(_))), "{q}: {got:?}");
+        }
     }
 }

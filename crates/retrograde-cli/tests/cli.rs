@@ -2520,3 +2520,92 @@ fn game_tic_tac_toe_has_its_known_counts_and_ties() {
     assert_eq!(j["positions"], 765);
     assert_eq!(j["verified"], true);
 }
+
+/// Makes a named pipe at `path`.
+fn fifo(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+#[test]
+fn a_graph_rewritten_while_it_was_read_ends_in_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("g.txt"), "a b\nb c\n").unwrap();
+    fifo(&d.join("labels"));
+    // With --names the graph is read, then the labels: from a pipe, so the
+    // graph is rewritten in place while it is still mapped.
+    let child = bin()
+        .args([
+            "solve",
+            "g.txt",
+            "--names",
+            "--terminal",
+            "labels",
+            "-o",
+            "out.tsv",
+            "-q",
+        ])
+        .current_dir(d)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut labels = fs::OpenOptions::new()
+        .write(true)
+        .open(d.join("labels"))
+        .unwrap();
+    fs::write(d.join("g.txt"), "a b\nb c\nc a\n").unwrap();
+    labels.write_all(b"c lose\n").unwrap();
+    drop(labels);
+    let out = child.wait_with_output().unwrap();
+    assert_refused(&out, "g.txt: the file changed while it was read");
+}
+
+#[test]
+fn a_graph_cut_short_while_it_was_read_exits_2_naming_it_never_by_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Large enough (64 MB) that it is still being read when it is cut.
+    let mut text = Vec::with_capacity(64 << 20);
+    for i in 0..4_000_000u32 {
+        writeln!(text, "{i} {}", i + 1).unwrap();
+    }
+    fs::write(d.join("big.txt"), &text).unwrap();
+    drop(text);
+    let mut child = bin()
+        .args(["solve", "big.txt", "-j", "1", "-o", "out.tsv", "-q"])
+        .current_dir(d)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Cut it short as soon as it is mapped.
+    let maps = format!("/proc/{}/maps", child.id());
+    while child.try_wait().unwrap().is_none() {
+        if fs::read_to_string(&maps).is_ok_and(|m| m.contains("big.txt")) {
+            break;
+        }
+    }
+    fs::OpenOptions::new()
+        .write(true)
+        .open(d.join("big.txt"))
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let e = stderr(&out);
+    assert!(
+        e.contains("big.txt: the file was cut short by another program while it was read")
+            || e.contains("big.txt: the file changed while it was read"),
+        "{e}"
+    );
+    assert_refused(&out, "big.txt");
+    // No output, and no temporary file left behind.
+    let left: Vec<_> = fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["big.txt"]);
+}

@@ -203,7 +203,10 @@ const CAP: &str = "--as=220000000";
 #[test]
 fn a_board_one_capped_process_is_refused_four_capped_processes_solve() {
     if Command::new("prlimit").arg("--version").output().is_err() {
-        skipped("the address-space cap test", "prlimit (util-linux) is not installed");
+        skipped(
+            "the address-space cap test",
+            "prlimit (util-linux) is not installed",
+        );
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -417,3 +417,31 @@ fn dot_colours_vertices_by_outcome_and_draws_best_moves_bold() {
     assert!(text.contains("  7 -> 7;"), "{text}");
     assert_eq!(text.matches("->").count(), 14);
 }
+
+#[test]
+fn play_stops_naming_the_line_of_standard_input_that_is_not_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(&run(&["game", "tic-tac-toe", "--save", "t.db", "-q"], d));
+    let mut child = bin()
+        .args(["play", "t.db", "--you", "both"])
+        .current_dir(d)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"5\nb2\xff\n1\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_refused(
+        &out,
+        "standard input, line 2: not UTF-8 text (expected a move's number or name, u or q)",
+    );
+    // The first line was played.
+    assert!(stdout(&out).contains("ply 1"), "{}", stdout(&out));
+}

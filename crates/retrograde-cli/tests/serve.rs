@@ -25,11 +25,17 @@ impl Drop for Server {
 }
 
 fn serve(dir: &Path, file: &str) -> Server {
-    let mut child = bin()
+    let mut command = bin();
+    command.stderr(Stdio::null());
+    serve_by(command, dir, file)
+}
+
+/// Starts `serve` from `command` (its standard error as set there).
+fn serve_by(mut command: std::process::Command, dir: &Path, file: &str) -> Server {
+    let mut child = command
         .args(["serve", file, "--port", "0"])
         .current_dir(dir)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let mut line = String::new();
@@ -150,29 +156,33 @@ fn bad_requests_get_a_4xx_with_a_message_and_the_server_goes_on() {
         );
     }
     assert_eq!(request(&s, "POST", "/api/info").0, 405);
-    // A body declared far larger than memory, and none sent: no answer, and
-    // nothing allocated for it; the server goes on.
-    let mut c = TcpStream::connect(&s.addr).unwrap();
-    c.write_all(b"GET /api/info HTTP/1.0\r\nContent-Length: 100000000000\r\n\r\n")
-        .unwrap();
-    c.set_read_timeout(Some(std::time::Duration::from_millis(500)))
-        .unwrap();
-    let mut got = Vec::new();
-    let _ = c.read_to_end(&mut got);
-    assert!(got.is_empty(), "{}", String::from_utf8_lossy(&got));
+    // A body declared far larger than memory, and none sent: 413, nothing
+    // allocated for it; the server goes on.
+    let (status, body) = raw(
+        &s,
+        "GET /api/info HTTP/1.0\r\nContent-Length: 100000000000\r\n\r\n",
+    );
+    assert_eq!(status, 413, "{body}");
+    assert!(body.contains("at most 65536 bytes are read"), "{body}");
     assert_eq!(get(&s, "/api/info").0, 200);
     let long = format!("/api/query?position={}", "a".repeat(20_000));
     let (status, body) = get(&s, &long);
     assert_eq!(status, 414, "{body}");
-    let (status, body) = get(&s, "/api/query?position=%C3%28");
-    assert_eq!(status, 400);
-    assert!(
-        body["error"]
-            .as_str()
-            .unwrap()
-            .contains("not percent-encoded text"),
-        "{body}"
-    );
+    // Every malformed escape, wherever it is in the query: 400, named.
+    for (query, named) in [
+        ("position=%C3%28", "not UTF-8"),
+        ("position=%4x", "\\\"%4x\\\""),
+        ("position=%G1", "\\\"%G1\\\""),
+        ("position=%+1", "\\\"%+1\\\""),
+        ("position=1%", "\\\"%\\\""),
+        ("position=%FF", "not UTF-8"),
+        ("x=%G1&position=1l1%2F3%2F3%2F1L1+b+-", "\\\"%G1\\\""),
+    ] {
+        let (status, body) = request(&s, "GET", &format!("/api/query?{query}"));
+        assert_eq!(status, 400, "{query}: {body}");
+        assert!(body.contains("not percent-encoded text"), "{query}: {body}");
+        assert!(body.contains(named), "{query}: {body}");
+    }
     // The position a capture of the lion leads to is one the API answers.
     let (status, body) = get(&s, "/api/query?position=the+lion+captured");
     assert_eq!(
@@ -210,4 +220,145 @@ fn a_graph_is_solved_and_its_solve_traced() {
         (Some("win"), Some(5))
     );
     assert_eq!(last(5)["event"], "draw");
+}
+
+/// The query of X's first move in the corner, and what it answered.
+const CORNER: &str = "/api/query?position=x..%2F...%2F...";
+
+#[test]
+fn the_server_answers_from_the_database_it_opened_when_the_file_is_replaced_or_cut_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (game, db) in [("tic-tac-toe", "t.db"), ("chess", "krk.db")] {
+        let mut args = vec!["game", game];
+        if game == "chess" {
+            args.push("KRK");
+        }
+        args.extend(["--save", db, "-q"]);
+        assert!(run(&args, d).status.success());
+    }
+    let krk = std::fs::read(d.join("krk.db")).unwrap();
+    let ttt = std::fs::read(d.join("t.db")).unwrap();
+    let mut s = serve(d, "t.db");
+    let (status, before) = get(&s, CORNER);
+    assert_eq!(status, 200, "{before}");
+    // Overwritten in place by another game's database (the same file,
+    // truncated and written again, as `cp` does), then cut short.
+    let overwrite = |bytes: &[u8]| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(d.join("t.db"))
+            .unwrap();
+        f.write_all(bytes).unwrap();
+    };
+    for bytes in [&krk[..], &ttt[..ttt.len() / 2], &ttt[..100], &[][..]] {
+        overwrite(bytes);
+        let (status, after) = get(&s, CORNER);
+        assert_eq!((status, &after), (200, &before));
+        assert_eq!(get(&s, "/api/info").1["name"], "tic-tac-toe");
+    }
+    assert!(s.child.try_wait().unwrap().is_none(), "the server stopped");
+}
+
+/// The open descriptors of process `pid`.
+fn descriptors(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .count()
+}
+
+/// Waits (a bounded number of times) for `pid` to hold at most `want`
+/// descriptors; the count it holds.
+fn settle(pid: u32, want: usize) -> usize {
+    for _ in 0..200 {
+        if descriptors(pid) <= want {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    descriptors(pid)
+}
+
+#[test]
+fn requests_that_announce_a_body_and_close_early_leave_no_descriptor_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    assert!(run(&["game", "tic-tac-toe", "--save", "t.db", "-q"], d)
+        .status
+        .success());
+    let s = serve(d, "t.db");
+    assert_eq!(get(&s, "/api/info").0, 200);
+    let pid = s.child.id();
+    let level = descriptors(pid);
+    for length in [10, 1000, 70_000, 100_000_000_000u64] {
+        for _ in 0..20 {
+            let mut c = TcpStream::connect(&s.addr).unwrap();
+            let head = format!("GET /api/info HTTP/1.1\r\nContent-Length: {length}\r\n\r\nab");
+            c.write_all(head.as_bytes()).unwrap();
+        }
+    }
+    let left = settle(pid, level);
+    assert!(left <= level, "{left} descriptors open, {level} before");
+    assert_eq!(get(&s, "/api/info").0, 200);
+}
+
+#[test]
+fn under_a_low_descriptor_limit_the_server_goes_on_and_says_so_once() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    assert!(run(&["game", "tic-tac-toe", "--save", "t.db", "-q"], d)
+        .status
+        .success());
+    let mut command = bin();
+    command.stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe, as pre_exec requires.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 20,
+                rlim_max: 20,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut s = serve_by(command, d, "t.db");
+    let (status, before) = get(&s, CORNER);
+    assert_eq!(status, 200);
+    // Far more connections than descriptors, all held open at once, twice.
+    for _ in 0..2 {
+        let mut held: Vec<TcpStream> = (0..60)
+            .map(|_| TcpStream::connect(&s.addr).unwrap())
+            .collect();
+        // While they are held, the ones accepted are answered.
+        let first = &mut held[0];
+        first
+            .write_all(format!("GET {CORNER} HTTP/1.0\r\n\r\n").as_bytes())
+            .unwrap();
+        let mut answer = String::new();
+        first.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+    let (status, after) = get(&s, CORNER);
+    assert_eq!((status, after), (200, before));
+    assert!(s.child.try_wait().unwrap().is_none(), "the server stopped");
+    s.child.kill().unwrap();
+    let mut err = String::new();
+    s.child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(
+        warnings[0].contains("cannot accept a connection: Too many open files")
+            && warnings[0].contains("ulimit -n, is 20"),
+        "{err}"
+    );
 }

@@ -399,3 +399,71 @@ fn a_staged_database_appears_only_when_its_outputs_are_committed() {
     assert!(!other.exists());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
+
+#[test]
+fn a_mapped_database_rewritten_in_place_is_refused_as_changed_not_damaged() {
+    let (_dir, path) = big(Compression::None);
+    let d = Database::open(&path).unwrap();
+    assert!(d.record(0).is_ok());
+    assert!(d.unchanged().is_ok());
+    // Another program writes other bytes over it, in place (as `cp` does:
+    // the same file, truncated and written again).
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = data_start(&path) + 3 * d.header().blocks.chunk as usize + 10;
+    bytes[at] ^= 0x40;
+    bytes.push(0);
+    std::fs::write(&path, &bytes).unwrap();
+    let err = d.record(3 * 65536 + 5).unwrap_err();
+    assert!(matches!(err, DbError::Changed { .. }), "{err}");
+    assert!(matches!(d.unchanged(), Err(DbError::Changed { .. })));
+    assert!(
+        err.to_string().contains("changed since it was opened"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_database_read_into_memory_keeps_its_answers_when_the_file_changes() {
+    for compression in [Compression::None, Compression::Zstd] {
+        let (_dir, path) = big(compression);
+        let d = Database::read(&path, u64::MAX).unwrap();
+        let before = d.values().unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        // Rewritten in place with other bytes, then cut short.
+        let other: Vec<u8> = bytes.iter().map(|b| b ^ 0x5a).collect();
+        std::fs::write(&path, &other).unwrap();
+        assert_eq!(d.values().unwrap(), before);
+        std::fs::write(&path, &bytes[..5000]).unwrap();
+        assert_eq!(d.values().unwrap(), before);
+        assert!(d.check().is_ok());
+        assert!(d.unchanged().is_ok());
+    }
+}
+
+#[test]
+fn reading_a_database_into_memory_checks_it_whole_and_within_the_limit() {
+    let (_dir, path) = big(Compression::Zstd);
+    let size = std::fs::metadata(&path).unwrap().len();
+    let err = Database::read(&path, size - 1).unwrap_err();
+    assert!(
+        matches!(err, DbError::TooLarge { bytes, limit, .. } if bytes == size && limit == size - 1),
+        "{err}"
+    );
+    assert!(Database::read(&path, size).is_ok());
+    // A flipped byte anywhere is refused when it is read, not when probed.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 3;
+    bytes[last] ^= 0x01;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = Database::read(&path, u64::MAX).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            DbError::Damaged {
+                fault: Fault::Checksum,
+                ..
+            }
+        ),
+        "{err}"
+    );
+}

@@ -247,6 +247,31 @@ pub enum DbError {
         /// What is wrong with it.
         fault: Fault,
     },
+    /// A mapped file changed (another program wrote to it) since it was
+    /// opened: what was read of it no longer matches its header.
+    #[error(
+        "{}: the file changed since it was opened (another program wrote to it while it was read): stopped",
+        crate::io::paths::shown(path)
+    )]
+    Changed {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file is larger than the memory a reader that keeps it in memory may use.
+    #[error(
+        "{}: reading the database into memory needs {}, more than the {} allowed",
+        crate::io::paths::shown(path),
+        crate::error::human_bytes(*bytes),
+        crate::error::human_bytes(*limit)
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        bytes: u64,
+        /// Bytes allowed.
+        limit: u64,
+    },
     /// The keys given to the writer are not strictly increasing.
     #[error("keys must be strictly increasing: key {index} ({key}) is not above the one before")]
     UnsortedKeys {
@@ -341,17 +366,26 @@ struct Cache {
     bytes: usize,
 }
 
-/// A database, opened and mapped; its sections are checked as they are read.
+/// A database, opened and mapped (or read into memory); its sections are
+/// checked as they are read.
 pub struct Database {
     path: PathBuf,
     header: Header,
-    map: memmap2::Mmap,
+    store: Store,
     /// Where the data starts in the file.
     data: usize,
     blocks: Checked,
     keys: Option<(Checked, Checked, Checked)>,
     moves: Option<(Checked, Checked)>,
     cache: Mutex<Cache>,
+}
+
+/// Where a database's bytes are.
+enum Store {
+    /// In the file, mapped: the file as it is now.
+    Mapped(crate::io::mapped::Mapped),
+    /// Read into memory, checked: the file as it was when read.
+    Owned(Vec<u8>),
 }
 
 impl std::fmt::Debug for Database {
@@ -366,26 +400,88 @@ impl std::fmt::Debug for Database {
 impl Database {
     /// Opens and maps the database at `path`, reads its header and checks
     /// its layout against the file's length; the data is checked as it is
-    /// read.
+    /// read. The map shows the file as it is: a block that no longer
+    /// matches its checksum because another program rewrote the file is
+    /// reported as [`DbError::Changed`], and a file cut short meanwhile
+    /// raises SIGBUS where it is read (see [`crate::io::mapped_path_at`]);
+    /// a reader that runs long uses [`Database::read`].
     ///
     /// # Errors
     /// [`DbError`]: not a database, a damaged header, a file cut short.
     pub fn open(path: &Path) -> Result<Database, DbError> {
+        let file = Database::file(path)?;
+        let map = crate::io::mapped::Mapped::new(file, path).map_err(|source| DbError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Database::from_store(path, Store::Mapped(map))
+    }
+
+    /// Reads the database at `path` wholly into memory with ordinary reads
+    /// and checks every section against its checksums: nothing another
+    /// program does to the file afterwards can reach it. Refused if the file
+    /// is larger than `limit` bytes.
+    ///
+    /// # Errors
+    /// [`DbError`]: as [`Database::open`], [`DbError::TooLarge`], and the
+    /// first damaged block.
+    pub fn read(path: &Path, limit: u64) -> Result<Database, DbError> {
+        use std::io::Read;
         let io = |source| DbError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let meta = std::fs::metadata(path).map_err(io)?;
-        if !meta.is_file() {
-            return Err(DbError::NotAFile {
+        let file = Database::file(path)?;
+        let bytes = file.metadata().map_err(io)?.len();
+        let len = usize::try_from(bytes)
+            .ok()
+            .filter(|_| bytes <= limit)
+            .ok_or_else(|| DbError::TooLarge {
                 path: path.to_path_buf(),
-            });
+                bytes,
+                limit,
+            })?;
+        let mut data = Vec::new();
+        data.try_reserve_exact(len).map_err(|_| DbError::TooLarge {
+            path: path.to_path_buf(),
+            bytes,
+            limit,
+        })?;
+        // As long as it was when opened: bytes appended meanwhile are not
+        // the database's, and a file cut short reads short (caught below).
+        file.take(bytes).read_to_end(&mut data).map_err(io)?;
+        let db = Database::from_store(path, Store::Owned(data))?;
+        db.check_sums()?;
+        Ok(db)
+    }
+
+    /// The regular file at `path`, opened (a pipe or a device is refused
+    /// before it is opened: opening a pipe waits for a writer).
+    fn file(path: &Path) -> Result<std::fs::File, DbError> {
+        let io = |source| DbError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let not_a_file = || DbError::NotAFile {
+            path: path.to_path_buf(),
+        };
+        if !std::fs::metadata(path).map_err(io)?.is_file() {
+            return Err(not_a_file());
         }
         let file = std::fs::File::open(path).map_err(io)?;
-        // SAFETY: the map is read only; a file changed underneath would give
-        // wrong bytes, which the checksums catch, not undefined behaviour in
-        // safe code that only reads bytes.
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+        if !file.metadata().map_err(io)?.is_file() {
+            return Err(not_a_file());
+        }
+        Ok(file)
+    }
+
+    /// The database whose file's bytes are `store`: its header read, its
+    /// layout checked against the file's length.
+    fn from_store(path: &Path, store: Store) -> Result<Database, DbError> {
+        let map: &[u8] = match &store {
+            Store::Mapped(m) => m,
+            Store::Owned(v) => v,
+        };
         let bad = |what: String| DbError::Header {
             path: path.to_path_buf(),
             what,
@@ -477,11 +573,12 @@ impl Database {
                 ))
             }
         };
+        let data = data as usize;
         Ok(Database {
             path: path.to_path_buf(),
             header,
-            map,
-            data: data as usize,
+            store,
+            data,
             blocks,
             keys,
             moves,
@@ -515,7 +612,39 @@ impl Database {
     }
 
     fn bytes(&self) -> &[u8] {
-        &self.map[self.data..]
+        match &self.store {
+            Store::Mapped(m) => &m[self.data..],
+            Store::Owned(v) => &v[self.data..],
+        }
+    }
+
+    /// Whether the file is as it was when opened: always, for a database
+    /// read into memory; for a mapped one, its length and modification time
+    /// are compared (what was read of a file changed meanwhile may mix the
+    /// old file and the new).
+    ///
+    /// # Errors
+    /// [`DbError::Changed`].
+    pub fn unchanged(&self) -> Result<(), DbError> {
+        match &self.store {
+            Store::Mapped(m) if m.changed() => Err(DbError::Changed {
+                path: self.path.clone(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// `e`, or [`DbError::Changed`] if `e` is a damaged block of a mapped
+    /// file that another program changed since it was opened: the bytes
+    /// are then not the ones the header describes, and the file is not
+    /// damaged.
+    fn blame(&self, e: DbError) -> DbError {
+        match (&self.store, &e) {
+            (Store::Mapped(m), DbError::Damaged { .. }) if m.changed() => DbError::Changed {
+                path: self.path.clone(),
+            },
+            _ => e,
+        }
     }
 
     fn keys(&self) -> Option<keys::Keys<'_>> {
@@ -546,7 +675,7 @@ impl Database {
     pub fn record_of(&self, key: u64) -> Result<Option<u64>, DbError> {
         match self.keys() {
             None => Ok((key < self.len()).then_some(key)),
-            Some(k) => k.rank(key),
+            Some(k) => k.rank(key).map_err(|e| self.blame(e)),
         }
     }
 
@@ -573,10 +702,11 @@ impl Database {
         let bits = self.header.record_bits;
         let code = match self.header.compression {
             Compression::None => {
-                keys::get_bits(&self.blocks.on(self.bytes()), r * u64::from(bits), bits)?
+                keys::get_bits(&self.blocks.on(self.bytes()), r * u64::from(bits), bits)
+                    .map_err(|e| self.blame(e))?
             }
             Compression::Zstd => {
-                let block = self.block(r / BLOCK_RECORDS)?;
+                let block = self.block(r / BLOCK_RECORDS).map_err(|e| self.blame(e))?;
                 let at = (r % BLOCK_RECORDS) * u64::from(bits);
                 let first = (at / 8) as usize;
                 let last = ((at + u64::from(bits)).div_ceil(8) as usize).min(block.len());
@@ -584,6 +714,7 @@ impl Database {
             }
         };
         self.decoded(code, r / BLOCK_RECORDS)
+            .map_err(|e| self.blame(e))
     }
 
     /// The value of a record's code: refused if it is none, or its
@@ -662,6 +793,11 @@ impl Database {
         b: u64,
         mut f: impl FnMut(u64, Option<Value>),
     ) -> Result<(), DbError> {
+        self.each_in_block(b, &mut f).map_err(|e| self.blame(e))
+    }
+
+    /// [`Database::for_each_in_block`], its faults not yet blamed.
+    fn each_in_block(&self, b: u64, f: &mut impl FnMut(u64, Option<Value>)) -> Result<(), DbError> {
         let bytes = self.unpacked_block(b)?;
         let bits = self.header.record_bits;
         let first = b * BLOCK_RECORDS;
@@ -798,7 +934,8 @@ impl Database {
                 current = b;
             }
             f(r, key, block[(r % BLOCK_RECORDS) as usize]);
-        })?;
+        })
+        .map_err(|e| self.blame(e))?;
         failed.map_or(Ok(()), Err)
     }
 
@@ -808,6 +945,11 @@ impl Database {
     /// # Errors
     /// A damaged section.
     pub fn moves(&self, v: u64) -> Result<Option<Vec<u32>>, DbError> {
+        self.moves_of(v).map_err(|e| self.blame(e))
+    }
+
+    /// [`Database::moves`], its faults not yet blamed.
+    fn moves_of(&self, v: u64) -> Result<Option<Vec<u32>>, DbError> {
         let Some((offsets, targets)) = &self.moves else {
             return Ok(None);
         };
@@ -837,6 +979,11 @@ impl Database {
     /// # Errors
     /// The first damaged chunk found.
     pub fn check_moves(&self) -> Result<(), DbError> {
+        self.check_moves_unblamed().map_err(|e| self.blame(e))
+    }
+
+    /// [`Database::check_moves`], its faults not yet blamed.
+    fn check_moves_unblamed(&self) -> Result<(), DbError> {
         let data = self.bytes();
         for c in self.moves.iter().flat_map(|(a, b)| [a, b]) {
             c.on(data).check_all()?;
@@ -884,6 +1031,21 @@ impl Database {
     /// # Errors
     /// The first damaged block found.
     pub fn check(&self) -> Result<(), DbError> {
+        self.check_sums().map_err(|e| self.blame(e))?;
+        // Zstandard blocks must also decompress.
+        if self.header.compression == Compression::Zstd {
+            use rayon::prelude::*;
+            (0..self.blocks.chunks())
+                .into_par_iter()
+                .try_for_each(|b| self.unpacked_block(b).map(drop))
+                .map_err(|e| self.blame(e))?;
+        }
+        Ok(())
+    }
+
+    /// Checks every chunk of every section against its checksum (on all
+    /// threads); each is then not checked again.
+    fn check_sums(&self) -> Result<(), DbError> {
         let data = self.bytes();
         self.blocks.on(data).check_all()?;
         for c in self.keys.iter().flat_map(|(a, b, c)| [a, b, c]) {
@@ -892,13 +1054,6 @@ impl Database {
         for c in self.moves.iter().flat_map(|(a, b)| [a, b]) {
             c.on(data).check_all()?;
         }
-        // Zstandard blocks must also decompress.
-        if self.header.compression == Compression::Zstd {
-            use rayon::prelude::*;
-            (0..self.blocks.chunks())
-                .into_par_iter()
-                .try_for_each(|b| self.unpacked_block(b).map(drop))?;
-        }
         Ok(())
     }
 
@@ -906,7 +1061,7 @@ impl Database {
     pub fn sizes(&self) -> Sizes {
         let h = &self.header;
         Sizes {
-            file: self.map.len() as u64,
+            file: self.data as u64 + self.bytes().len() as u64,
             header: self.data as u64,
             records: h.blocks.bytes,
             keys: h

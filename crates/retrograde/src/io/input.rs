@@ -1,10 +1,13 @@
 //! Input bytes: a memory-mapped file, or standard input read whole.
 //!
 //! The rule for inputs that change while they are read: a text file is
-//! parsed from its mapping, so a concurrent writer can make it fail to parse
-//! (and truncating it may end the process); a binary graph is copied out of
-//! the file with ordinary reads and checked by its checksum afterwards, so a
-//! concurrent change is refused, never solved.
+//! parsed from its map, which is registered ([`super::mapped`]): a file cut
+//! short meanwhile raises SIGBUS, which the registry lets a handler name, and
+//! a file rewritten meanwhile is reported by
+//! [`changed_while_mapped`](super::changed_while_mapped) once its map is
+//! dropped. A binary graph is copied out of the file with ordinary reads and
+//! checked by its checksum afterwards, so a concurrent change is refused,
+//! never solved.
 
 use std::fs::File;
 use std::io::Read;
@@ -12,8 +15,7 @@ use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use memmap2::Mmap;
-
+use super::mapped::Mapped;
 use crate::error::{Error, Result};
 
 /// The bytes of an input file, memory-mapped where possible, and its name for messages.
@@ -23,13 +25,11 @@ use crate::error::{Error, Result};
 pub struct Input {
     path: PathBuf,
     data: Data,
-    /// The file, for reads that must not see it change (the binary reader).
-    file: Option<File>,
 }
 
 #[derive(Debug)]
 enum Data {
-    Mapped(Arc<Mmap>),
+    Mapped(Arc<Mapped>),
     Owned(Vec<u8>),
 }
 
@@ -92,14 +92,10 @@ impl Input {
             // Pipes, devices and empty files: read them instead of mapping.
             return read_stream(&mut &file);
         }
-        // SAFETY: the map is read-only. If another process truncates the file
-        // while we read it, the OS may kill us with SIGBUS; this is the usual
-        // caveat of memory-mapped input and the price of not copying it.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
+        let map = Mapped::new(file, path).map_err(|e| Error::io(path, e))?;
         Ok(Input {
             path: path.to_path_buf(),
             data: Data::Mapped(Arc::new(map)),
-            file: Some(file),
         })
     }
 
@@ -108,7 +104,6 @@ impl Input {
         Input {
             path: path.into(),
             data: Data::Owned(bytes),
-            file: None,
         }
     }
 
@@ -122,9 +117,9 @@ impl Input {
     /// is an error, not a signal), or from memory.
     pub(crate) fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
         #[cfg(unix)]
-        if let Some(f) = &self.file {
+        if let Data::Mapped(m) = &self.data {
             use std::os::unix::fs::FileExt;
-            return f.read_exact_at(buf, offset);
+            return m.file().read_exact_at(buf, offset);
         }
         let b = self.bytes();
         let start = usize::try_from(offset).unwrap_or(usize::MAX);
@@ -175,7 +170,7 @@ impl Input {
             let start = range.start & !4095;
             let end = range.end.min(m.len());
             if end > start {
-                let _ = m.advise_range(memmap2::Advice::PopulateRead, start, end - start);
+                m.populate(start, end - start);
             }
         }
         #[cfg(not(target_os = "linux"))]

@@ -6,6 +6,7 @@ pub mod binary;
 pub mod edge_list;
 mod input;
 pub mod labels;
+pub(crate) mod mapped;
 mod matrix_market;
 pub mod names;
 pub mod paths;
@@ -14,3 +15,4 @@ mod text;
 
 pub use atomic::{check_output, remove_temporary_files, write_atomically, Outputs, WritesHeld};
 pub use input::Input;
+pub use mapped::{changed_while_mapped, mapped_path_at, MAPPED_PATH_BYTES};
