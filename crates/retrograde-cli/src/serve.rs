@@ -232,10 +232,28 @@ fn answer(request: &Request<'_>, probe: &Probe<'_>, info: &str, trace: Option<&s
                 }
             };
             let game = probe.game;
-            let p = match game.parse(&text) {
+            let mut p = match game.parse(&text) {
                 Ok(p) => p,
                 Err(e) => return error(400, &e.to_string()),
             };
+            // `&move=M`: the position after move M, named as the game
+            // names moves or as it reads them (chess: `Ra1-a4` or `Ra4`).
+            match parameter(query, "move") {
+                None => {}
+                Some(Err(what)) => {
+                    return error(400, &format!("the address is not percent-encoded text: {what}"))
+                }
+                Some(Ok(m)) => match game.find_move(p, &m) {
+                    Some((_, to)) => p = to,
+                    None => {
+                        let names: Vec<String> = game.moves(p).into_iter().map(|(n, _)| n).collect();
+                        return error(
+                            404,
+                            &format!("{m:?} is not a move of {text}: its moves are {}", names.join(", ")),
+                        );
+                    }
+                },
+            }
             match probe.answer(p) {
                 Ok(a) => {
                     #[derive(serde::Serialize)]
@@ -257,7 +275,7 @@ fn answer(request: &Request<'_>, probe: &Probe<'_>, info: &str, trace: Option<&s
                 Err(e) => error(500, &e.to_string()),
             }
         }
-        _ => error(404, &format!("no such page: {path} (the API is /api/info, /api/query?position=..., /api/trace)")),
+        _ => error(404, &format!("no such page: {path} (the API is /api/info, /api/query?position=...[&move=...], /api/trace)")),
     }
 }
 

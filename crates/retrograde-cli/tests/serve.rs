@@ -107,6 +107,19 @@ fn the_api_answers_as_query_does() {
         assert_eq!(api[key], q[key], "{key}");
     }
     assert!(api["board"].as_str().unwrap().contains("a b c d e f g h"));
+    // A move after the position, in standard or long algebraic notation.
+    let encoded = fen.replace('/', "%2F").replace(' ', "+");
+    for m in ["Ra4", "Ra1-a4", "Ra4%2B"] {
+        let (status, after) = get(&s, &format!("/api/query?position={encoded}&move={m}"));
+        assert_eq!(status, 200, "{m}: {after}");
+        assert_eq!(after["position"], "8/8/8/8/R7/2k5/8/2K5 b - - 0 1", "{m}");
+    }
+    let (status, refused) = get(&s, &format!("/api/query?position={encoded}&move=Rb9"));
+    assert_eq!(status, 404, "{refused}");
+    assert!(
+        refused["error"].as_str().unwrap().contains("Ra1-a4"),
+        "{refused}"
+    );
     let (status, info) = get(&s, "/api/info");
     assert_eq!((status, info["name"].as_str()), (200, Some("chess KRK")));
     assert_eq!(info["trace"], false);
