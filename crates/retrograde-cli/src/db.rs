@@ -32,6 +32,56 @@ impl SaveArgs {
         self.save.iter().map(|p| p.as_path()).collect()
     }
 
+    /// The most memory writing the database of `records` records holds
+    /// (keys below `universe` for a sparse game, `edges` moves kept for a
+    /// graph): nothing without `--save`.
+    pub fn bytes(&self, records: u64, universe: Option<u64>, edges: Option<u64>) -> u64 {
+        if self.save.is_none() {
+            return 0;
+        }
+        db::Writer::memory_bound(records, universe, edges)
+    }
+
+    /// Bytes a position that writing a state game's database (keyed by
+    /// keys of any size) may hold, for an exploration that counts them
+    /// before it knows how many positions there are: the steepest the
+    /// writer's bound grows with the positions over the sizes a game can
+    /// have (its fixed part, the write buffer, is in the allocator's slack).
+    pub fn keyed_bytes_per_position(&self) -> u64 {
+        self.per_position(|n| db::Writer::keyed_memory_bound(n, u64::MAX))
+    }
+
+    /// [`SaveArgs::keyed_bytes_per_position`] for a dense game's database.
+    pub fn dense_bytes_per_position(&self) -> u64 {
+        self.per_position(|n| db::Writer::memory_bound(n, None, None))
+    }
+
+    /// Bytes a vertex and an edge that writing a graph's database (its
+    /// moves kept) may hold besides the solve: the writer's, and the moves
+    /// laid out for it (offsets and their cursors, 16 a vertex; targets, 4
+    /// an edge).
+    pub fn graph_bytes(&self) -> (u64, u64) {
+        if self.save.is_none() {
+            return (0, 0);
+        }
+        let per_vertex = self.per_position(|n| db::Writer::memory_bound(n, None, Some(0))) + 16;
+        let edges = 1u64 << 30;
+        let with = |e: u64| db::Writer::memory_bound(1, None, Some(e));
+        let per_edge = with(edges).saturating_sub(with(0)).div_ceil(edges) + 4;
+        (per_vertex, per_edge)
+    }
+
+    fn per_position(&self, bound: impl Fn(u64) -> u64) -> u64 {
+        if self.save.is_none() {
+            return 0;
+        }
+        [1u64 << 12, 1 << 20, 1 << 28, 1 << 31]
+            .into_iter()
+            .map(|n| bound(2 * n).saturating_sub(bound(n)).div_ceil(n))
+            .max()
+            .unwrap_or(0)
+    }
+
     fn writer(&self, meta: Meta) -> db::Writer {
         db::Writer::new(meta).compression(if self.uncompressed {
             Compression::None
@@ -110,6 +160,16 @@ fn say(path: &Path, s: &WriteSummary, quiet: bool) -> Result<()> {
     )?;
     Ok(())
 }
+
+/// Bytes a record that reading a whole database back holds
+/// (`Database::values`): its outcome, and its remoteness as a `u32` at most.
+pub const VALUES_BYTES_PER_RECORD: u64 = 5;
+
+/// Bytes a position that reading a sparse game's database back by key
+/// holds at its peak (`Database::values_by_key`): every record read
+/// ([`VALUES_BYTES_PER_RECORD`]), each position's value looked up (12),
+/// and the values laid out in the game's order (5).
+pub const VALUES_BY_KEY_BYTES_PER_POSITION: u64 = VALUES_BYTES_PER_RECORD + 12 + 5;
 
 /// The source of a dense game's database.
 pub fn dense<A: Answers + Sync + ?Sized>(

@@ -262,6 +262,18 @@ pub fn write<S: EdgeSource + ?Sized>(
     Ok(())
 }
 
+/// The most memory [`write`] holds on `threads` threads for a source whose
+/// vertices have at most `max_degree` edges: the text of two chunks a
+/// thread (22 bytes a line at most: two 10-digit ids, a space, a newline),
+/// each buffer up to twice its length as it grows.
+pub fn write_bytes(threads: usize, max_degree: u64) -> u64 {
+    let chunk = (crate::graph::CHUNK as u64)
+        .saturating_mul(max_degree)
+        .saturating_mul(22)
+        .saturating_mul(2);
+    (2 * threads.max(1) as u64).saturating_mul(chunk)
+}
+
 /// Reads a text edge list into a graph, parsing in parallel on the current
 /// rayon pool (one chunk per thread). See [`CsrBuilder`] for the options.
 ///
