@@ -64,22 +64,14 @@ impl SaveArgs {
         if self.save.is_none() {
             return (0, 0);
         }
-        let per_vertex = self.per_position(|n| db::Writer::memory_bound(n, None, Some(0))) + 16;
-        let edges = 1u64 << 30;
-        let with = |e: u64| db::Writer::memory_bound(1, None, Some(e));
-        let per_edge = with(edges).saturating_sub(with(0)).div_ceil(edges) + 4;
-        (per_vertex, per_edge)
+        graph_save_bytes()
     }
 
     fn per_position(&self, bound: impl Fn(u64) -> u64) -> u64 {
         if self.save.is_none() {
             return 0;
         }
-        [1u64 << 12, 1 << 20, 1 << 28, 1 << 31]
-            .into_iter()
-            .map(|n| bound(2 * n).saturating_sub(bound(n)).div_ceil(n))
-            .max()
-            .unwrap_or(0)
+        per_position(bound)
     }
 
     fn writer(&self, meta: Meta) -> db::Writer {
@@ -127,6 +119,26 @@ impl SaveArgs {
         })?;
         say(path, &summary, quiet)
     }
+}
+
+/// Bytes a vertex and an edge that writing a graph's database with its
+/// moves may hold besides the solve (see [`SaveArgs::graph_bytes`]).
+pub fn graph_save_bytes() -> (u64, u64) {
+    let per_vertex = per_position(|n| db::Writer::memory_bound(n, None, Some(0))) + 16;
+    let edges = 1u64 << 30;
+    let with = |e: u64| db::Writer::memory_bound(1, None, Some(e));
+    let per_edge = with(edges).saturating_sub(with(0)).div_ceil(edges) + 4;
+    (per_vertex, per_edge)
+}
+
+/// The steepest a bound grows a position over the sizes a game can have
+/// (its fixed part, the write buffer, is in the allocator's slack).
+fn per_position(bound: impl Fn(u64) -> u64) -> u64 {
+    [1u64 << 12, 1 << 20, 1 << 28, 1 << 31]
+        .into_iter()
+        .map(|n| bound(2 * n).saturating_sub(bound(n)).div_ceil(n))
+        .max()
+        .unwrap_or(0)
 }
 
 /// The line that says what was saved.

@@ -62,7 +62,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // The moves are listed a few chunks a thread at a time, in memory.
     common::check_memory(
         &format!("listing the moves of {}", common::shown(&a.board)),
-        edge_list::write_bytes(rayon::current_num_threads(), game.max_moves() as u64),
+        edge_list::write_bytes(
+            rayon::current_num_threads(),
+            game.position_count() as u64,
+            game.max_moves() as u64,
+        ),
         common::memory_limit(args.max_memory),
     )?;
     let n = game.position_count();
