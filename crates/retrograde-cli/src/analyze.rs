@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use retrograde::{Histogram, Outcome};
+use retrograde::{Histogram, HistogramCounter, Outcome};
 
 use crate::common;
 use crate::report;
@@ -23,6 +23,10 @@ pub struct Args {
     /// Draw the histogram as an SVG bar chart into FILE.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Refuse a database whose histogram could need more memory than this (e.g. 8G;
+    /// default: the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes, help_heading = "Performance")]
+    pub max_memory: Option<u64>,
 }
 
 /// The longest win or loss, and a position that has it.
@@ -48,8 +52,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Err(e) if e.downcast_ref::<retrograde::db::DbError>().is_some() => return Err(e),
         Err(_) => None,
     };
+    check_memory(&db, common::memory_limit(args.max_memory))?;
     let uncounted = game.as_ref().map(|g| g.uncounted()).unwrap_or_default();
-    let mut h = Histogram::default();
+    let mut counter = HistogramCounter::default();
     // The first record of the longest win and of the longest loss.
     let mut longest: [Option<(u32, u64)>; 2] = [None, None];
     db.for_each(|_, key, v| {
@@ -57,16 +62,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         if uncounted.contains(&key) {
             return;
         }
-        let Some(r) = v.remoteness else {
-            h.draws += 1;
-            return;
-        };
-        if h.by_remoteness.len() <= r as usize {
-            h.by_remoteness.resize(r as usize + 1, [0; 3]);
-        }
-        if let Some(c) = Histogram::column(v.outcome) {
-            h.by_remoteness[r as usize][c] += 1;
-        }
+        counter.count(v);
+        let Some(r) = v.remoteness else { return };
         let slot = match v.outcome {
             Outcome::Win => &mut longest[0],
             Outcome::Lose => &mut longest[1],
@@ -76,6 +73,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             *slot = Some((r, key));
         }
     })?;
+    let h = counter.finish();
     let name = retrograde::play::describe(db.meta());
     let example = |s: Option<(u32, u64)>| {
         s.map(|(r, key)| Example {
@@ -166,16 +164,41 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Refuses a database whose histogram could pass `limit`: one entry for
+/// each remoteness its records can have (no more than the records, nor
+/// than the header's longest remoteness, which the reader holds every
+/// record to).
+fn check_memory(db: &retrograde::db::Database, limit: u64) -> Result<()> {
+    let levels = db
+        .header()
+        .longest
+        .map_or(0, |l| u64::from(l) + 1)
+        .min(db.len());
+    // A row of the counter's table (24 bytes) takes less than an entry.
+    let needed = levels.saturating_mul(Histogram::BYTES_PER_REMOTENESS);
+    Ok(common::check_memory(
+        &format!(
+            "{}: a histogram of up to {} remotenesses",
+            common::shown(db.path()),
+            indicatif::HumanCount(levels)
+        ),
+        needed,
+        limit,
+    )?)
+}
+
 /// The histogram as a bar chart: one stacked bar per remoteness (wins,
 /// losses, ties), a title, axes with ticks and a legend; colours from the
 /// Okabe–Ito palette, which readers with colour-blindness tell apart.
 pub fn svg(title: &str, h: &Histogram) -> String {
     const COLOURS: [(&str, &str); 3] =
         [("win", "#009E73"), ("lose", "#D55E00"), ("tie", "#0072B2")];
-    let levels = h.by_remoteness.len().max(1);
+    // One slot a remoteness up to the longest; only those some position
+    // has are drawn.
+    let levels = h.by_remoteness.keys().last().map_or(1, |&r| r as usize + 1);
     let top = h
         .by_remoteness
-        .iter()
+        .values()
         .map(|row| row.iter().sum::<u64>())
         .max()
         .unwrap_or(0)
@@ -192,7 +215,7 @@ pub fn svg(title: &str, h: &Histogram) -> String {
         escape(title),
         h.draws
     );
-    for (r, row) in h.by_remoteness.iter().enumerate() {
+    for (&r, row) in &h.by_remoteness {
         let mut y = up + plot_h;
         for (c, &count) in row.iter().enumerate() {
             if count == 0 {

@@ -16,10 +16,7 @@ pub fn physical_memory() -> Option<u64> {
 
 /// The process's peak resident memory in bytes, if it can be read.
 pub fn peak_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib.saturating_mul(1024))
+    status_bytes("VmHWM:")
 }
 
 /// Parses a memory size such as `512M`, `8G`, `1.5GiB` or a plain byte count.
@@ -51,21 +48,92 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
-/// The memory a run may use: `--max-memory`, else the machine's memory.
+/// The memory a run may use: `--max-memory`, else the machine's memory;
+/// never more than the address space the process may still map, since
+/// past it an allocation fails and the process aborts.
 pub fn memory_limit(max_memory: Option<u64>) -> u64 {
-    max_memory.unwrap_or_else(machine_limit)
+    match max_memory {
+        Some(m) => m.min(address_space_left().unwrap_or(u64::MAX)),
+        None => machine_limit(),
+    }
 }
 
 /// The memory this process may use without being given a limit: the least
-/// of the machine's memory, the address-space limit (`ulimit -v`,
-/// `prlimit --as`) and the cgroup's `memory.max` (a container's or
-/// `systemd-run`'s limit), whichever of them are set.
+/// of the machine's memory, the address space left under its limit
+/// (`ulimit -v`, `prlimit --as`) and the cgroup's `memory.max` (a
+/// container's or `systemd-run`'s limit), whichever of them are set.
 pub fn machine_limit() -> u64 {
-    [physical_memory(), address_space_limit(), cgroup_limit()]
+    [physical_memory(), address_space_left(), cgroup_limit()]
         .into_iter()
         .flatten()
         .min()
         .unwrap_or(u64::MAX)
+}
+
+/// Address space kept free under an address-space limit, beyond what the
+/// estimates count: the small allocations of the run and the buffers of
+/// its reads and writes. (The allocator's arenas exist by the time it is
+/// measured: `main` has every worker thread allocate once at start-up.)
+const ALLOCATOR_RESERVE: u64 = 16 << 20;
+
+/// The address space this process may still map under its limit, if one
+/// is set: the limit less what is mapped now (the program, its libraries,
+/// the threads' stacks) and the allocator's reserve.
+pub fn address_space_left() -> Option<u64> {
+    let limit = address_space_limit()?;
+    let mapped = status_bytes("VmSize:").unwrap_or(0);
+    Some(
+        limit
+            .saturating_sub(mapped)
+            .saturating_sub(ALLOCATOR_RESERVE),
+    )
+}
+
+/// A size line of `/proc/self/status` (`VmSize:`, `VmHWM:`), in bytes.
+fn status_bytes(key: &str) -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|l| l.starts_with(key))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// A refusal for lack of memory: what would need more than the memory
+/// allowed (`main` adds the hint `(see --max-memory)`).
+#[derive(Debug)]
+pub struct OverMemory {
+    /// What would need it: `Teeko's 172,401,726 positions`.
+    pub what: String,
+    /// Bytes it would need.
+    pub needed: u64,
+    /// Bytes allowed.
+    pub limit: u64,
+}
+
+impl std::fmt::Display for OverMemory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} would need about {} of memory, more than the {} allowed",
+            self.what,
+            retrograde::human_bytes(self.needed),
+            retrograde::human_bytes(self.limit)
+        )
+    }
+}
+
+impl std::error::Error for OverMemory {}
+
+/// Refuses `what`, which would need `needed` bytes, if that is more than
+/// `limit`: checked before anything big is allocated.
+pub fn check_memory(what: &str, needed: u64, limit: u64) -> Result<(), OverMemory> {
+    if needed > limit {
+        return Err(OverMemory {
+            what: what.to_string(),
+            needed,
+            limit,
+        });
+    }
+    Ok(())
 }
 
 /// The soft address-space limit of this process, if set (from

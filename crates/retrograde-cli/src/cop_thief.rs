@@ -105,7 +105,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 retrograde_timely::share_bytes(positions, processes, threads)
             })?;
         } else {
-            CopThief::check_memory(game.board(), limit)?;
+            // The lean engine's solve, and the database --save writes.
+            CopThief::check_share(game.board(), limit, 1, |positions| {
+                positions
+                    .saturating_mul(retrograde::games::cop_thief::BYTES_PER_POSITION)
+                    .saturating_add(args.save.bytes(positions, None, None))
+            })?;
         }
         anyhow::Ok((game, text))
     })?;
@@ -126,7 +131,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         return run_timely(&args, game, &text, threads, limit, times);
     }
     let sol: Box<dyn Answers + Sync + '_> = if args.explicit {
-        let builder = CsrBuilder::new().memory_limit(limit);
+        // The solver's state and the database --save writes, besides the graph.
+        let builder = CsrBuilder::new().memory_limit(limit).reserve(
+            crate::solve::SOLVE_BYTES_PER_POSITION + args.save.dense_bytes_per_position(),
+            0,
+        );
         let m = times.time("materialise", || {
             bars.spin("materialise", || materialise(&game, builder))
         })?;

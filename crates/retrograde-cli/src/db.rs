@@ -33,6 +33,48 @@ impl SaveArgs {
         self.save.iter().map(|p| p.as_path()).collect()
     }
 
+    /// The most memory writing the database of `records` records holds
+    /// (keys below `universe` for a sparse game, `edges` moves kept for a
+    /// graph): nothing without `--save`.
+    pub fn bytes(&self, records: u64, universe: Option<u64>, edges: Option<u64>) -> u64 {
+        if self.save.is_none() {
+            return 0;
+        }
+        db::Writer::memory_bound(records, universe, edges)
+    }
+
+    /// Bytes a position that writing a state game's database (keyed by
+    /// keys of any size) may hold, for an exploration that counts them
+    /// before it knows how many positions there are: the steepest the
+    /// writer's bound grows with the positions over the sizes a game can
+    /// have (its fixed part, the write buffer, is in the allocator's slack).
+    pub fn keyed_bytes_per_position(&self) -> u64 {
+        self.per_position(|n| db::Writer::keyed_memory_bound(n, u64::MAX))
+    }
+
+    /// [`SaveArgs::keyed_bytes_per_position`] for a dense game's database.
+    pub fn dense_bytes_per_position(&self) -> u64 {
+        self.per_position(|n| db::Writer::memory_bound(n, None, None))
+    }
+
+    /// Bytes a vertex and an edge that writing a graph's database (its
+    /// moves kept) may hold besides the solve: the writer's, and the moves
+    /// laid out for it (offsets and their cursors, 16 a vertex; targets, 4
+    /// an edge).
+    pub fn graph_bytes(&self) -> (u64, u64) {
+        if self.save.is_none() {
+            return (0, 0);
+        }
+        graph_save_bytes()
+    }
+
+    fn per_position(&self, bound: impl Fn(u64) -> u64) -> u64 {
+        if self.save.is_none() {
+            return 0;
+        }
+        per_position(bound)
+    }
+
     fn writer(&self, meta: Meta) -> db::Writer {
         db::Writer::new(meta).compression(if self.uncompressed {
             Compression::None
@@ -112,6 +154,26 @@ impl Saved {
     }
 }
 
+/// Bytes a vertex and an edge that writing a graph's database with its
+/// moves may hold besides the solve (see [`SaveArgs::graph_bytes`]).
+pub fn graph_save_bytes() -> (u64, u64) {
+    let per_vertex = per_position(|n| db::Writer::memory_bound(n, None, Some(0))) + 16;
+    let edges = 1u64 << 30;
+    let with = |e: u64| db::Writer::memory_bound(1, None, Some(e));
+    let per_edge = with(edges).saturating_sub(with(0)).div_ceil(edges) + 4;
+    (per_vertex, per_edge)
+}
+
+/// The steepest a bound grows a position over the sizes a game can have
+/// (its fixed part, the write buffer, is in the allocator's slack).
+fn per_position(bound: impl Fn(u64) -> u64) -> u64 {
+    [1u64 << 12, 1 << 20, 1 << 28, 1 << 31]
+        .into_iter()
+        .map(|n| bound(2 * n).saturating_sub(bound(n)).div_ceil(n))
+        .max()
+        .unwrap_or(0)
+}
+
 /// The line that says what was saved.
 fn say(path: &Path, s: &WriteSummary) -> Result<()> {
     let per = |bytes: u64| bytes as f64 / s.positions.max(1) as f64;
@@ -141,6 +203,16 @@ fn say(path: &Path, s: &WriteSummary) -> Result<()> {
     Ok(())
 }
 
+/// Bytes a record that reading a whole database back holds
+/// (`Database::values`): its outcome, and its remoteness as a `u32` at most.
+pub const VALUES_BYTES_PER_RECORD: u64 = 5;
+
+/// Bytes a position that reading a sparse game's database back by key
+/// holds at its peak (`Database::values_by_key`): every record read
+/// ([`VALUES_BYTES_PER_RECORD`]), each position's value looked up (12),
+/// and the values laid out in the game's order (5).
+pub const VALUES_BY_KEY_BYTES_PER_POSITION: u64 = VALUES_BYTES_PER_RECORD + 12 + 5;
+
 /// The source of a dense game's database.
 pub fn dense<A: Answers + Sync + ?Sized>(
     answers: &A,
@@ -156,8 +228,8 @@ pub fn open(path: &Path) -> Result<Database> {
 /// Reads a database wholly into memory, checked (for the readers that run
 /// long: what another program does to the file afterwards cannot reach
 /// them); refused if it does not fit the memory limit.
-pub fn read(path: &Path) -> Result<Database> {
-    Ok(Database::read(path, common::memory_limit(None))?)
+pub fn read(path: &Path, max_memory: Option<u64>) -> Result<Database> {
+    Ok(Database::read(path, common::memory_limit(max_memory))?)
 }
 
 /// Reads a text parameter of the header.

@@ -18,6 +18,16 @@ pub struct Args {
     /// Threads for listing the moves (default: all cores).
     #[arg(long, short = 'j', value_name = "N", help_heading = "Performance")]
     pub threads: Option<usize>,
+    /// Refuse a game whose listing would need more memory than this (e.g. 8G; default: the
+    /// machine's memory).
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = common::parse_bytes,
+        help_heading = "Performance",
+        global = true
+    )]
+    pub max_memory: Option<u64>,
 }
 
 /// The games that can be exported.
@@ -49,6 +59,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .collect();
     common::check_files(&[&a.board], &outputs)?;
     let game = crate::cop_thief::load(&a.board, None)?;
+    // The moves are listed a few chunks a thread at a time, in memory.
+    common::check_memory(
+        &format!("listing the moves of {}", common::shown(&a.board)),
+        edge_list::write_bytes(
+            rayon::current_num_threads(),
+            game.position_count() as u64,
+            game.max_moves() as u64,
+        ),
+        common::memory_limit(args.max_memory),
+    )?;
     let n = game.position_count();
     let graph = game.as_graph();
     let edges_name = a

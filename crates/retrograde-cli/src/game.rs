@@ -86,6 +86,50 @@ pub struct Output {
     pub quiet: bool,
     #[command(flatten)]
     pub save: crate::db::SaveArgs,
+    /// Refuse a solve that would need more memory than this in this process, its --verify
+    /// and --save included (e.g. 8G; default: the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes, help_heading = "Performance")]
+    pub max_memory: Option<u64>,
+}
+
+impl Output {
+    /// The memory the run may use.
+    fn limit(&self) -> u64 {
+        common::memory_limit(self.max_memory)
+    }
+
+    /// An explorer of a state game within the memory limit, counting the
+    /// database `--save` writes from the solution.
+    fn explorer<'p>(&self, progress: &'p dyn retrograde::Progress) -> Explorer<'p> {
+        Explorer::new()
+            .memory_limit(self.limit())
+            .reserve(self.save.keyed_bytes_per_position())
+            .progress(progress)
+    }
+
+    /// Refuses a numbered game of `positions` positions whose solve on the
+    /// lean engine (and the database `--save` writes, keyed by keys below
+    /// `universe` for a sparse game), with `held` bytes already held, would
+    /// pass the memory limit.
+    fn check_lean(
+        &self,
+        what: &str,
+        positions: u64,
+        universe: Option<u64>,
+        held: u64,
+    ) -> Result<()> {
+        let keys = universe.map_or(0, |_| positions.saturating_mul(8));
+        let needed = positions
+            .saturating_mul(retrograde::solve::LEAN_BYTES_PER_POSITION)
+            .saturating_add(keys)
+            .saturating_add(self.save.bytes(positions, universe, None))
+            .saturating_add(held);
+        Ok(common::check_memory(
+            &format!("{what}'s {} positions", indicatif::HumanCount(positions)),
+            needed,
+            self.limit(),
+        )?)
+    }
 }
 
 impl Output {
@@ -119,10 +163,6 @@ pub struct TeekoArgs {
     pub out: Output,
     #[command(flatten)]
     pub engine: crate::cluster::GameClusterArgs,
-    /// Refuse a solve that would need more memory than this in this process (e.g. 8G;
-    /// default: the machine's memory).
-    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes, help_heading = "Performance")]
-    pub max_memory: Option<u64>,
 }
 
 /// Options of `retrograde game tic-tac-toe`.
@@ -215,7 +255,7 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
         .transpose()?;
     let bars = Bars::new(args.out.quiet || args.out.json);
     let mut times = Timings::default();
-    let sol = times.time("solve", || Explorer::new().progress(&bars).solve(&game))?;
+    let sol = times.time("solve", || args.out.explorer(&bars).solve(&game))?;
     let explored = sol.explored();
     let solved = sol.solved();
     let verified = if args.out.verify {
@@ -299,7 +339,7 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
     // of the ending.
     let mut histogram = solved.values().histogram();
     if explored.index(&Position::CAPTURED).is_some() {
-        if let Some(level) = histogram.by_remoteness.first_mut() {
+        if let Some(level) = histogram.by_remoteness.get_mut(&0) {
             level[2] -= 1;
         }
     }
@@ -564,7 +604,9 @@ fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
         symmetry: !args.no_symmetry,
     };
     let mut times = Timings::default();
-    let sol = times.time("solve", || retrograde::solve_states(game))?;
+    let sol = times.time("solve", || {
+        args.out.explorer(&retrograde::NoProgress).solve(game)
+    })?;
     let explored = sol.explored();
     let verified = if args.out.verify {
         Some(check(
@@ -618,20 +660,12 @@ fn teeko(args: TeekoArgs, threads: Option<usize>) -> Result<ExitCode> {
     use retrograde::Game;
     args.out.check(false)?;
     let game = Teeko::new();
-    let limit = common::memory_limit(args.max_memory);
+    let limit = args.out.limit();
     if args.engine.timely() {
         return teeko_timely(&args, game, threads.unwrap_or(1), limit);
     }
-    let needed =
-        (game.position_count() as u64).saturating_mul(retrograde::solve::LEAN_BYTES_PER_POSITION);
-    if needed > limit {
-        anyhow::bail!(
-            "Teeko's {} positions would need about {} of memory to solve, more than the {} allowed (see --max-memory)",
-            game.position_count(),
-            retrograde::human_bytes(needed),
-            retrograde::human_bytes(limit)
-        );
-    }
+    args.out
+        .check_lean("Teeko", game.position_count() as u64, None, 0)?;
     let bars = Bars::new(args.out.quiet || args.out.json);
     let mut times = Timings::default();
     let sol = times.time("solve", || {
@@ -690,12 +724,12 @@ fn teeko_timely(
     let needed = retrograde_timely::share_bytes(positions, processes, threads);
     // With a cluster, each machine has its own limit: the processes agree once
     // connected, and refuse together (the engine checks).
-    if needed > limit && !args.engine.cluster.is_cluster() {
-        anyhow::bail!(
-            "Teeko's {positions} positions would need about {} of memory to solve, more than the {} allowed (see --max-memory)",
-            retrograde::human_bytes(needed),
-            retrograde::human_bytes(limit)
-        );
+    if !args.engine.cluster.is_cluster() {
+        common::check_memory(
+            &format!("Teeko's {} positions", indicatif::HumanCount(positions)),
+            needed,
+            limit,
+        )?;
     }
     let rules = retrograde::Rules::normal();
     let config = args
@@ -746,6 +780,7 @@ fn teeko_timely(
 
 fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
     use retrograde::games::dobutsu::{notation, Capture, Dobutsu};
+    use retrograde::Game;
     args.out.check(args.position.is_some())?;
     // Read the position first: bad notation is an error before any work.
     let asked = args.position.as_deref().map(notation::parse).transpose()?;
@@ -760,9 +795,24 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
     } else {
         Capture::Played
     };
+    common::check_memory(
+        &format!(
+            "exploring Dōbutsu shōgi from {}",
+            notation::write(&first, sente)
+        ),
+        Dobutsu::explore_bytes(&first),
+        args.out.limit(),
+    )?;
     let game = times.time("explore", || {
         Dobutsu::from_start(first, !args.no_symmetry, capture, &bars)
     })?;
+    let universe = args.out.save.save.is_some().then(|| game.key_universe());
+    args.out.check_lean(
+        "Dōbutsu shōgi",
+        game.position_count() as u64,
+        universe,
+        game.bytes(),
+    )?;
     let sol = times.time("solve", || {
         retrograde::game::solve_game_with_progress(&game, &retrograde::Rules::normal(), &bars)
     })?;
@@ -779,7 +829,7 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
     let mut histogram = sol.values().histogram();
     let mut summary = sol.summary();
     if game.captured().is_some() {
-        if let Some(level) = histogram.by_remoteness.first_mut() {
+        if let Some(level) = histogram.by_remoteness.get_mut(&0) {
             level[1] -= 1;
         }
         summary.positions -= 1;

@@ -16,6 +16,7 @@ mod help;
 mod http;
 mod load;
 mod mapped;
+mod oom;
 mod play;
 mod progress;
 mod query;
@@ -132,21 +133,9 @@ fn main() -> ExitCode {
     mapped::stop_cleanly_on_bus_errors();
     let threads = cli.command.threads().or(cli.threads);
     let global = Global { threads };
-    if let Some(n) = threads {
-        if n == 0 {
-            eprintln!("retrograde: error: --threads must be at least 1");
-            return ExitCode::from(2);
-        }
-        let started = common::check_threads(n, common::machine_limit()).and_then(|()| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build_global()
-                .map_err(|e| anyhow::anyhow!("cannot start {n} threads: {e}"))
-        });
-        if let Err(e) = started {
-            eprintln!("retrograde: error: {e}");
-            return ExitCode::from(2);
-        }
+    if let Err(e) = start_threads(threads) {
+        eprintln!("retrograde: error: {e}");
+        return ExitCode::from(2);
     }
     let result = match cli.command {
         Command::Solve(args) => solve::run(args, global),
@@ -180,6 +169,90 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Starts the worker threads of every subcommand (rayon's global pool)
+/// before any work, so that none is started lazily later, where a failure
+/// to start one would panic. `-j N` starts N or refuses; without it, as
+/// many as there are cores (or `RAYON_NUM_THREADS`), fewer (down to one,
+/// with a note) when the memory limit has no room for their stacks or the
+/// system refuses more threads.
+fn start_threads(asked: Option<usize>) -> anyhow::Result<()> {
+    let n = match asked {
+        Some(0) => anyhow::bail!("--threads must be at least 1"),
+        Some(n) => {
+            common::check_threads(n, common::machine_limit())?;
+            n
+        }
+        None => default_threads(),
+    };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build_global()
+        .map_err(|e| anyhow::anyhow!("cannot start {n} threads: {e}"))?;
+    // Each worker allocates once now, so that the allocator's arenas (64
+    // MiB of address space each) are reserved before any memory limit is
+    // measured (`common::address_space_left`), not in the middle of a run.
+    rayon::broadcast(|_| drop(std::hint::black_box(Box::new(0u64))));
+    Ok(())
+}
+
+/// The threads to start without `-j`: one a core (or `RAYON_NUM_THREADS`),
+/// as many of them as the memory limit has room for and the system starts
+/// (each tried, then stopped, so that the pool itself cannot fail for
+/// lack of them); a note says when that is fewer.
+fn default_threads() -> usize {
+    let wanted = std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
+        .unwrap_or(1);
+    // Half the memory limit for the stacks, as `check_threads` allows.
+    let room = (common::machine_limit() / 2 / common::THREAD_BYTES).max(1);
+    let fits = wanted.min(usize::try_from(room).unwrap_or(usize::MAX));
+    let started = startable_threads(fits);
+    if started < wanted {
+        eprintln!(
+            "retrograde: note: starting {} instead of {wanted}: {}",
+            common::count(started as u64, "thread", "threads"),
+            if started < fits {
+                "the system refuses more"
+            } else {
+                "the memory limit has no room for more stacks (see -j)"
+            }
+        );
+    }
+    started
+}
+
+/// How many of `n` threads the system lets this process start (at least
+/// one: the pool's only thread can be this one's twin): each started with
+/// a worker's stack and kept waiting until all are tried, then ended.
+fn startable_threads(n: usize) -> usize {
+    let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
+    let stop = std::sync::Arc::new(std::sync::Mutex::new(stop_rx));
+    let mut handles = Vec::new();
+    for _ in 0..n {
+        let stop = stop.clone();
+        let started = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                // Held until the sender is dropped: every thread is tried
+                // while the others still hold their stacks.
+                let _ = stop.lock().map(|rx| rx.recv());
+            });
+        match started {
+            Ok(h) => handles.push(h),
+            Err(_) => break,
+        }
+    }
+    drop(stop_tx);
+    let started = handles.len();
+    for h in handles {
+        let _ = h.join();
+    }
+    started.max(1)
 }
 
 /// The completion script for `shell`, made in memory first: the generator
@@ -275,10 +348,11 @@ fn needs_memory_hint(err: &anyhow::Error) -> bool {
                 kind: BoardErrorKind::TooLarge { .. },
                 ..
             })
-        ) || matches!(
-            e.downcast_ref::<retrograde_timely::Error>(),
-            Some(retrograde_timely::Error::ShareTooLarge { .. })
-        )
+        ) || e.downcast_ref::<common::OverMemory>().is_some()
+            || matches!(
+                e.downcast_ref::<retrograde_timely::Error>(),
+                Some(retrograde_timely::Error::ShareTooLarge { .. })
+            )
     })
 }
 

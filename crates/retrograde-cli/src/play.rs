@@ -45,7 +45,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let db = crate::db::read(&args.db)?;
+    let db = crate::db::read(&args.db, None)?;
     let game = crate::db::game(&db)?;
     let game: &dyn Playable = &*game;
     let start = match &args.position {

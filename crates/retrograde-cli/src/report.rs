@@ -61,8 +61,7 @@ impl Outcomes {
         };
         let mut longest = Longest::default();
         let mut histogram = Vec::new();
-        for (r, row) in h.by_remoteness.iter().enumerate() {
-            let r = r as u32;
+        for (&r, row) in &h.by_remoteness {
             if row.iter().all(|&c| c == 0) {
                 continue;
             }
@@ -212,7 +211,11 @@ mod tests {
     #[test]
     fn longest_and_counts_come_from_the_histogram() {
         let h = Histogram {
-            by_remoteness: vec![[0, 2, 0], [3, 0, 0], [0, 0, 0], [0, 1, 4]],
+            by_remoteness: [[0, 2, 0], [3, 0, 0], [0, 0, 0], [0, 1, 4]]
+                .into_iter()
+                .enumerate()
+                .map(|(r, row)| (r as u32, row))
+                .collect(),
             draws: 5,
         };
         let o = Outcomes::from_histogram(&h);

@@ -38,6 +38,10 @@ pub struct Args {
     /// Answer this many requests, then stop (for tests; default: until interrupted).
     #[arg(long, value_name = "N", hide = true)]
     pub requests: Option<usize>,
+    /// Refuse a graph whose solve and database would need more memory than this (e.g. 8G;
+    /// default: the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes)]
+    pub max_memory: Option<u64>,
 }
 
 const INDEX: &str = include_str!("web/index.html");
@@ -62,13 +66,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.input.clone()
     } else {
         let db = temp.path().join("graph.db");
-        solve_graph(&args.input, &db)?;
+        solve_graph(&args.input, &db, common::memory_limit(args.max_memory))?;
         // The server runs on: a graph that changed while it was read is
         // refused now, not at exit.
         crate::mapped::none_changed()?;
         db
     };
-    let db = crate::db::read(&path)?;
+    let db = crate::db::read(&path, args.max_memory)?;
     let game = crate::db::game(&db)?;
     let game: &dyn Playable = &*game;
     let trace = trace(&db, args.trace_limit)?;
@@ -107,17 +111,19 @@ fn is_database(path: &Path) -> bool {
 }
 
 /// Solves the graph at `input` and keeps it as a database at `db`.
-fn solve_graph(input: &Path, db: &Path) -> Result<()> {
+fn solve_graph(input: &Path, db: &Path, limit: u64) -> Result<()> {
     let bars = Bars::new(true);
     let file = crate::load::GraphFile {
         path: input,
         vertices: None,
         min_vertices: 0,
     };
+    // The solve, and the database written with the graph's moves.
+    let (save_per_vertex, save_per_edge) = crate::db::graph_save_bytes();
     let budget = crate::load::Budget {
-        limit: common::memory_limit(None),
-        per_vertex: 17,
-        per_edge: 4,
+        limit,
+        per_vertex: 17 + save_per_vertex,
+        per_edge: 4 + save_per_edge,
     };
     let graph = file.load(budget, &bars)?;
     let rules = retrograde::Rules::normal();

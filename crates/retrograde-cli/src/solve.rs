@@ -93,7 +93,7 @@ impl Engine {
 
 /// Bytes per position the solvers need beyond the graph: state, remoteness,
 /// best move, counter and a queue slot (or the parallel engine's key).
-const SOLVE_BYTES_PER_POSITION: u64 = 17;
+pub const SOLVE_BYTES_PER_POSITION: u64 = 17;
 
 pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     let timely = match (args.engine, args.cluster.cluster.is_some()) {
@@ -134,10 +134,12 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     common::check_files(&args.game.inputs(), &outputs)?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
+    // The solver's state, and what writing the database --save keeps holds.
+    let (save_per_vertex, save_per_edge) = args.save.graph_bytes();
     let budget = Budget {
         limit: common::memory_limit(args.max_memory),
-        per_vertex: SOLVE_BYTES_PER_POSITION,
-        per_edge: 0,
+        per_vertex: SOLVE_BYTES_PER_POSITION + save_per_vertex,
+        per_edge: save_per_edge,
     };
     let (graph, rules, names) = times.time("read", || args.game.load(budget, &bars))?;
     let n = graph.vertex_count();

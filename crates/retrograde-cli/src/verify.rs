@@ -279,6 +279,18 @@ fn database(args: &Args) -> Result<ExitCode> {
     let meta = db.meta().clone();
     let param = |k: &str| meta.params.get(k).map(String::as_str).unwrap_or("");
     let keep = args.show;
+    let limit = common::memory_limit(args.max_memory);
+    let values_bytes = |what: &str, positions: u64, held: u64| -> Result<()> {
+        let needed = positions
+            .saturating_mul(crate::db::VALUES_BYTES_PER_RECORD)
+            .saturating_add(held);
+        Ok(common::check_memory(what, needed, limit)?)
+    };
+    // An explorer of a state game that counts the database's values read
+    // back by key.
+    let explorer = Explorer::new()
+        .memory_limit(limit)
+        .reserve(crate::db::VALUES_BY_KEY_BYTES_PER_POSITION);
     // Before reading every record: a database of another size is of another game.
     let same_size = |positions: u64| -> Result<()> {
         if db.len() != positions {
@@ -295,6 +307,20 @@ fn database(args: &Args) -> Result<ExitCode> {
     let (n, moves, report): (u64, Option<u64>, retrograde::Report) = match meta.game.as_str() {
         "graph" => {
             let n = db.len();
+            let e = db.header().moves.as_ref().map_or(0, |m| m.count);
+            // The moves listed (8 bytes each, twice as the list grows), the
+            // graph with its successors (12 bytes a vertex and 4 a move,
+            // each way) and the values.
+            values_bytes(
+                &format!(
+                    "{}: a graph of {} and {}",
+                    common::shown(path),
+                    common::count(n, "vertex", "vertices"),
+                    common::count(e, "move", "moves")
+                ),
+                n,
+                n.saturating_mul(24).saturating_add(e.saturating_mul(24)),
+            )?;
             let (edges, rules) = crate::db::graph(&db)?;
             let graph = retrograde::Csr::from_edges(n as usize, &edges).with_successors();
             let values = times.time("read", || db.values())?;
@@ -309,9 +335,7 @@ fn database(args: &Args) -> Result<ExitCode> {
             let ending = chess::Ending::from_name(&meta.variant)
                 .ok_or_else(|| anyhow::anyhow!("unknown chess ending {:?}", meta.variant))?;
             let endgame = chess::Endgame::new(ending, param("symmetry") == "true");
-            let explored = times.time("explore", || {
-                Explorer::new().progress(&bars).explore(endgame)
-            })?;
+            let explored = times.time("explore", || explorer.progress(&bars).explore(endgame))?;
             same_size(explored.len() as u64)?;
             states(
                 &db,
@@ -326,7 +350,7 @@ fn database(args: &Args) -> Result<ExitCode> {
                 symmetry: param("symmetry") == "true",
             });
             let explored = times.time("explore", || {
-                Explorer::new().explore(crate::game::tutorial::TicTacToe {
+                explorer.explore(crate::game::tutorial::TicTacToe {
                     symmetry: param("symmetry") == "true",
                 })
             })?;
@@ -337,6 +361,12 @@ fn database(args: &Args) -> Result<ExitCode> {
         "teeko" => {
             let game = teeko::Teeko::new();
             same_size(game.position_count() as u64)?;
+            let positions = game.position_count() as u64;
+            values_bytes(
+                &format!("Teeko's {} positions", indicatif::HumanCount(positions)),
+                positions,
+                0,
+            )?;
             let values = times.time("read", || db.values())?;
             numbered(&game, retrograde::Rules::normal(), values, &mut times, keep)?
         }
@@ -344,6 +374,11 @@ fn database(args: &Args) -> Result<ExitCode> {
             let board = cop_thief::Board::parse(param("board").as_bytes(), param("path"))?;
             let game = cop_thief::CopThief::new(board)?;
             same_size(game.position_count() as u64)?;
+            values_bytes(
+                &format!("{}: {} positions", common::shown(path), db.len()),
+                db.len(),
+                0,
+            )?;
             let values = times.time("read", || db.values())?;
             numbered(&game, game.rules(), values, &mut times, keep)?
         }
@@ -353,11 +388,29 @@ fn database(args: &Args) -> Result<ExitCode> {
                 "terminal" => dobutsu::Capture::Terminal,
                 _ => dobutsu::Capture::Played,
             };
-            let _ = sente;
+            common::check_memory(
+                &format!(
+                    "exploring Dōbutsu shōgi from {}",
+                    dobutsu::notation::write(&start, sente)
+                ),
+                dobutsu::Dobutsu::explore_bytes(&start),
+                limit,
+            )?;
             let game = times.time("explore", || {
                 dobutsu::Dobutsu::from_start(start, param("symmetry") == "true", capture, &bars)
             })?;
             same_size(game.position_count() as u64)?;
+            let positions = game.position_count() as u64;
+            common::check_memory(
+                &format!(
+                    "Dōbutsu shōgi's {} positions",
+                    indicatif::HumanCount(positions)
+                ),
+                positions
+                    .saturating_mul(crate::db::VALUES_BY_KEY_BYTES_PER_POSITION)
+                    .saturating_add(game.bytes()),
+                limit,
+            )?;
             let values = times.time("read", || {
                 db.values_by_key(game.position_count() as u32, |i| game.key(i))
             })?;

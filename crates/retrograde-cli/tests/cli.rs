@@ -2609,3 +2609,148 @@ fn a_graph_cut_short_while_it_was_read_exits_2_naming_it_never_by_a_signal() {
         .collect();
     assert_eq!(left, ["big.txt"]);
 }
+
+/// Every command under an address-space cap (`prlimit --as`, what `ulimit
+/// -v` sets): it estimates what it needs before it allocates, and either
+/// completes or refuses with exit 2 and the memory hint; never an abort
+/// (134) or a panic (101).
+mod memory {
+    use super::*;
+
+    /// `retrograde ARGS` in `dir` under `prlimit --as` of `mib` MiB (in
+    /// bytes: prlimit takes no suffix), with `env` set; `None` (said on
+    /// standard error) where prlimit is not installed.
+    fn capped(mib: u64, args: &[&str], env: &[(&str, &str)], dir: &Path) -> Option<Output> {
+        if Command::new("prlimit").arg("--version").output().is_err() {
+            eprintln!("skipped: prlimit (util-linux) is not installed");
+            return None;
+        }
+        let mut c = Command::new("prlimit");
+        c.arg(format!("--as={}", mib << 20))
+            .arg(env!("CARGO_BIN_EXE_retrograde"))
+            .args(args)
+            .current_dir(dir);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        Some(c.output().unwrap())
+    }
+
+    /// Exit 0, or exit 2 with the memory hint.
+    fn completes_or_refuses_for_memory(o: &Output, what: &str) {
+        match o.status.code() {
+            Some(0) => {}
+            Some(2) => assert!(
+                stderr(o).contains("(see --max-memory)"),
+                "{what}: {}",
+                stderr(o)
+            ),
+            _ => panic!("{what}: {:?}: {}", o.status, stderr(o)),
+        }
+    }
+
+    #[test]
+    fn every_command_under_an_address_space_cap_completes_or_refuses_with_exit_2() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let boards = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/boards");
+        let (pillar, walls) = (boards.join("pillar.txt"), boards.join("walls100.txt"));
+        let (pillar, walls) = (pillar.to_str().unwrap(), walls.to_str().unwrap());
+        let chase = data("chase.txt");
+        // Databases to read back, written without a cap.
+        for args in [
+            &["game", "tic-tac-toe", "--save", "ttt.db", "-q"][..],
+            &["game", "chess", "KBBK", "--save", "kbbk.db", "-q"],
+            &["solve", chase.to_str().unwrap(), "--save", "chase.db", "-q"],
+        ] {
+            let o = run(args, d);
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        }
+        let commands: &[&[&str]] = &[
+            &["game", "chess", "KBBK", "-q"],
+            &["game", "chess", "KBBK", "--save", "out.db", "-q"],
+            &["game", "dobutsu", "-q"],
+            &["game", "teeko", "--save", "out.db", "-q"],
+            &["game", "tic-tac-toe", "--save", "out.db", "-q"],
+            &["game", "cop-thief", pillar, "--save", "out.db", "-q"],
+            &["game", "cop-thief", walls, "-q"],
+            &["export", "cop-thief", pillar, "-o", "out.txt"],
+            &["solve", chase.to_str().unwrap(), "--save", "out.db", "-q"],
+            &["verify", "ttt.db", "-q"],
+            &["verify", "kbbk.db", "-q"],
+            &["verify", "chase.db", "-q"],
+            &["analyze", "kbbk.db"],
+            &["query", "ttt.db", "x../.o./..."],
+        ];
+        for mib in [64, 160, 256] {
+            for args in commands {
+                if let Some(o) = capped(mib, args, &[], d) {
+                    completes_or_refuses_for_memory(&o, &format!("{mib} MiB: {args:?}"));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn threads_that_do_not_fit_under_a_cap_are_fewer_with_a_note_not_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        // 500 stacks of 2 MiB are more than a 300 MiB cap holds.
+        let Some(o) = capped(
+            300,
+            &["game", "tic-tac-toe", "--json"],
+            &[("RAYON_NUM_THREADS", "500")],
+            dir.path(),
+        ) else {
+            return;
+        };
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("retrograde: note: starting ")
+                && stderr(&o).contains(" instead of 500: the memory limit has no room"),
+            "{}",
+            stderr(&o)
+        );
+        let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(j["positions"], 765);
+        // Asked for with -j, they are refused instead.
+        let Some(o) = capped(300, &["game", "tic-tac-toe", "-j", "500"], &[], dir.path()) else {
+            return;
+        };
+        assert_refused(&o, "500 threads would reserve about");
+    }
+
+    #[test]
+    fn export_and_verify_of_a_database_honour_max_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let pillar = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/boards/pillar.txt");
+        let o = run(
+            &[
+                "export",
+                "cop-thief",
+                pillar.to_str().unwrap(),
+                "--max-memory",
+                "1K",
+            ],
+            d,
+        );
+        assert_refused(&o, "listing the moves of ");
+        assert_refused(&o, "allowed (see --max-memory)");
+        let o = run(&["game", "tic-tac-toe", "--save", "ttt.db", "-q"], d);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = run(&["verify", "ttt.db", "--max-memory", "1K"], d);
+        assert_refused(&o, "more than the 1.0 KiB allowed (see --max-memory)");
+        for game in [
+            &["tic-tac-toe"][..],
+            &["chess", "KRK"],
+            &["teeko"],
+            &["dobutsu"],
+        ] {
+            let mut args = vec!["game"];
+            args.extend_from_slice(game);
+            args.extend(["--max-memory", "1K", "-q"]);
+            let o = run(&args, d);
+            assert_refused(&o, "more than the 1.0 KiB allowed (see --max-memory)");
+        }
+    }
+}

@@ -445,3 +445,53 @@ fn play_stops_naming_the_line_of_standard_input_that_is_not_utf8() {
     // The first line was played.
     assert!(stdout(&out).contains("ply 1"), "{}", stdout(&out));
 }
+
+/// A small database (written with the library, as any user's program
+/// may) whose records and header claim a remoteness of four billion.
+fn far_database(path: &Path) {
+    use retrograde::{Outcome, Value};
+    let value = |r: u64| {
+        let outcome = if r % 2 == 0 {
+            Outcome::Win
+        } else {
+            Outcome::Lose
+        };
+        Some(Value::new(outcome, Some(4_000_000_000 + r as u32)))
+    };
+    retrograde::db::Writer::new(retrograde::db::Meta::new("far"))
+        .write(
+            path,
+            &retrograde::db::Source {
+                records: 3,
+                value,
+                keys: None,
+                moves: None,
+            },
+        )
+        .unwrap();
+}
+
+#[test]
+fn analyze_of_a_database_claiming_a_huge_remoteness_allocates_by_its_records() {
+    let dir = tempfile::tempdir().unwrap();
+    far_database(&dir.path().join("far.db"));
+    // A histogram indexed by remoteness would ask for 96 GB here.
+    let j = json(&run(
+        &["analyze", "far.db", "--json", "--svg", "far.svg"],
+        dir.path(),
+    ));
+    assert_eq!(j["positions"], 3);
+    assert_eq!(j["longest_win"]["remoteness"], 4_000_000_002u64);
+    let levels: Vec<u64> = j["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["remoteness"].as_u64().unwrap())
+        .collect();
+    assert_eq!(levels, [4_000_000_000, 4_000_000_001, 4_000_000_002]);
+    let svg = std::fs::read_to_string(dir.path().join("far.svg")).unwrap();
+    assert_eq!(svg.matches("<title>remoteness ").count(), 3);
+    // Its histogram is counted before it is made.
+    let o = run(&["analyze", "far.db", "--max-memory", "100"], dir.path());
+    assert_refused(&o, "a histogram of up to 3 remotenesses would need about");
+}

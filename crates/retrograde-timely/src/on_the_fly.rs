@@ -28,7 +28,9 @@ use std::sync::atomic::AtomicBool;
 use retrograde::graph::NONE;
 use retrograde::kernel::{self, Effect, Phase, DRAW, LOSE, UNDECIDED};
 use retrograde::solve::Remoteness;
-use retrograde::{GameGraph, Histogram, Line, Outcome, Rules, Successors, Summary, Value};
+use retrograde::{
+    GameGraph, Histogram, HistogramCounter, Line, Outcome, Rules, Successors, Summary, Value,
+};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
@@ -153,8 +155,8 @@ impl Outbox {
 /// One worker's positions counted by outcome and remoteness, for worker 0.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Counts {
-    /// Row `r`: wins, losses and ties of remoteness `r`.
-    rows: Vec<[u64; 3]>,
+    /// The wins, losses and ties of each remoteness some position has.
+    rows: Vec<(u32, [u64; 3])>,
     draws: u64,
 }
 
@@ -163,8 +165,7 @@ impl Checked for Counts {
         digest_words(
             self.rows
                 .iter()
-                .flatten()
-                .copied()
+                .flat_map(|&(r, row)| std::iter::once(u64::from(r)).chain(row))
                 .chain([self.draws, self.rows.len() as u64]),
         )
     }
@@ -730,30 +731,22 @@ fn outline(
     rounds: u32,
     abort: &AtomicBool,
 ) -> Result<Option<Outline>> {
-    let mut mine = Histogram::default();
+    let mut mine = HistogramCounter::default();
     for (t, &s) in share.state.iter().enumerate() {
         let Some(o) = kernel::outcome(s) else {
             continue;
         };
-        match (Histogram::column(o), share.plies.get(t)) {
-            (Some(c), Some(r)) => {
-                let r = r as usize;
-                if mine.by_remoteness.len() <= r {
-                    mine.by_remoteness.resize(r + 1, [0; 3]);
-                }
-                mine.by_remoteness[r][c] += 1;
-            }
-            _ => mine.draws += 1,
-        }
+        mine.count(Value::new(o, share.plies.get(t)));
     }
+    let mine = mine.finish();
     ch.counts.send(Counts {
-        rows: mine.by_remoteness,
+        rows: mine.by_remoteness.into_iter().collect(),
         draws: mine.draws,
     });
     let mut all = Histogram::default();
     ch.counts.finish_round(worker, abort, |c| {
         all.add(&Histogram {
-            by_remoteness: c.rows,
+            by_remoteness: c.rows.into_iter().collect(),
             draws: c.draws,
         })
     })?;

@@ -58,7 +58,7 @@ pub use game::{solve_game, Game};
 pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Successors};
 pub use outcome::{LabelWalk, Labels, NoMoveRule, Outcome, Rules, UnknownName, Value};
 pub use solve::{
-    solve, Answers, Histogram, Line, Lookup, MoveValue, NoProgress, Progress, Solution, Solved,
-    Summary, Values,
+    solve, Answers, Histogram, HistogramCounter, Line, Lookup, MoveValue, NoProgress, Progress,
+    Solution, Solved, Summary, Values,
 };
 pub use verify::{verify, Condition, Report, Violation};

@@ -467,3 +467,46 @@ fn reading_a_database_into_memory_checks_it_whole_and_within_the_limit() {
         "{err}"
     );
 }
+
+/// The writer holds the file's data while it writes it, and the packed
+/// blocks beside it while they are copied in: its bound covers twice the
+/// file, for records whose remoteness is below their number, uncompressed
+/// (the largest), with keys and moves.
+#[test]
+fn the_writers_memory_bound_covers_twice_the_file_it_writes() {
+    let n = 100_000u64;
+    let values: Vec<Option<Value>> = (0..n)
+        .map(|i| {
+            let r = (i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % n;
+            Some(Value::new(Outcome::Win, Some(r as u32)))
+        })
+        .collect();
+    let keys: Vec<u64> = (0..n).map(|i| i * 977 + 5).collect();
+    let offsets: Vec<u64> = (0..=n).map(|i| 3 * i).collect();
+    let targets: Vec<u32> = (0..3 * n).map(|i| (i % n) as u32).collect();
+    for (keyed, moved) in [(false, false), (true, false), (false, true)] {
+        let (_dir, path) = write(
+            &values,
+            keyed.then_some(&keys[..]),
+            moved.then_some((&offsets[..], &targets[..])),
+            Compression::None,
+        );
+        let file = std::fs::metadata(&path).unwrap().len();
+        let bound = db::Writer::memory_bound(
+            n,
+            keyed.then(|| keys[keys.len() - 1] + 1),
+            moved.then_some(targets.len() as u64),
+        );
+        assert!(
+            bound >= 2 * file,
+            "keys {keyed}, moves {moved}: bound {bound} for a file of {file}"
+        );
+        // Not so loose as to refuse what fits: a few times the file.
+        assert!(
+            bound <= 6 * file + (2 << 20),
+            "keys {keyed}, moves {moved}: bound {bound} for a file of {file}"
+        );
+    }
+    // The keyed writer sorts the keys with their positions first.
+    assert!(db::Writer::keyed_memory_bound(n, u64::MAX) >= 28 * n);
+}

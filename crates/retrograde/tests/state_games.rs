@@ -311,3 +311,18 @@ fn the_explored_graph_holds_exactly_the_reachable_moves() {
             .sum::<u64>()
     );
 }
+
+#[test]
+fn what_the_caller_reserves_a_position_counts_against_the_memory_limit() {
+    let game = || TicTacToe { symmetry: false };
+    let needed = Explorer::new().explore(game()).unwrap().bytes();
+    // Room for the exploration alone, not for a kilobyte a position more.
+    let limit = 4 * needed;
+    assert!(Explorer::new().memory_limit(limit).explore(game()).is_ok());
+    let e = Explorer::new()
+        .memory_limit(limit)
+        .reserve(1024)
+        .explore(game())
+        .unwrap_err();
+    assert!(matches!(e, Error::TooLarge { .. }), "{e}");
+}

@@ -253,7 +253,7 @@ impl Writer {
         let start = (24 + text.len() as u64).div_ceil(ALIGN) * ALIGN;
         let pad = start as usize - 24 - text.len();
         outputs.write(path, |w: &mut dyn Write| {
-            let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
+            let mut w = std::io::BufWriter::with_capacity(WRITE_BUFFER_BYTES as usize, w);
             w.write_all(MAGIC)?;
             w.write_all(&(text.len() as u64).to_le_bytes())?;
             w.write_all(&xxhash_rust::xxh3::xxh3_64(&text).to_le_bytes())?;
@@ -346,6 +346,63 @@ impl Writer {
         )
     }
 }
+
+impl Writer {
+    /// The most memory [`Writer::write`] holds for `records` records whose
+    /// remoteness is below `records` (every solve's is: a line of best play
+    /// visits no position twice), keyed by keys below `universe` (`None`:
+    /// dense), with `edges` moves if the graph's moves are kept: what a
+    /// caller checks against its memory limit before solving.
+    ///
+    /// The packed blocks are held while they are copied into the file's
+    /// data, which grows as a vector does (up to twice its length); the
+    /// keys' and moves' arrays are built, then copied into the data too.
+    pub fn memory_bound(records: u64, universe: Option<u64>, edges: Option<u64>) -> u64 {
+        let longest_code = records.saturating_mul(3).saturating_add(4);
+        let bits = 64 - longest_code.leading_zeros();
+        let packed = records.saturating_mul(u64::from(bits)).div_ceil(8);
+        // Each block's compressed bound (Zstandard's: a little over its
+        // size), its checksum and its end.
+        let blocks = records.div_ceil(BLOCK_RECORDS);
+        let stored = packed
+            .saturating_add(packed / 128)
+            .saturating_add(blocks.saturating_mul(128));
+        let keys = universe.filter(|_| records > 0).map_or(0, |u| {
+            keys::sizes(records, u).map_or(u64::MAX, |(lows, highs, samples)| {
+                lows.saturating_add(highs).saturating_add(samples)
+            })
+        });
+        let moves = edges.map_or(0, |e| {
+            records
+                .saturating_add(1)
+                .saturating_mul(8)
+                .saturating_add(e.saturating_mul(4))
+        });
+        // The data (twice its length at most), and beside it the largest
+        // of what is copied into it: the blocks, the keys or the moves
+        // (twice, as built and as bytes).
+        let data = stored.saturating_add(keys).saturating_add(moves);
+        let beside = stored.max(keys).max(moves.saturating_mul(2));
+        data.saturating_mul(2)
+            .saturating_add(beside)
+            .saturating_add(WRITE_BUFFER_BYTES)
+    }
+
+    /// The most memory [`Writer::write_keyed`] holds for `n` positions
+    /// whose keys are below `universe`: the keys sorted with their
+    /// positions (16 bytes a position), then the keys and the order (12)
+    /// beside what [`Writer::memory_bound`] counts.
+    pub fn keyed_memory_bound(n: u64, universe: u64) -> u64 {
+        let sorting = n.saturating_mul(28);
+        let writing =
+            n.saturating_mul(12)
+                .saturating_add(Writer::memory_bound(n, Some(universe), None));
+        sorting.max(writing)
+    }
+}
+
+/// The buffer the file is written through.
+const WRITE_BUFFER_BYTES: u64 = 1 << 20;
 
 /// Refuses keys and moves that do not match the records.
 fn check_source<F>(source: &Source<'_, F>) -> Result<(), DbError> {

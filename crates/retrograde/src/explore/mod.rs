@@ -166,6 +166,8 @@ pub fn solve_states<G: StateGame>(game: G) -> Result<StateSolution<G>> {
 #[derive(Clone, Copy)]
 pub struct Explorer<'p> {
     memory_limit: Option<u64>,
+    /// Bytes a position the caller needs besides (counted against the limit).
+    reserve: u64,
     low_memory: bool,
     progress: &'p dyn Progress,
 }
@@ -174,6 +176,7 @@ impl fmt::Debug for Explorer<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Explorer")
             .field("memory_limit", &self.memory_limit)
+            .field("reserve", &self.reserve)
             .finish_non_exhaustive()
     }
 }
@@ -189,6 +192,7 @@ impl Explorer<'static> {
     pub fn new() -> Explorer<'static> {
         Explorer {
             memory_limit: None,
+            reserve: 0,
             low_memory: false,
             progress: &NoProgress,
         }
@@ -224,6 +228,16 @@ impl<'p> Explorer<'p> {
         }
     }
 
+    /// Counts `bytes` a position more against the memory limit: what the
+    /// caller holds beside the exploration and the solve (a database
+    /// written from the solution, say).
+    pub fn reserve(self, bytes: u64) -> Explorer<'p> {
+        Explorer {
+            reserve: bytes,
+            ..self
+        }
+    }
+
     /// Generates the moves twice more to build the reverse graph instead of
     /// recording them while exploring: 4 bytes a move less at the peak (the
     /// moves are never held twice), for more time. Without it, this happens
@@ -240,6 +254,7 @@ impl<'p> Explorer<'p> {
     pub fn progress<'q>(self, progress: &'q dyn Progress) -> Explorer<'q> {
         Explorer {
             memory_limit: self.memory_limit,
+            reserve: self.reserve,
             low_memory: self.low_memory,
             progress,
         }
@@ -308,11 +323,14 @@ impl<'p> Explorer<'p> {
     }
 
     /// The bytes exploring and building the graph need for `positions` and
-    /// `moves` (and `reserve` bytes a position more), and the moves held
-    /// `times` (once in the graph; twice while recorded moves are sorted).
+    /// `moves` (and `reserve` bytes a position more, besides what the
+    /// caller reserves), and the moves held `times` (once in the graph;
+    /// twice while recorded moves are sorted).
     fn needed<P>(&self, positions: usize, moves: u64, times: u64, reserve: u64) -> u64 {
         let n = positions as u64;
-        let per_position = std::mem::size_of::<P>() as u64 + EXPLORE_BYTES + reserve;
+        let per_position = (std::mem::size_of::<P>() as u64 + EXPLORE_BYTES)
+            .saturating_add(reserve)
+            .saturating_add(self.reserve);
         index::table_bytes_for(positions)
             .saturating_add(n.saturating_mul(per_position + GRAPH_BYTES.0))
             .saturating_add(moves.saturating_mul(GRAPH_BYTES.1 * times))

@@ -266,6 +266,20 @@ pub fn write<S: EdgeSource + ?Sized>(
     Ok(())
 }
 
+/// The most memory [`write`] holds on `threads` threads for a source of
+/// `vertices` vertices with at most `max_degree` edges each: the text of
+/// two chunks a thread (22 bytes a line at most: two 10-digit ids, a
+/// space, a newline), each buffer up to twice its length as it grows.
+pub fn write_bytes(threads: usize, vertices: u64, max_degree: u64) -> u64 {
+    let chunk = crate::graph::CHUNK as u64;
+    let held = (2 * threads.max(1) as u64).min(vertices.div_ceil(chunk).max(1));
+    let text = vertices
+        .min(chunk)
+        .saturating_mul(max_degree)
+        .saturating_mul(22 * 2);
+    held.saturating_mul(text)
+}
+
 /// Reads a text edge list into a graph, parsing in parallel on the current
 /// rayon pool (one chunk per thread). See [`CsrBuilder`] for the options.
 ///
@@ -402,6 +416,27 @@ mod tests {
 
     fn error(text: &str) -> String {
         parse(text, None).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn the_writers_memory_bound_covers_the_text_of_its_chunks() {
+        // One chunk of vertices, each with three moves to the largest ids.
+        let n = crate::graph::CHUNK as u32;
+        let edges: Vec<(u32, u32)> = (0..n)
+            .flat_map(|u| (1..=3).map(move |k| (u, n - k)))
+            .collect();
+        let g = crate::Csr::from_edges(n as usize, &edges).with_successors();
+        let mut out = Vec::new();
+        write_forward(&mut out, &g, "").unwrap();
+        let text = out.len() as u64;
+        // The chunk's text, twice (as it grows), for each chunk held (one).
+        assert!(write_bytes(4, u64::from(n), 3) >= 2 * text);
+        assert!(write_bytes(4, u64::from(n), 3) <= 2 * 2 * text);
+        // Threads hold two chunks each, as many as there are.
+        assert_eq!(
+            write_bytes(4, 100 * u64::from(n), 3),
+            8 * write_bytes(4, u64::from(n), 3)
+        );
     }
 
     #[test]

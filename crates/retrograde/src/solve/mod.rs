@@ -22,8 +22,8 @@ pub use lean::{solve_lean, solve_lean_with_progress, LEAN_BYTES_PER_POSITION};
 pub use parallel::{fits_parallel, solve_parallel, solve_parallel_with_progress};
 pub use sequential::{solve, solve_with_progress};
 pub use solution::{
-    Answers, Histogram, IntoParts, Line, Lookup, MoveValue, Remoteness, Solution, Solved, Summary,
-    Values,
+    Answers, Histogram, HistogramCounter, IntoParts, Line, Lookup, MoveValue, Remoteness, Solution,
+    Solved, Summary, Values,
 };
 
 /// Receives progress reports from long-running work. All methods default to no-ops.

@@ -211,6 +211,16 @@ impl CopThief {
         self.free as usize
     }
 
+    /// The most moves a position has: a step of the piece to move to a
+    /// neighbouring cell, or passing.
+    pub fn max_moves(&self) -> usize {
+        [&self.cop_moves, &self.thief_moves]
+            .iter()
+            .flat_map(|a| a.offsets.windows(2).map(|w| (w[1] - w[0]) as usize))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The start position: both on their start cells, the cop to move.
     pub fn start(&self) -> u32 {
         self.start

@@ -60,7 +60,7 @@ impl Reachable {
         canonical: impl Fn(&Board) -> u64 + Sync,
         progress: &dyn Progress,
     ) -> Reachable {
-        let lines = numbering.total().div_ceil(BITS) as usize;
+        let lines = (Reachable::line_bytes(numbering.total()) / 64) as usize;
         assert!(
             lines <= u32::MAX as usize,
             "numbering too large for u32 lines"
@@ -204,6 +204,11 @@ impl Reachable {
                 }
             }
         }
+    }
+
+    /// Bytes of the lines of a set of `total` board numbers.
+    pub fn line_bytes(total: u64) -> u64 {
+        total.div_ceil(BITS).saturating_mul(64)
     }
 
     /// Bytes held.
