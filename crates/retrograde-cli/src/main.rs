@@ -227,8 +227,9 @@ fn default_threads() -> usize {
 }
 
 /// How many of `n` threads the system lets this process start (at least
-/// one: the pool's only thread can be this one's twin): each started with
-/// a worker's stack and kept waiting until all are tried, then ended.
+/// one, the fewest a pool has): each started with a worker's stack
+/// (`common::THREAD_BYTES`) and kept waiting until all are tried, then
+/// ended.
 fn startable_threads(n: usize) -> usize {
     let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
     let stop = std::sync::Arc::new(std::sync::Mutex::new(stop_rx));

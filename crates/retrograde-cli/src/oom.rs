@@ -4,7 +4,9 @@
 //! and refuses what does not fit; the estimates are conservative, but the
 //! growth inside a library call (a hash table or a vector doubling while an
 //! exploration runs) can still pass an address-space limit between two
-//! checks, and this is the last line.
+//! checks, and this is the last line. An allocation whose failure the
+//! caller handles (`try_reserve` inside `retrograde::fallibly`) still fails
+//! as usual.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,8 +17,8 @@ pub struct EndOnFailure;
 #[global_allocator]
 static ALLOCATOR: EndOnFailure = EndOnFailure;
 
-// SAFETY: every call is passed to `System` unchanged; a null result never
-// returns (the process ends), which callers are free to never see.
+// SAFETY: every call is passed to `System` unchanged; a null result
+// returns only inside `retrograde::fallibly` (the process ends otherwise).
 unsafe impl GlobalAlloc for EndOnFailure {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the caller's contract, passed on.
@@ -59,10 +61,21 @@ unsafe impl GlobalAlloc for EndOnFailure {
 const CLEANUP_FROM: usize = 64 << 10;
 
 /// Says that `bytes` could not be allocated and exits 2, allocating nothing
-/// on the way. A second thread failing meanwhile waits for the first to end
-/// the process.
+/// on the way, unless the caller handles the failure. A second thread
+/// failing meanwhile waits for the first to end the process.
 #[cold]
-fn out_of_memory(bytes: usize) -> ! {
+fn out_of_memory(bytes: usize) {
+    // A caller that handles the failure itself (`try_reserve` in
+    // `retrograde::fallibly`) gets the null pointer.
+    if retrograde::allocation_may_fail() {
+        return;
+    }
+    end(bytes)
+}
+
+/// Says that `bytes` could not be allocated and exits 2.
+#[cold]
+fn end(bytes: usize) -> ! {
     static ENDING: AtomicBool = AtomicBool::new(false);
     if ENDING.swap(true, Ordering::SeqCst) {
         loop {

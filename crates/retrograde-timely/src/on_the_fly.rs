@@ -236,7 +236,8 @@ struct Share {
 /// `m` copies of `x`, or [`Error::OutOfMemory`] if they cannot be allocated.
 fn filled<T: Clone>(m: usize, x: T, worker: u32) -> Result<Vec<T>> {
     let mut v = Vec::new();
-    v.try_reserve_exact(m).map_err(|_| Error::OutOfMemory {
+    // Fallibly: the binary's allocator leaves this failure to the error.
+    retrograde::fallibly(|| v.try_reserve_exact(m)).map_err(|_| Error::OutOfMemory {
         worker: worker as usize,
         positions: m as u64,
         bytes: (m * std::mem::size_of::<T>()) as u64,

@@ -12,6 +12,29 @@ use std::mem::MaybeUninit;
 
 use rayon::prelude::*;
 
+thread_local! {
+    /// Whether this thread is inside [`fallibly`].
+    static FALLIBLE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f`, whose failed allocations are handled where they happen
+/// (`try_reserve`, which turns them into an error naming what did not
+/// fit): an allocator that ends the process when an allocation fails (the
+/// `retrograde` binary's does, to exit with a message instead of an abort)
+/// asks [`allocation_may_fail`] and lets these fail instead.
+pub fn fallibly<T>(f: impl FnOnce() -> T) -> T {
+    let was = FALLIBLE.with(|c| c.replace(true));
+    let out = f();
+    FALLIBLE.with(|c| c.set(was));
+    out
+}
+
+/// Whether an allocation on this thread now is inside [`fallibly`], its
+/// failure handled by the caller. Allocates nothing: an allocator may ask.
+pub fn allocation_may_fail() -> bool {
+    FALLIBLE.try_with(std::cell::Cell::get).unwrap_or(false)
+}
+
 /// Arrays smaller than this are allocated and filled plainly.
 const BIG: usize = 4 << 20;
 
@@ -80,6 +103,18 @@ pub(crate) fn prefetch<T>(p: *const T) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_allocation_may_fail_only_inside_fallibly_and_on_its_thread() {
+        assert!(!allocation_may_fail());
+        let inside = fallibly(|| {
+            let nested = fallibly(allocation_may_fail);
+            let other = std::thread::spawn(allocation_may_fail).join().unwrap();
+            (allocation_may_fail(), nested, other)
+        });
+        assert_eq!(inside, (true, true, false));
+        assert!(!allocation_may_fail(), "restored after");
+    }
 
     #[test]
     fn filled_holds_the_value_everywhere_small_or_big() {

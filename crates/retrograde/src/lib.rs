@@ -52,6 +52,7 @@ mod shared;
 pub mod solve;
 pub mod verify;
 
+pub use alloc::{allocation_may_fail, fallibly};
 pub use error::{human_bytes, ArraysError, Error, Naming, Position, Result, SolveError};
 pub use explore::{solve_states, Explorer, StateGame, StateSolution};
 pub use game::{solve_game, Game};
