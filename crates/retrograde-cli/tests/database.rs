@@ -29,8 +29,8 @@ fn krk(dir: &Path) {
     ));
 }
 
-/// Runs `play` with `input` on standard input; returns the transcript.
-fn play(dir: &Path, args: &[&str], input: &str) -> String {
+/// Runs `play` with `input` on standard input.
+fn play_with(dir: &Path, args: &[&str], input: &[u8]) -> std::process::Output {
     let mut child = bin()
         .arg("play")
         .args(args)
@@ -40,13 +40,13 @@ fn play(dir: &Path, args: &[&str], input: &str) -> String {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Runs `play` with `input` on standard input; returns the transcript.
+fn play(dir: &Path, args: &[&str], input: &str) -> String {
+    let out = play_with(dir, args, input.as_bytes());
     ok(&out);
     stdout(&out)
 }
@@ -423,21 +423,7 @@ fn play_stops_naming_the_line_of_standard_input_that_is_not_utf8() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     ok(&run(&["game", "tic-tac-toe", "--save", "t.db", "-q"], d));
-    let mut child = bin()
-        .args(["play", "t.db", "--you", "both"])
-        .current_dir(d)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"5\nb2\xff\n1\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = play_with(d, &["t.db", "--you", "both"], b"5\nb2\xff\n1\n");
     assert_refused(
         &out,
         "standard input, line 2: not UTF-8 text (expected a move's number or name, u or q)",
