@@ -109,18 +109,23 @@ impl SaveArgs {
         }))
     }
 
-    /// [`SaveArgs::stage`] for positions keyed sparsely (a state game).
+    /// [`SaveArgs::stage`] for an explored state game: `n` positions,
+    /// position `i` being `position(i)` in `game`'s codes, keyed as `game`
+    /// keys it (so that `query` and `play` find it by its notation) and
+    /// worth `value(i)`; the header names `game`.
     #[allow(clippy::too_many_arguments)]
     pub fn stage_keyed(
         &self,
         files: &mut Outputs,
         times: &mut Timings,
-        meta: Meta,
+        game: &dyn Playable,
         n: u32,
-        key: impl Fn(u32) -> u64 + Sync,
+        position: impl Fn(u32) -> Option<u64> + Sync,
         value: impl Fn(u32) -> Option<Value> + Sync,
         bars: &Bars,
     ) -> Result<Option<Saved>> {
+        let meta = game.meta();
+        let key = |i| position(i).and_then(|p| game.key(p)).unwrap_or(u64::MAX);
         let Some(path) = &self.save else {
             return Ok(None);
         };

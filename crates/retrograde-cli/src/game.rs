@@ -287,14 +287,9 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
     let saved = args.out.save.stage_keyed(
         &mut files,
         &mut times,
-        retrograde::play::Playable::meta(&game),
+        &game,
         explored.len() as u32,
-        |i| {
-            explored
-                .position(i)
-                .and_then(|p| retrograde::play::Playable::key(&game, u64::from(p.0)))
-                .unwrap_or(u64::MAX)
-        },
+        |i| explored.position(i).map(|p| u64::from(p.0)),
         |i| solved.value(i),
         &bars,
     )?;
@@ -626,14 +621,9 @@ fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
     let saved = args.out.save.stage_keyed(
         &mut files,
         &mut times,
-        retrograde::play::Playable::meta(&play),
+        &play,
         explored.len() as u32,
-        |i| {
-            explored
-                .position(i)
-                .and_then(|b| retrograde::play::Playable::key(&play, crate::db::TicTacToe::code(b)))
-                .unwrap_or(u64::MAX)
-        },
+        |i| explored.position(i).map(crate::db::TicTacToe::code),
         |i| sol.solved().value(i),
         &Bars::new(true),
     )?;
