@@ -23,10 +23,16 @@ thread_local! {
 /// `retrograde` binary's does, to exit with a message instead of an abort)
 /// asks [`allocation_may_fail`] and lets these fail instead.
 pub fn fallibly<T>(f: impl FnOnce() -> T) -> T {
-    let was = FALLIBLE.with(|c| c.replace(true));
-    let out = f();
-    FALLIBLE.with(|c| c.set(was));
-    out
+    /// Puts the flag back however `f` ends, unwinding included: a flag
+    /// left set would let every later failure on this thread return null.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let _ = FALLIBLE.try_with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(FALLIBLE.with(|c| c.replace(true)));
+    f()
 }
 
 /// Whether an allocation on this thread now is inside [`fallibly`], its

@@ -67,18 +67,7 @@ pub trait Playable: Sync {
     /// `Kb3`, `Rxa2`, beside the long form). `None` if `text` names no move
     /// of `p`, or more than one different move.
     fn find_move(&self, p: u64, text: &str) -> Option<(String, u64)> {
-        let text = text.trim();
-        let mut found = self
-            .moves(p)
-            .into_iter()
-            .filter(|(name, _)| name.eq_ignore_ascii_case(text));
-        let first = found.next()?;
-        // Names that differ only in case are different moves (`Bc4`, `bc4`):
-        // an exact match decides between them.
-        match found.next() {
-            None => Some(first),
-            Some(_) => self.moves(p).into_iter().find(|(name, _)| name == text),
-        }
+        find_named(self.moves(p), text)
     }
 
     /// The key of `p`'s record in the game's database; `None` if `p` can be
@@ -103,6 +92,24 @@ pub trait Playable: Sync {
     /// default: games whose keys are positions in canonical form).
     fn position_at(&self, key: u64) -> u64 {
         key
+    }
+}
+
+/// The move of `moves` named `text`, compared without regard to case (the
+/// rule of [`Playable::find_move`]); names that differ only in case are
+/// different moves (`Bc4`, `bc4`), and an exact match decides between them.
+pub fn find_named(moves: Vec<(String, u64)>, text: &str) -> Option<(String, u64)> {
+    let text = text.trim();
+    let mut found = moves
+        .into_iter()
+        .filter(|(name, _)| name.eq_ignore_ascii_case(text));
+    let first = found.next()?;
+    match found.next() {
+        None => Some(first),
+        Some(second) => std::iter::once(first)
+            .chain(std::iter::once(second))
+            .chain(found)
+            .find(|(name, _)| name == text),
     }
 }
 

@@ -442,11 +442,10 @@ impl Database {
                 limit,
             })?;
         let mut data = Vec::new();
-        data.try_reserve_exact(len).map_err(|_| DbError::TooLarge {
-            path: path.to_path_buf(),
-            bytes,
-            limit,
-        })?;
+        // Within the limit, yet the allocation failed: the system is out
+        // of memory, which is not the limit's refusal.
+        data.try_reserve_exact(len)
+            .map_err(|_| io(std::io::ErrorKind::OutOfMemory.into()))?;
         // As long as it was when opened: bytes appended meanwhile are not
         // the database's, and a file cut short reads short (caught below).
         file.take(bytes).read_to_end(&mut data).map_err(io)?;

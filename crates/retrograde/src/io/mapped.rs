@@ -107,8 +107,12 @@ impl Deref for Mapped {
 impl Drop for Mapped {
     fn drop(&mut self) {
         if self.changed() {
+            // Once a file: a long-running program that never asks
+            // (`changed_while_mapped`) keeps at most one entry a file.
             if let Ok(mut changed) = CHANGED.lock() {
-                changed.push(self.path.clone());
+                if !changed.contains(&self.path) {
+                    changed.push(self.path.clone());
+                }
             }
         }
         if let Some(s) = self.slot {

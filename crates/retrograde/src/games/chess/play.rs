@@ -82,16 +82,11 @@ impl Playable for Endgame {
     /// A move in the long form the game names moves with (`Ra1-a8`), or in
     /// standard algebraic notation (`Ra8`, `Kxh7`, `Rxa2+`).
     fn find_move(&self, p: u64, text: &str) -> Option<(String, u64)> {
-        let p = Endgame::at(p)?;
-        let mut moves = Vec::new();
-        self.for_each_raw_move(p, |m| moves.push(m));
-        let text = text.trim();
-        moves
-            .iter()
-            .find(|m| m.to_string().eq_ignore_ascii_case(text))
-            .copied()
-            .or_else(|| super::san::find(text, &moves))
-            .map(|m| (m.to_string(), u64::from(m.to.0)))
+        crate::play::find_named(self.moves(p), text).or_else(|| {
+            let mut moves = Vec::new();
+            self.for_each_raw_move(Endgame::at(p)?, |m| moves.push(m));
+            super::san::find(text.trim(), &moves).map(|m| (m.to_string(), u64::from(m.to.0)))
+        })
     }
 
     /// The canonical position's code; the capture's tie, whose code is
