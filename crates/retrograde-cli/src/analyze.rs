@@ -88,7 +88,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(path) = &args.svg {
         let picture = svg(&name, &h);
         retrograde::io::write_atomically(path, |w| w.write_all(picture.as_bytes()))?;
-        common::wrote(path)?;
+        // As every command: said unless the report is JSON.
+        if !args.json {
+            common::wrote(path)?;
+        }
     }
     let sizes = db.sizes();
     let header = db.header();

@@ -451,8 +451,8 @@ pub fn check_stdout<'a>(claims: impl IntoIterator<Item = Stdout<'a>>) -> Result<
     };
     let remedy = match (on[file], on[other]) {
         (_, Stdout::File(..)) => "write one of them to a file".to_string(),
-        (Stdout::File(what, _), _) => format!("write the {what} to a file"),
-        (Stdout::Text(_), _) => return Ok(()),
+        // `file` was found as a file: text can only be the other.
+        (Stdout::File(what, _) | Stdout::Text(what), _) => format!("write the {what} to a file"),
     };
     let (first, second) = (&on[file.min(other)], &on[file.max(other)]);
     anyhow::bail!(

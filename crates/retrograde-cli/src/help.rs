@@ -36,6 +36,7 @@ Examples:
       the totals as JSON
   retrograde solve examples/graphs/chase.txt --save chase.db
       keep the solution for query, analyze, play and serve
+  retrograde convert examples/graphs/chase.txt chase.rgb
   retrograde solve chase.rgb -j 2 --stats
       a binary graph on 2 threads, time per phase";
 

@@ -349,6 +349,9 @@ fn needs_memory_hint(err: &anyhow::Error) -> bool {
                 kind: BoardErrorKind::TooLarge { .. },
                 ..
             })
+        ) || matches!(
+            e.downcast_ref::<retrograde::db::DbError>(),
+            Some(retrograde::db::DbError::TooLarge { .. })
         ) || e.downcast_ref::<common::OverMemory>().is_some()
             || matches!(
                 e.downcast_ref::<retrograde_timely::Error>(),

@@ -118,12 +118,13 @@ fn solve_graph(input: &Path, db: &Path, limit: u64) -> Result<()> {
         vertices: None,
         min_vertices: 0,
     };
-    // The solve, and the database written with the graph's moves.
+    // The solve, and the database written with the graph's moves (their
+    // targets counted there), as `solve --save` counts them.
     let (save_per_vertex, save_per_edge) = crate::db::graph_save_bytes();
     let budget = crate::load::Budget {
         limit,
-        per_vertex: 17 + save_per_vertex,
-        per_edge: 4 + save_per_edge,
+        per_vertex: crate::solve::SOLVE_BYTES_PER_POSITION + save_per_vertex,
+        per_edge: save_per_edge,
     };
     let graph = file.load(budget, &bars)?;
     let rules = retrograde::Rules::normal();
@@ -244,12 +245,10 @@ fn answer(request: &Request<'_>, probe: &Probe<'_>, info: &str, trace: Option<&s
             };
             // `&move=M`: the position after move M, named as the game
             // names moves or as it reads them (chess: `Ra1-a4` or `Ra4`).
-            match parameter(query, "move") {
+            // A malformed escape anywhere was refused with `position` above.
+            match parameter(query, "move").and_then(Result::ok) {
                 None => {}
-                Some(Err(what)) => {
-                    return error(400, &format!("the address is not percent-encoded text: {what}"))
-                }
-                Some(Ok(m)) => match game.find_move(p, &m) {
+                Some(m) => match game.find_move(p, &m) {
                     Some((_, to)) => p = to,
                     None => {
                         let names: Vec<String> = game.moves(p).into_iter().map(|(n, _)| n).collect();
