@@ -90,12 +90,19 @@ pub struct Output {
     /// and --save included (e.g. 8G; default: the machine's memory).
     #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes, help_heading = "Performance")]
     pub max_memory: Option<u64>,
+    /// The limit as measured at the run's first question, before any work:
+    /// under an address-space cap the limit is what is left of it, and a
+    /// later measure would count what the run itself holds by then twice.
+    #[arg(skip)]
+    limit: std::sync::OnceLock<u64>,
 }
 
 impl Output {
-    /// The memory the run may use.
+    /// The memory the run may use, measured once.
     fn limit(&self) -> u64 {
-        common::memory_limit(self.max_memory)
+        *self
+            .limit
+            .get_or_init(|| common::memory_limit(self.max_memory))
     }
 
     /// An explorer of a state game within the memory limit, counting the
