@@ -91,7 +91,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         retrograde::play::describe(db.meta())
     )?;
     let probe = Probe { game, db: &db };
-    let info = info(&db, game, trace.is_some());
+    let info = info(&db, game, trace.is_some())?;
     let trace_json = trace.as_ref().map(serde_json::to_string).transpose()?;
     let trace = trace_json.as_deref();
     http::serve(&listener, args.requests, &|request| {
@@ -187,7 +187,7 @@ fn trace(db: &Database, limit: usize) -> Result<Option<Trace>> {
 }
 
 /// What `/api/info` says: the game, its start, what the page can do.
-fn info(db: &Database, game: &dyn Playable, traced: bool) -> String {
+fn info(db: &Database, game: &dyn Playable, traced: bool) -> Result<String> {
     #[derive(serde::Serialize)]
     struct Info {
         game: String,
@@ -205,11 +205,11 @@ fn info(db: &Database, game: &dyn Playable, traced: bool) -> String {
         start: game.start().map(|s| game.notation(s)),
         // As the game's report counts them: less the records that only
         // stand for a finished game.
-        positions: retrograde::play::Probe { game, db }.positions(),
+        positions: retrograde::play::Probe { game, db }.positions()?,
         graph: db.meta().game == "graph",
         trace: traced,
     })
-    .unwrap_or_else(|_| "{}".into())
+    .map_err(Into::into)
 }
 
 /// The response to one request: status, content type, body.

@@ -429,7 +429,7 @@ fn database(args: &Args) -> Result<ExitCode> {
                 game: &*game,
                 db: &db,
             }
-            .positions(),
+            .positions()?,
         ),
         Err(_) => n,
     };

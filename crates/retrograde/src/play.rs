@@ -201,14 +201,17 @@ impl Probe<'_> {
     /// The positions of the game the database holds, as the game's own
     /// report counts them: its records less those that only stand for a
     /// finished game ([`Playable::uncounted`]).
-    pub fn positions(&self) -> u64 {
-        let uncounted = self
-            .game
-            .uncounted()
-            .into_iter()
-            .filter(|&k| self.db.value(k).is_ok_and(|v| v.is_some()))
-            .count() as u64;
-        self.db.header().positions.saturating_sub(uncounted)
+    ///
+    /// # Errors
+    /// A damaged database (the record of an uncounted key cannot be read).
+    pub fn positions(&self) -> Result<u64, DbError> {
+        let mut uncounted = 0u64;
+        for k in self.game.uncounted() {
+            if self.db.value(k)?.is_some() {
+                uncounted += 1;
+            }
+        }
+        Ok(self.db.header().positions.saturating_sub(uncounted))
     }
 
     /// The value of `p`; `None` if it is no position in the database.

@@ -388,6 +388,17 @@ enum Store {
     Owned(Vec<u8>),
 }
 
+impl std::ops::Deref for Store {
+    type Target = [u8];
+    /// The file's bytes, wherever they are.
+    fn deref(&self) -> &[u8] {
+        match self {
+            Store::Mapped(m) => m,
+            Store::Owned(v) => v,
+        }
+    }
+}
+
 impl std::fmt::Debug for Database {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Database")
@@ -477,10 +488,7 @@ impl Database {
     /// The database whose file's bytes are `store`: its header read, its
     /// layout checked against the file's length.
     fn from_store(path: &Path, store: Store) -> Result<Database, DbError> {
-        let map: &[u8] = match &store {
-            Store::Mapped(m) => m,
-            Store::Owned(v) => v,
-        };
+        let map: &[u8] = &store;
         let bad = |what: String| DbError::Header {
             path: path.to_path_buf(),
             what,
@@ -611,10 +619,7 @@ impl Database {
     }
 
     fn bytes(&self) -> &[u8] {
-        match &self.store {
-            Store::Mapped(m) => &m[self.data..],
-            Store::Owned(v) => &v[self.data..],
-        }
+        &self.store[self.data..]
     }
 
     /// Whether the file is as it was when opened: always, for a database
@@ -1060,7 +1065,7 @@ impl Database {
     pub fn sizes(&self) -> Sizes {
         let h = &self.header;
         Sizes {
-            file: self.data as u64 + self.bytes().len() as u64,
+            file: self.store.len() as u64,
             header: self.data as u64,
             records: h.blocks.bytes,
             keys: h
