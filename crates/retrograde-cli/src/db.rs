@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use retrograde::db::{self, Compression, Database, Meta, Source, WriteSummary};
 use retrograde::io::Outputs;
-use retrograde::play::{NotationError, Playable, StoredGraph};
-use retrograde::{Answers, StateGame, Value};
+use retrograde::play::{Playable, StoredGraph};
+use retrograde::{Answers, Value};
 
 use crate::common::{self, Timings};
 use crate::progress::Bars;
@@ -141,6 +141,36 @@ impl SaveArgs {
     }
 }
 
+impl SaveArgs {
+    /// [`SaveArgs::stage`] for a registered game's solution: each position
+    /// under its key, the header `meta`.
+    pub fn stage_solution(
+        &self,
+        files: &mut Outputs,
+        times: &mut Timings,
+        meta: Meta,
+        solution: &dyn retrograde::registry::GameSolution,
+        bars: &Bars,
+    ) -> Result<Option<Saved>> {
+        let Some(path) = &self.save else {
+            return Ok(None);
+        };
+        let answers = solution.answers();
+        let n = answers.len() as u32;
+        let key = |i| solution.key(i).unwrap_or(u64::MAX);
+        let summary = times.time("save", || {
+            bars.spin("save", || {
+                self.writer(meta)
+                    .stage_keyed(files, path, n, key, |i| answers.value(i))
+            })
+        })?;
+        Ok(Some(Saved {
+            path: path.clone(),
+            summary,
+        }))
+    }
+}
+
 /// A database staged by `--save`, to be reported once the run's outputs
 /// are committed.
 pub struct Saved {
@@ -208,15 +238,7 @@ fn say(path: &Path, s: &WriteSummary) -> Result<()> {
     Ok(())
 }
 
-/// Bytes a record that reading a whole database back holds
-/// (`Database::values`): its outcome, and its remoteness as a `u32` at most.
-pub const VALUES_BYTES_PER_RECORD: u64 = 5;
-
-/// Bytes a position that reading a sparse game's database back by key
-/// holds at its peak (`Database::values_by_key`): every record read
-/// ([`VALUES_BYTES_PER_RECORD`]), each position's value looked up (12),
-/// and the values laid out in the game's order (5).
-pub const VALUES_BY_KEY_BYTES_PER_POSITION: u64 = VALUES_BYTES_PER_RECORD + 12 + 5;
+pub use retrograde::registry::VALUES_BYTES_PER_RECORD;
 
 /// The source of a dense game's database.
 pub fn dense<A: Answers + Sync + ?Sized>(
@@ -237,190 +259,20 @@ pub fn read(path: &Path, max_memory: Option<u64>) -> Result<Database> {
     Ok(Database::read(path, common::memory_limit(max_memory))?)
 }
 
-/// Reads a text parameter of the header.
-fn param<'m>(db: &'m Database, key: &str) -> Result<&'m str> {
-    db.meta()
-        .params
-        .get(key)
-        .map(String::as_str)
-        .with_context(|| {
-            format!(
-                "{}: the header gives no {key:?}, which a {} database needs",
-                common::shown(db.path()),
-                db.meta().game
-            )
-        })
-}
-
-/// The game a database was written for, rebuilt from its header.
+/// The game a database was written for, rebuilt from its header: an
+/// explicit graph from its own moves, any other game from the registry.
 pub fn game(db: &Database) -> Result<Box<dyn Playable + '_>> {
-    use retrograde::games::{chess, cop_thief, dobutsu, teeko};
-    let meta = db.meta();
-    let flag = |key: &str| -> Result<bool> { Ok(param(db, key)? == "true") };
-    Ok(match meta.game.as_str() {
-        "graph" => Box::new(StoredGraph::new(db)?),
-        "chess" => {
-            let ending = chess::Ending::from_name(&meta.variant).with_context(|| {
-                format!("{}: unknown chess ending {:?}", common::shown(db.path()), meta.variant)
-            })?;
-            Box::new(chess::Endgame::new(ending, flag("symmetry")?))
-        }
-        "dobutsu" => {
-            let (start, sente) = dobutsu::notation::parse(param(db, "start")?)?;
-            let capture = match param(db, "capture")? {
-                "terminal" => dobutsu::Capture::Terminal,
-                _ => dobutsu::Capture::Played,
-            };
-            Box::new(dobutsu::Rules::new(start, sente, flag("symmetry")?, capture))
-        }
-        "teeko" => Box::new(teeko::Teeko::new()),
-        "tic-tac-toe" => Box::new(TicTacToe(crate::game::tutorial::TicTacToe {
-            symmetry: flag("symmetry")?,
-        })),
-        "cop-thief" => {
-            let name = meta.params.get("path").map_or("board", String::as_str);
-            let board = cop_thief::Board::parse(param(db, "board")?.as_bytes(), name)?;
-            Box::new(cop_thief::CopThief::new(board)?)
-        }
-        other => anyhow::bail!(
-            "{}: a database of {other:?}, a game this build does not know \
-             (a game of the library's users is probed through the library: retrograde::play::Probe)",
-            common::shown(db.path())
-        ),
-    })
+    if db.meta().game == "graph" {
+        return Ok(Box::new(StoredGraph::new(db)?));
+    }
+    Ok(solvable(db)?)
 }
 
-/// Tic-tac-toe as people play it: the rows from the top (`x`, `o`, `.`)
-/// joined by `/`; a move is named by the cell marked, `a1` to `c3` (column,
-/// row from the bottom).
-pub struct TicTacToe(pub crate::game::tutorial::TicTacToe);
-
-use crate::game::tutorial::Board as Ttt;
-
-impl TicTacToe {
-    fn board(p: u64) -> Option<Ttt> {
-        if p >= 3u64.pow(9) {
-            return None;
-        }
-        let mut cells = [0u8; 9];
-        let mut x = p;
-        for c in &mut cells {
-            *c = (x % 3) as u8;
-            x /= 3;
-        }
-        Some(Ttt(cells))
-    }
-
-    pub fn code(b: &Ttt) -> u64 {
-        b.0.iter().rev().fold(0, |n, &c| n * 3 + u64::from(c))
-    }
-
-    /// 1 when X is to move, 2 for O.
-    fn mover(b: &Ttt) -> u8 {
-        let marks = b.0.iter().filter(|&&c| c != 0).count();
-        if marks % 2 == 0 {
-            1
-        } else {
-            2
-        }
-    }
-}
-
-impl Playable for TicTacToe {
-    fn meta(&self) -> Meta {
-        Meta::new("tic-tac-toe").param("symmetry", self.0.symmetry)
-    }
-
-    fn start(&self) -> Option<u64> {
-        Some(0)
-    }
-
-    fn parse(&self, text: &str) -> Result<u64, NotationError> {
-        let err = |what: &str| NotationError {
-            game: "tic-tac-toe".into(),
-            text: text.into(),
-            what: format!(
-                "{what} (expected three rows of x, o and . from the top, as in \"x../.o./...\")"
-            ),
-        };
-        let rows: Vec<&str> = text.trim().split('/').collect();
-        if rows.len() != 3 || rows.iter().any(|r| r.chars().count() != 3) {
-            return Err(err("not three rows of three cells"));
-        }
-        let mut cells = [0u8; 9];
-        for (i, ch) in rows.concat().chars().enumerate() {
-            cells[i] = match ch.to_ascii_lowercase() {
-                '.' => 0,
-                'x' => 1,
-                'o' => 2,
-                _ => return Err(err("a cell is not x, o or .")),
-            };
-        }
-        let (x, o) = (
-            cells.iter().filter(|&&c| c == 1).count(),
-            cells.iter().filter(|&&c| c == 2).count(),
-        );
-        if x != o && x != o + 1 {
-            return Err(err("X moves first: X has as many marks as O or one more"));
-        }
-        Ok(TicTacToe::code(&Ttt(cells)))
-    }
-
-    fn notation(&self, p: u64) -> String {
-        let Some(b) = TicTacToe::board(p) else {
-            return format!("no position ({p})");
-        };
-        let rows: Vec<String> =
-            b.0.chunks(3)
-                .map(|r| r.iter().map(|&c| ['.', 'x', 'o'][c as usize]).collect())
-                .collect();
-        rows.join("/")
-    }
-
-    fn board(&self, p: u64) -> String {
-        let Some(b) = TicTacToe::board(p) else {
-            return format!("no position ({p})\n");
-        };
-        let mut out = String::new();
-        for (r, row) in b.0.chunks(3).enumerate() {
-            out.push(char::from(b'3' - r as u8));
-            for &c in row {
-                out.push(' ');
-                out.push(['.', 'X', 'O'][c as usize]);
-            }
-            out.push('\n');
-        }
-        out.push_str("  a b c\n");
-        out
-    }
-
-    fn to_move(&self, p: u64) -> String {
-        match TicTacToe::board(p).map(|b| TicTacToe::mover(&b)) {
-            Some(1) => "X".into(),
-            Some(_) => "O".into(),
-            None => "nobody".into(),
-        }
-    }
-
-    fn moves(&self, p: u64) -> Vec<(String, u64)> {
-        let Some(b) = TicTacToe::board(p) else {
-            return Vec::new();
-        };
-        if self.0.terminal(&b).is_some() {
-            return Vec::new();
-        }
-        let mut out = Vec::new();
-        self.0.for_each_move(&b, |after| {
-            let cell = (0..9).find(|&i| b.0[i] != after.0[i]).unwrap_or(0);
-            let name = format!("{}{}", char::from(b'a' + (cell % 3) as u8), 3 - cell / 3);
-            out.push((name, TicTacToe::code(&after)));
-        });
-        out
-    }
-
-    fn key(&self, p: u64) -> Option<u64> {
-        TicTacToe::board(p).map(|b| TicTacToe::code(&self.0.canonical(b)))
-    }
+/// The registered game a database was written for (not a graph).
+pub fn solvable(db: &Database) -> Result<Box<dyn retrograde::registry::Solvable>> {
+    crate::games()
+        .open(db.meta())
+        .with_context(|| format!("{}: the game its header names", common::shown(db.path())))
 }
 
 /// A graph's database as a graph: its moves (checked whole first: offsets

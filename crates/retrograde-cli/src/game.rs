@@ -32,7 +32,7 @@ pub struct Args {
 /// The built-in games.
 #[derive(clap::Subcommand)]
 pub enum GameName {
-    /// Name the built-in games, one line each.
+    /// Name the games, one line each.
     List,
     /// A pawnless chess ending: KQK, KRK, KBBK (opposite-coloured bishops), KBNK or KNNK.
     #[command(
@@ -41,8 +41,6 @@ pub enum GameName {
     Chess(ChessArgs),
     /// The cop and the thief on a board: the same as `retrograde cop-thief BOARD`.
     CopThief(crate::cop_thief::Args),
-    /// Tic-tac-toe, the state-game tutorial (crates/retrograde/examples/tic_tac_toe.rs).
-    TicTacToe(TicTacToeArgs),
     /// Teeko (Scarne): drop four pieces each on a 5 x 5 board, then step; four in a row or a square wins.
     Teeko(TeekoArgs),
     /// Dōbutsu shōgi ("Let's Catch the Lion!"): shogi for children on 3 x 4 squares, from its start.
@@ -99,7 +97,7 @@ pub struct Output {
 
 impl Output {
     /// The memory the run may use, measured once.
-    fn limit(&self) -> u64 {
+    pub(crate) fn limit(&self) -> u64 {
         *self
             .limit
             .get_or_init(|| common::memory_limit(self.max_memory))
@@ -107,7 +105,7 @@ impl Output {
 
     /// An explorer of a state game within the memory limit, counting the
     /// database `--save` writes from the solution.
-    fn explorer<'p>(&self, progress: &'p dyn retrograde::Progress) -> Explorer<'p> {
+    pub(crate) fn explorer<'p>(&self, progress: &'p dyn retrograde::Progress) -> Explorer<'p> {
         Explorer::new()
             .memory_limit(self.limit())
             .reserve(self.save.keyed_bytes_per_position())
@@ -118,7 +116,7 @@ impl Output {
     /// lean engine (and the database `--save` writes, keyed by keys below
     /// `universe` for a sparse game), with `held` bytes already held, would
     /// pass the memory limit.
-    fn check_lean(
+    pub(crate) fn check_lean(
         &self,
         what: &str,
         positions: u64,
@@ -142,7 +140,7 @@ impl Output {
 impl Output {
     /// Refuses, before any work, outputs that cannot be written and two
     /// things on standard output (`--save -` with `--json` or `--position`).
-    fn check(&self, position: bool) -> Result<()> {
+    pub(crate) fn check(&self, position: bool) -> Result<()> {
         let json = self.json.then_some(Stdout::Text("--json"));
         let position = position.then_some(Stdout::Text("--position"));
         let save = self.save.save.iter().map(|p| Stdout::File("database", p));
@@ -152,13 +150,13 @@ impl Output {
 
     /// Commits the run's files (all appear, or none), then says what was
     /// saved.
-    fn commit(&self, files: Outputs, saved: Option<Saved>) -> Result<()> {
+    pub(crate) fn commit(&self, files: Outputs, saved: Option<Saved>) -> Result<()> {
         files.commit()?;
         Saved::say(saved.as_ref(), self.quiet || self.json)
     }
 
     /// Where the start's value goes: standard output, unless the database does.
-    fn data(&self) -> Box<dyn Write> {
+    pub(crate) fn data(&self) -> Box<dyn Write> {
         common::data_out(&self.save.outputs())
     }
 }
@@ -171,21 +169,6 @@ pub struct TeekoArgs {
     #[command(flatten)]
     pub engine: crate::cluster::GameClusterArgs,
 }
-
-/// Options of `retrograde game tic-tac-toe`.
-#[derive(clap::Args)]
-pub struct TicTacToeArgs {
-    /// Count boards equal under rotations and mirrors as different positions.
-    #[arg(long)]
-    pub no_symmetry: bool,
-    #[command(flatten)]
-    pub out: Output,
-}
-
-/// The tutorial's game, compiled from the tutorial itself: one source.
-#[allow(dead_code)]
-#[path = "../../retrograde/examples/tic_tac_toe.rs"]
-pub(crate) mod tutorial;
 
 /// Options of `retrograde game chess`.
 #[derive(clap::Args)]
@@ -210,42 +193,17 @@ fn parse_ending(s: &str) -> Result<Ending, String> {
     })
 }
 
-/// The built-in games, for `game list`.
-const LIST: &[(&str, &str)] = &[
-    (
-        "chess ENDING",
-        "pawnless chess endings against a lone king: KQK, KRK, KBBK, KBNK, KNNK",
-    ),
-    (
-        "cop-thief BOARD",
-        "the cop and the thief on a board of walls and exits (`retrograde cop-thief`)",
-    ),
-    (
-        "dobutsu",
-        "Dōbutsu shōgi, shogi for children on 3 x 4 squares",
-    ),
-    (
-        "teeko",
-        "Scarne's Teeko: four pieces each dropped, then stepped, on 5 x 5",
-    ),
-    (
-        "tic-tac-toe",
-        "noughts and crosses, the state-game tutorial",
-    ),
-];
-
 pub fn run(args: Args) -> Result<ExitCode> {
     match args.game {
         GameName::List => {
             let mut out = std::io::stdout().lock();
-            for (name, what) in LIST {
-                writeln!(out, "{name:<16} {what}")?;
+            for e in crate::games().entries() {
+                writeln!(out, "{:<12} {}", e.name(), e.about())?;
             }
             Ok(ExitCode::SUCCESS)
         }
         GameName::Chess(a) => chess(a),
         GameName::CopThief(a) => crate::cop_thief::run(a),
-        GameName::TicTacToe(a) => tic_tac_toe(a),
         GameName::Teeko(a) => teeko(a, args.threads),
         GameName::Dobutsu(a) => dobutsu(a),
     }
@@ -473,7 +431,7 @@ fn best_first<M>(moves: &mut [(M, retrograde::Value)]) {
 
 /// Runs `verify`'s independent certificate on a whole solution (phase
 /// `verify`), printing what is wrong: whether it is right.
-fn check<G, S>(
+pub(crate) fn check<G, S>(
     times: &mut Timings,
     graph: &G,
     rules: &retrograde::Rules,
@@ -492,7 +450,11 @@ where
 
 /// The summary's last lines: `--verify`'s verdict, if asked, and the time
 /// and peak memory.
-fn verdict_and_time(err: &mut impl Write, verified: Option<bool>, times: &Timings) -> Result<()> {
+pub(crate) fn verdict_and_time(
+    err: &mut impl Write,
+    verified: Option<bool>,
+    times: &Timings,
+) -> Result<()> {
     if let Some(ok) = verified {
         let verdict = if ok {
             "the solution is correct"
@@ -509,7 +471,7 @@ fn verdict_and_time(err: &mut impl Write, verified: Option<bool>, times: &Timing
 }
 
 /// 1 when `--verify` found the solution wrong.
-fn exit(verified: Option<bool>) -> ExitCode {
+pub(crate) fn exit(verified: Option<bool>) -> ExitCode {
     match verified {
         Some(false) => ExitCode::from(1),
         _ => ExitCode::SUCCESS,
@@ -518,47 +480,47 @@ fn exit(verified: Option<bool>) -> ExitCode {
 
 /// What a game with a start reports: its name, how its positions were
 /// counted, the totals and the start's value.
-struct WithStart<'a> {
-    game: &'static str,
+pub(crate) struct WithStart<'a> {
+    pub game: &'a str,
     /// `Some(folded)` for a game with symmetries.
-    symmetry: Option<bool>,
+    pub symmetry: Option<bool>,
     /// How `positions` were counted, for the summary.
-    counted: &'static str,
-    outcomes: report::Outcomes,
-    summary: retrograde::Summary,
-    start: retrograde::Value,
+    pub counted: &'a str,
+    pub outcomes: report::Outcomes,
+    pub summary: retrograde::Summary,
+    pub start: retrograde::Value,
     /// The start, for the line on standard output.
-    start_name: &'static str,
+    pub start_name: &'a str,
     /// Who moves at the start: in JSON, and in the line on standard output.
-    to_move: (&'static str, &'static str),
+    pub to_move: (&'a str, &'a str),
     /// What `--verify` found, if asked.
-    verified: Option<bool>,
-    times: &'a Timings,
-    json: bool,
-    quiet: bool,
+    pub verified: Option<bool>,
+    pub times: &'a Timings,
+    pub json: bool,
+    pub quiet: bool,
     /// Where the start's value goes (standard output, unless a file does).
-    data: Box<dyn Write>,
+    pub data: Box<dyn Write>,
 }
 
 /// Prints the JSON report, or the start's value on standard output and the
 /// summary on standard error.
-fn report_with_start(mut r: WithStart<'_>) -> Result<ExitCode> {
+pub(crate) fn report_with_start(mut r: WithStart<'_>) -> Result<ExitCode> {
     if r.json {
         #[derive(serde::Serialize)]
-        struct Start {
-            to_move: &'static str,
+        struct Start<'a> {
+            to_move: &'a str,
             outcome: &'static str,
             remoteness: Option<u32>,
         }
         #[derive(serde::Serialize)]
-        struct Json {
+        struct Json<'a> {
             command: &'static str,
-            game: &'static str,
+            game: &'a str,
             #[serde(skip_serializing_if = "Option::is_none")]
             symmetry: Option<bool>,
             #[serde(flatten)]
             outcomes: report::Outcomes,
-            start: Start,
+            start: Start<'a>,
             #[serde(skip_serializing_if = "Option::is_none")]
             verified: Option<bool>,
             time: report::Time,
@@ -598,58 +560,6 @@ fn report_with_start(mut r: WithStart<'_>) -> Result<ExitCode> {
         verdict_and_time(&mut err, r.verified, r.times)?;
     }
     Ok(exit(r.verified))
-}
-
-fn tic_tac_toe(args: TicTacToeArgs) -> Result<ExitCode> {
-    args.out.check(false)?;
-    let game = tutorial::TicTacToe {
-        symmetry: !args.no_symmetry,
-    };
-    let mut times = Timings::default();
-    let sol = times.time("solve", || {
-        args.out.explorer(&retrograde::NoProgress).solve(game)
-    })?;
-    let explored = sol.explored();
-    let verified = if args.out.verify {
-        Some(check(
-            &mut times,
-            explored,
-            &explored.rules(),
-            sol.solved(),
-        )?)
-    } else {
-        None
-    };
-    let play = crate::db::TicTacToe(tutorial::TicTacToe {
-        symmetry: !args.no_symmetry,
-    });
-    let start = sol.value(&tutorial::Board([0; 9]))?;
-    let mut files = Outputs::new();
-    let saved = args.out.save.stage_keyed(
-        &mut files,
-        &mut times,
-        &play,
-        explored.len() as u32,
-        |i| explored.position(i).map(crate::db::TicTacToe::code),
-        |i| sol.solved().value(i),
-        &Bars::new(true),
-    )?;
-    args.out.commit(files, saved)?;
-    report_with_start(WithStart {
-        game: "tic-tac-toe",
-        symmetry: Some(!args.no_symmetry),
-        counted: ", reachable from the empty board",
-        outcomes: report::Outcomes::of(sol.solved()),
-        summary: sol.solved().summary(),
-        start,
-        start_name: "the empty board",
-        to_move: ("X", "X"),
-        verified,
-        times: &times,
-        json: args.out.json,
-        quiet: args.out.quiet,
-        data: args.out.data(),
-    })
 }
 
 fn teeko(args: TeekoArgs, threads: Option<usize>) -> Result<ExitCode> {

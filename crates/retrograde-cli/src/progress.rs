@@ -106,3 +106,61 @@ pub fn clear_line() {
         let _ = err.flush();
     }
 }
+
+/// Progress passed on to `bars`, each phase's time recorded as it ends: the
+/// phase times of a run whose phases the library begins and ends (an
+/// exploration, a solve, a check).
+pub struct Phases<'a> {
+    bars: &'a Bars,
+    open: std::sync::Mutex<Vec<(&'static str, std::time::Instant)>>,
+    done: std::sync::Mutex<Vec<(&'static str, f64)>>,
+}
+
+impl<'a> Phases<'a> {
+    /// Nothing recorded yet.
+    pub fn new(bars: &'a Bars) -> Phases<'a> {
+        Phases {
+            bars,
+            open: std::sync::Mutex::new(Vec::new()),
+            done: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Moves the phases ended so far into `times`.
+    pub fn record(&self, times: &mut crate::common::Timings) {
+        for (phase, seconds) in self.done.lock().unwrap().drain(..) {
+            times.record(phase, seconds);
+        }
+    }
+
+    fn opened(&self, phase: &'static str) {
+        self.open
+            .lock()
+            .unwrap()
+            .push((phase, std::time::Instant::now()));
+    }
+}
+
+impl retrograde::Progress for Phases<'_> {
+    fn begin(&self, phase: &'static str, total: u64) {
+        self.opened(phase);
+        self.bars.begin(phase, total);
+    }
+
+    fn begin_bytes(&self, phase: &'static str, total: u64) {
+        self.opened(phase);
+        self.bars.begin_bytes(phase, total);
+    }
+
+    fn advance(&self, n: u64) {
+        self.bars.advance(n);
+    }
+
+    fn end(&self) {
+        if let Some((phase, at)) = self.open.lock().unwrap().pop() {
+            let seconds = at.elapsed().as_secs_f64();
+            self.done.lock().unwrap().push((phase, seconds));
+        }
+        self.bars.end();
+    }
+}

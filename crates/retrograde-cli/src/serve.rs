@@ -18,7 +18,7 @@ use anyhow::Result;
 use retrograde::db::Database;
 use retrograde::play::{Playable, Probe, ProbeError};
 use retrograde::solve::trace::{solve_traced, Event};
-use retrograde::{Answers, Game, GameGraph};
+use retrograde::{Answers, GameGraph};
 
 use crate::common;
 use crate::http::{self, error, Answer, Request};
@@ -163,26 +163,19 @@ fn trace(db: &Database, limit: usize) -> Result<Option<Trace>> {
                 events,
             }))
         }
-        "cop-thief" => {
-            let board =
-                retrograde::games::cop_thief::Board::parse(param("board").as_bytes(), "board")?;
-            let game = retrograde::games::cop_thief::CopThief::new(board)?;
-            if game.position_count() > limit {
+        "graph" => Ok(None),
+        _ => {
+            let Some(g) = crate::db::solvable(db)?.small_graph(limit)? else {
                 return Ok(None);
-            }
-            let m = retrograde::game::materialise(&game, retrograde::CsrBuilder::new())?;
-            let rules = m.rules(&game.rules());
-            let (_, events) = solve_traced(&m.graph, &rules)?;
-            let edges: Vec<[u32; 2]> = m.graph.edges().map(|(a, b)| [a, b]).collect();
+            };
+            let graph = retrograde::Csr::from_edges(g.labels.len(), &g.edges);
+            let (_, events) = solve_traced(&graph, &g.rules)?;
             Ok(Some(Trace {
-                labels: (0..game.position_count() as u64)
-                    .map(|p| game.notation(p))
-                    .collect(),
-                edges,
+                labels: g.labels,
+                edges: g.edges.iter().map(|&(a, b)| [a, b]).collect(),
                 events,
             }))
         }
-        _ => Ok(None),
     }
 }
 

@@ -225,59 +225,15 @@ fn print(
     })
 }
 
-/// Checks a state game's database: each explored position looked up under
-/// its key, the whole checked on the explored graph.
-fn states<G>(
-    db: &retrograde::db::Database,
-    explored: &retrograde::explore::Explored<G>,
-    key: impl Fn(&G::Position) -> Option<u64> + Sync,
-    times: &mut Timings,
-    keep: usize,
-) -> Result<(u64, Option<u64>, retrograde::Report)>
-where
-    G: retrograde::StateGame,
-{
-    let values = times.time("read", || {
-        db.values_by_key(explored.len() as u32, |i| {
-            explored.position(i).and_then(&key)
-        })
-    })?;
-    let rules = explored.rules();
-    let solved = retrograde::Solved::new(explored, rules.clone(), values)?;
-    let r = times.time("verify", || {
-        retrograde::verify(explored, &rules, &solved, keep)
-    })?;
-    Ok((explored.len() as u64, Some(explored.move_count()), r))
-}
-
-/// Checks a numbered game's values (position `p` at index `p`).
-fn numbered<G: retrograde::Game + Sync>(
-    game: &G,
-    rules: retrograde::Rules,
-    values: retrograde::Values,
-    times: &mut Timings,
-    keep: usize,
-) -> Result<(u64, Option<u64>, retrograde::Report)> {
-    let solved = retrograde::Solved::new(game.as_graph(), rules.clone(), values)?;
-    let r = times.time("verify", || {
-        retrograde::verify(solved.graph(), &rules, &solved, keep)
-    })?;
-    Ok((game.position_count() as u64, None, r))
-}
-
 /// `verify DB`: the game rebuilt from the database's header, its positions
 /// enumerated (explored, or numbered), each looked up in the database, and
 /// the whole checked with the certificate of every solve.
 fn database(args: &Args) -> Result<ExitCode> {
-    use retrograde::games::{chess, cop_thief, dobutsu, teeko};
-    use retrograde::play::Playable;
-    use retrograde::{Explorer, Game};
     let path = &args.game.graph;
     let bars = Bars::new(args.quiet || args.json);
     let mut times = Timings::default();
     let db = crate::db::open(path)?;
     let meta = db.meta().clone();
-    let param = |k: &str| meta.params.get(k).map(String::as_str).unwrap_or("");
     let keep = args.show;
     let limit = common::memory_limit(args.max_memory);
     let values_bytes = |what: &str, positions: u64, held: u64| -> Result<()> {
@@ -285,23 +241,6 @@ fn database(args: &Args) -> Result<ExitCode> {
             .saturating_mul(crate::db::VALUES_BYTES_PER_RECORD)
             .saturating_add(held);
         Ok(common::check_memory(what, needed, limit)?)
-    };
-    // An explorer of a state game that counts the database's values read
-    // back by key.
-    let explorer = Explorer::new()
-        .memory_limit(limit)
-        .reserve(crate::db::VALUES_BY_KEY_BYTES_PER_POSITION);
-    // Before reading every record: a database of another size is of another game.
-    let same_size = |positions: u64| -> Result<()> {
-        if db.len() != positions {
-            anyhow::bail!(
-                "{} has {} records, but {} has {positions} positions: it is not this game's database",
-                common::shown(path),
-                db.len(),
-                retrograde::play::describe(&meta)
-            );
-        }
-        Ok(())
     };
     // (positions, moves, report)
     let (n, moves, report): (u64, Option<u64>, retrograde::Report) = match meta.game.as_str() {
@@ -330,96 +269,19 @@ fn database(args: &Args) -> Result<ExitCode> {
             })?;
             (n, Some(edges.len() as u64), r)
         }
-        "chess" => {
-            let game = crate::db::game(&db)?;
-            let ending = chess::Ending::from_name(&meta.variant)
-                .ok_or_else(|| anyhow::anyhow!("unknown chess ending {:?}", meta.variant))?;
-            let endgame = chess::Endgame::new(ending, param("symmetry") == "true");
-            let explored = times.time("explore", || explorer.progress(&bars).explore(endgame))?;
-            same_size(explored.len() as u64)?;
-            states(
-                &db,
-                &explored,
-                |p| game.key(u64::from(p.0)),
-                &mut times,
-                keep,
-            )?
-        }
-        "tic-tac-toe" => {
-            let play = crate::db::TicTacToe(crate::game::tutorial::TicTacToe {
-                symmetry: param("symmetry") == "true",
-            });
-            let explored = times.time("explore", || {
-                explorer.explore(crate::game::tutorial::TicTacToe {
-                    symmetry: param("symmetry") == "true",
-                })
-            })?;
-            same_size(explored.len() as u64)?;
-            let key = |b: &crate::game::tutorial::Board| play.key(crate::db::TicTacToe::code(b));
-            states(&db, &explored, key, &mut times, keep)?
-        }
-        "teeko" => {
-            let game = teeko::Teeko::new();
-            same_size(game.position_count() as u64)?;
-            let positions = game.position_count() as u64;
-            values_bytes(
-                &format!("Teeko's {} positions", indicatif::HumanCount(positions)),
-                positions,
-                0,
-            )?;
-            let values = times.time("read", || db.values())?;
-            numbered(&game, retrograde::Rules::normal(), values, &mut times, keep)?
-        }
-        "cop-thief" => {
-            let board = cop_thief::Board::parse(param("board").as_bytes(), param("path"))?;
-            let game = cop_thief::CopThief::new(board)?;
-            same_size(game.position_count() as u64)?;
-            values_bytes(
-                &format!("{}: {} positions", common::shown(path), db.len()),
-                db.len(),
-                0,
-            )?;
-            let values = times.time("read", || db.values())?;
-            numbered(&game, game.rules(), values, &mut times, keep)?
-        }
-        "dobutsu" => {
-            let (start, sente) = dobutsu::notation::parse(param("start"))?;
-            let capture = match param("capture") {
-                "terminal" => dobutsu::Capture::Terminal,
-                _ => dobutsu::Capture::Played,
+        _ => {
+            let game = crate::db::solvable(&db)?;
+            let phases = crate::progress::Phases::new(&bars);
+            let how = retrograde::registry::How {
+                memory_limit: Some(limit),
+                reserve: 0,
+                progress: &phases,
             };
-            common::check_memory(
-                &format!(
-                    "exploring Dōbutsu shōgi from {}",
-                    dobutsu::notation::write(&start, sente)
-                ),
-                dobutsu::Dobutsu::explore_bytes(&start),
-                limit,
-            )?;
-            let game = times.time("explore", || {
-                dobutsu::Dobutsu::from_start(start, param("symmetry") == "true", capture, &bars)
-            })?;
-            same_size(game.position_count() as u64)?;
-            let positions = game.position_count() as u64;
-            common::check_memory(
-                &format!(
-                    "Dōbutsu shōgi's {} positions",
-                    indicatif::HumanCount(positions)
-                ),
-                positions
-                    .saturating_mul(crate::db::VALUES_BY_KEY_BYTES_PER_POSITION)
-                    .saturating_add(game.bytes()),
-                limit,
-            )?;
-            let values = times.time("read", || {
-                db.values_by_key(game.position_count() as u32, |i| game.key(i))
-            })?;
-            numbered(&game, retrograde::Rules::normal(), values, &mut times, keep)?
+            let checked = game.check(&db, &how, keep);
+            phases.record(&mut times);
+            let checked = checked?;
+            (checked.positions, checked.moves, checked.report)
         }
-        other => anyhow::bail!(
-            "{}: a database of {other:?}, a game this build does not know",
-            common::shown(path)
-        ),
     };
     // Counted as the game's report counts them (a chess ending's capture,
     // kept so that moves to it are valued, is no position).

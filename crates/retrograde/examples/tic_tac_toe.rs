@@ -1,4 +1,6 @@
 //! Tic-tac-toe from its rules alone, the `StateGame` tutorial: `cargo run --example tic_tac_toe`.
+use retrograde::play::{NotationError, NotationFault};
+use retrograde::registry::{Entry, Param};
 use retrograde::{solve_states, Outcome, StateGame};
 /// 1. A position of your own type: 9 cells row by row, 0 empty, 1 X, 2 O.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -14,6 +16,7 @@ fn to_move(b: &Board) -> u8 {
 
 /// 2. The rules. With `symmetry`, boards equal up to rotations and mirrors are one position.
 pub struct TicTacToe {
+    /// Whether boards equal up to rotations and mirrors are one position.
     pub symmetry: bool,
 }
 
@@ -50,15 +53,103 @@ impl StateGame for TicTacToe {
         let turns = std::iter::successors(Some(b), |&c| Some(image(c, TURN))).take(4);
         turns.flat_map(|c| [c, image(c, MIRROR)]).min().unwrap_or(b)
     }
+    /// 3. For the tools (`query`, `play`, `serve`): the board as one line, `x../.o./...`, read
+    ///    back by `parse`; a number for each board (base 3) to key its database record.
+    fn notation(&self, b: &Board) -> String {
+        let rows: Vec<String> =
+            b.0.chunks(3)
+                .map(|r| r.iter().map(|&c| ['.', 'x', 'o'][c as usize]).collect())
+                .collect();
+        rows.join("/")
+    }
+    fn parse(&self, text: &str) -> Result<Board, NotationError> {
+        let invalid = |what: &str| {
+            let what = format!(
+                "{what} (expected three rows of x, o and . from the top, as in \"x../.o./...\")"
+            );
+            NotationError::new("tic-tac-toe", text, NotationFault::Invalid(what))
+        };
+        let rows: Vec<&str> = text.trim().split('/').collect();
+        if rows.len() != 3 || rows.iter().any(|r| r.chars().count() != 3) {
+            return Err(invalid("not three rows of three cells"));
+        }
+        let mut b = Board([0; 9]);
+        for (cell, ch) in b.0.iter_mut().zip(rows.concat().chars()) {
+            *cell = match ch.to_ascii_lowercase() {
+                '.' => 0,
+                'x' => 1,
+                'o' => 2,
+                _ => return Err(invalid("a cell is not x, o or .")),
+            };
+        }
+        let (x, o) = (
+            b.0.iter().filter(|&&c| c == 1).count(),
+            b.0.iter().filter(|&&c| c == 2).count(),
+        );
+        if x != o && x != o + 1 {
+            return Err(invalid(
+                "X moves first: X has as many marks as O or one more",
+            ));
+        }
+        Ok(b)
+    }
+    fn encode(&self, b: &Board) -> Option<u64> {
+        Some(b.0.iter().rev().fold(0, |n, &c| n * 3 + u64::from(c)))
+    }
+    fn decode(&self, mut code: u64) -> Option<Board> {
+        let mut b = Board([0; 9]);
+        for c in &mut b.0 {
+            *c = (code % 3) as u8;
+            code /= 3;
+        }
+        (code == 0).then_some(b)
+    }
+    /// A move is named by its cell, `a1` to `c3` (column, then row from the bottom).
+    fn move_name(&self, b: &Board, after: &Board) -> String {
+        let cell = (0..9).find(|&i| b.0[i] != after.0[i]).unwrap_or(0);
+        format!("{}{}", char::from(b'a' + (cell % 3) as u8), 3 - cell / 3)
+    }
+    fn to_move(&self, b: &Board) -> String {
+        ["X", "O"][usize::from(to_move(b) - 1)].into()
+    }
+    /// The board for a terminal, with its coordinates.
     fn show(&self, b: &Board) -> String {
-        let cell = |c: &u8| ['.', 'X', 'O'][*c as usize];
-        b.0.chunks(3)
-            .map(|r| r.iter().map(cell).chain(['\n']).collect::<String>())
-            .collect()
+        let mut out = String::new();
+        for (r, row) in b.0.chunks(3).enumerate() {
+            out += &format!(
+                "{} {}\n",
+                3 - r,
+                row.iter()
+                    .map(|&c| ['.', 'X', 'O'][c as usize].to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+        }
+        out + "  a b c\n"
     }
 }
 
-/// 3. Solve, and ask by position.
+/// 4. The entry the tools find it by (`retrograde game tic-tac-toe`, `query`, `serve`): a name,
+///    a line, and the parameters a database's header keeps.
+pub fn entry() -> Entry {
+    let symmetry = Param::flag(
+        "symmetry",
+        "Count boards equal under rotations and mirrors as one.",
+        true,
+    );
+    Entry::state_game(
+        "tic-tac-toe",
+        "Tic-tac-toe, the state-game tutorial.",
+        |p| {
+            Ok(TicTacToe {
+                symmetry: p.flag("symmetry")?,
+            })
+        },
+    )
+    .param(symmetry)
+}
+
+/// 5. Solve, and ask by position.
 fn main() {
     let empty = Board([0; 9]);
     for symmetry in [false, true] {

@@ -58,6 +58,30 @@ pub enum Error {
         /// Bytes allowed.
         limit: u64,
     },
+    /// A run would need more memory than allowed: `what` says what would
+    /// need it (`Teeko's 172,401,726 positions`).
+    #[error("{what} would need about {} of memory, more than the {} allowed", human_bytes(*needed), human_bytes(*limit))]
+    OverMemory {
+        /// What would need it.
+        what: String,
+        /// Bytes it would need.
+        needed: u64,
+        /// Bytes allowed.
+        limit: u64,
+    },
+    /// An exploration stopped before it found every position: those found
+    /// so far would already need more memory than allowed.
+    #[error("exploring the game: the {found} positions and {moves} moves found so far (not all: the game has more) would already need about {} of memory, more than the {} allowed", human_bytes(*needed), human_bytes(*limit))]
+    ExplorationTooLarge {
+        /// The positions found so far.
+        found: u64,
+        /// The moves found so far.
+        moves: u64,
+        /// Bytes they would need.
+        needed: u64,
+        /// Bytes allowed.
+        limit: u64,
+    },
     /// More vertices (positions) than `u32` ids can number.
     #[error(
         "{vertices} vertices is more than the {} that u32 ids allow",

@@ -37,6 +37,9 @@
 //! - [`io`]: the text edge list, terminal labels and solution formats.
 #![deny(missing_docs)]
 
+// The tutorial's game is compiled into the library as its users write it.
+extern crate self as retrograde;
+
 mod alloc;
 pub mod db;
 mod error;
@@ -48,6 +51,7 @@ pub mod io;
 pub mod kernel;
 mod outcome;
 pub mod play;
+pub mod registry;
 mod shared;
 pub mod solve;
 pub mod verify;

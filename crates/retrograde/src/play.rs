@@ -21,14 +21,44 @@ use crate::{Outcome, Value};
 
 /// Text that is not a position of the game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{text:?} is not a position of {game}: {what}")]
+#[error("{text:?} is not a position of {game}: {fault}")]
 pub struct NotationError {
     /// The game.
     pub game: String,
     /// The text as given.
     pub text: String,
-    /// What is wrong with it, and what was expected.
-    pub what: String,
+    /// What is wrong with it.
+    pub fault: NotationFault,
+}
+
+impl NotationError {
+    /// `text` is not a position of `game`, for `fault`.
+    pub fn new(game: impl Into<String>, text: impl Into<String>, fault: NotationFault) -> Self {
+        NotationError {
+            game: game.into(),
+            text: text.into(),
+            fault,
+        }
+    }
+}
+
+/// Why a text is not a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NotationFault {
+    /// The game reads no positions: it does not implement
+    /// [`StateGame::parse`](crate::StateGame::parse).
+    #[error("the game reads no positions")]
+    Unsupported,
+    /// The game does not number its positions
+    /// ([`StateGame::encode`](crate::StateGame::encode)), so no position
+    /// can be looked up in a database.
+    #[error("the game does not number its positions")]
+    Unnumbered,
+    /// The text does not spell a position: what is wrong, and what was
+    /// expected.
+    #[error("{0}")]
+    Invalid(String),
 }
 
 /// A game that can be read, shown and played by name.
@@ -329,11 +359,8 @@ impl Playable for StoredGraph<'_> {
     }
 
     fn parse(&self, text: &str) -> Result<u64, NotationError> {
-        let err = |what: String| NotationError {
-            game: "the graph".into(),
-            text: text.into(),
-            what,
-        };
+        let err =
+            |what: String| NotationError::new("the graph", text, NotationFault::Invalid(what));
         // A number past the graph is read, and found in no record.
         text.trim()
             .parse()

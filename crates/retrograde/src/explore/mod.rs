@@ -68,6 +68,7 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::graph::csr::Adjacency;
 use crate::graph::{MAX_VERTICES, NONE};
+use crate::play::NotationError;
 use crate::shared::{as_atomic_u32, as_atomic_u64};
 use crate::solve::{NoProgress, Progress};
 use crate::{Csr, GameGraph, Labels, NoMoveRule, Outcome, Rules, Successors};
@@ -108,10 +109,57 @@ pub trait StateGame: Sync {
         p
     }
 
-    /// How to show `p` to a person (lines, diagnostics). The default: its
-    /// `Debug` form; a game with a `Display` returns `p.to_string()`.
+    /// How to show `p` to a person: a board, over several lines if need
+    /// be (lines, a terminal's game). The default: its notation.
     fn show(&self, p: &Self::Position) -> String {
+        self.notation(p)
+    }
+
+    /// `p` as one line of text, the game's notation: what
+    /// [`StateGame::parse`] reads back, and what messages, databases' tools
+    /// and the web explorer show. The default: its `Debug` form.
+    fn notation(&self, p: &Self::Position) -> String {
         format!("{p:?}")
+    }
+
+    /// The position `text` writes in the game's notation, for the tools
+    /// that are asked about positions (`query`, `play`, the web explorer).
+    ///
+    /// # Errors
+    /// Text that is not a position; the default reads nothing
+    /// ([`NotationFault::Unsupported`](crate::play::NotationFault::Unsupported)).
+    fn parse(&self, text: &str) -> std::result::Result<Self::Position, NotationError> {
+        Err(NotationError::new(
+            "this game",
+            text,
+            crate::play::NotationFault::Unsupported,
+        ))
+    }
+
+    /// The name of the move from `p` to `q` (`e2-e4`, `c3`): what players
+    /// type to make it. The default: `q`'s notation.
+    fn move_name(&self, _p: &Self::Position, q: &Self::Position) -> String {
+        self.notation(q)
+    }
+
+    /// Who is to move at `p`, in the game's words (`white`, `X`). Values
+    /// are always for this player.
+    fn to_move(&self, _p: &Self::Position) -> String {
+        "the player to move".into()
+    }
+
+    /// A number for `p`, under which a [database](crate::db) keeps its
+    /// record: different positions must get different numbers, and
+    /// [`StateGame::decode`] must give `p` back. `None` (the default) when
+    /// the game does not number its positions: it is solved, but not saved.
+    fn encode(&self, _p: &Self::Position) -> Option<u64> {
+        None
+    }
+
+    /// The position numbered `code` by [`StateGame::encode`]; `None` if no
+    /// position has that number (or the game numbers none, the default).
+    fn decode(&self, _code: u64) -> Option<Self::Position> {
+        None
     }
 
     /// What a position without moves (and not terminal) is worth for the
@@ -140,6 +188,24 @@ impl<G: StateGame + ?Sized> StateGame for &G {
     }
     fn show(&self, p: &G::Position) -> String {
         (**self).show(p)
+    }
+    fn notation(&self, p: &G::Position) -> String {
+        (**self).notation(p)
+    }
+    fn parse(&self, text: &str) -> std::result::Result<G::Position, NotationError> {
+        (**self).parse(text)
+    }
+    fn move_name(&self, p: &G::Position, q: &G::Position) -> String {
+        (**self).move_name(p, q)
+    }
+    fn to_move(&self, p: &G::Position) -> String {
+        (**self).to_move(p)
+    }
+    fn encode(&self, p: &G::Position) -> Option<u64> {
+        (**self).encode(p)
+    }
+    fn decode(&self, code: u64) -> Option<G::Position> {
+        (**self).decode(code)
     }
     fn no_move(&self) -> NoMoveRule {
         (**self).no_move()
@@ -217,7 +283,8 @@ const SOLVE_BYTES: u64 = 17;
 const OPEN: u8 = u8::MAX;
 
 impl<'p> Explorer<'p> {
-    /// Refuses, with [`Error::TooLarge`], an exploration whose positions,
+    /// Refuses, with [`Error::TooLarge`] (or [`Error::ExplorationTooLarge`]
+    /// while positions are still being found), an exploration whose positions,
     /// hash table and graph (and, for [`Explorer::solve`], the solver's
     /// state) would need more than `bytes`; checked after every level and
     /// before the graph is built.
@@ -338,16 +405,26 @@ impl<'p> Explorer<'p> {
 
     /// Refuses what would exceed the memory limit once the graph is built;
     /// tells whether the recorded moves may be kept (they need as much again).
-    fn check_memory<P>(&self, found: &Found<P>, reserve: u64) -> Result<bool> {
+    /// `done`: every position has been found (else the counts are the
+    /// positions found so far, and the game has more).
+    fn check_memory<P>(&self, found: &Found<P>, reserve: u64, done: bool) -> Result<bool> {
         let Some(limit) = self.memory_limit else {
             return Ok(true);
         };
         let (n, moves) = (found.index.len(), found.moves);
         let needed = self.needed::<P>(n, moves, 1, reserve);
-        if needed > limit {
+        if needed > limit && done {
             return Err(Error::TooLarge {
                 vertices: n as u64,
                 edges: moves,
+                needed,
+                limit,
+            });
+        }
+        if needed > limit {
+            return Err(Error::ExplorationTooLarge {
+                found: n as u64,
+                moves,
                 needed,
                 limit,
             });
@@ -380,7 +457,7 @@ impl<'p> Explorer<'p> {
             let hi = found.index.len();
             self.progress.advance((hi - lo) as u64);
             found.expand_level(game, lo, hi)?;
-            if !self.check_memory(&found, reserve)? {
+            if !self.check_memory(&found, reserve, found.index.len() == hi)? {
                 found.forward = None;
             }
             lo = hi;

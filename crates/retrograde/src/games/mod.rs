@@ -5,8 +5,16 @@
 //! - [`chess`]: pawnless chess endings, king and pieces against a lone king
 //!   (a [`StateGame`](crate::StateGame)).
 //! - [`teeko`]: Scarne's Teeko, drops then steps on a 5 × 5 board.
+//! - [`tic_tac_toe`]: tic-tac-toe from its rules alone, the tutorial.
+//!
+//! Each has an `entry()`, its line in the [registry](crate::registry).
 
 pub mod chess;
 pub mod cop_thief;
 pub mod dobutsu;
 pub mod teeko;
+/// Tic-tac-toe, from its rules alone: the tutorial
+/// (`crates/retrograde/examples/tic_tac_toe.rs`), compiled here as it is.
+#[allow(dead_code)]
+#[path = "../../examples/tic_tac_toe.rs"]
+pub mod tic_tac_toe;

@@ -29,7 +29,7 @@
 //! assert_eq!(t.show(t.start()).lines().count(), 6);
 //! ```
 
-use crate::{Game, Outcome};
+use crate::{Game, Outcome, Rules};
 
 /// Cells on the board.
 const CELLS: usize = 25;
@@ -419,11 +419,7 @@ impl crate::play::Playable for Teeko {
 
     fn parse(&self, text: &str) -> Result<u64, crate::play::NotationError> {
         let err = |what: &str| {
-            crate::play::NotationError {
-            game: "teeko".into(),
-            text: text.into(),
-            what: format!("{what} (expected five rows of x, o and . from the top, then x or o to move, as in \"...../...../..x../...../..... o\")"),
-        }
+            crate::play::NotationError::new("teeko", text, crate::play::NotationFault::Invalid(format!("{what} (expected five rows of x, o and . from the top, then x or o to move, as in \"...../...../..x../...../..... o\")")))
         };
         let mut fields = text.split_whitespace();
         let rows: Vec<&str> = fields.next().unwrap_or("").split('/').collect();
@@ -541,6 +537,40 @@ impl crate::play::Playable for Teeko {
     fn key(&self, p: u64) -> Option<u64> {
         (p < u64::from(self.offsets[10])).then_some(p)
     }
+}
+
+impl crate::registry::Solvable for Teeko {
+    fn solve(
+        &self,
+        how: &crate::registry::How<'_>,
+    ) -> Result<Box<dyn crate::registry::GameSolution + '_>, crate::registry::RunError> {
+        let start = Some(Teeko::start(self));
+        Ok(Box::new(crate::registry::solve_dense(
+            self,
+            &Rules::normal(),
+            how,
+            None,
+            start,
+        )?))
+    }
+
+    fn check(
+        &self,
+        db: &crate::db::Database,
+        how: &crate::registry::How<'_>,
+        keep: usize,
+    ) -> Result<crate::registry::Checked, crate::registry::RunError> {
+        crate::registry::check_dense(self, &Rules::normal(), db, how, None, keep)
+    }
+}
+
+/// The registry's entry.
+pub fn entry() -> crate::registry::Entry {
+    crate::registry::Entry::new(
+        "teeko",
+        "Teeko (Scarne): drop four pieces each on a 5 x 5 board, then step; four in a row or a square wins.",
+        |_| Ok(Box::new(Teeko::new())),
+    )
 }
 
 #[cfg(test)]

@@ -49,6 +49,7 @@ use std::fmt;
 use crate::{Outcome, StateGame};
 
 pub use fen::FenError;
+pub use play::entry;
 
 /// Which ending: the white pieces besides the king.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

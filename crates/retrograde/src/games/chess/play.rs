@@ -2,9 +2,11 @@
 //! algebraic notation and read in it or in standard algebraic notation, the
 //! board drawn rank 8 first.
 
-use super::{Endgame, Position};
+use super::{Endgame, Ending, Position};
+use crate::db::Database;
 use crate::db::Meta;
-use crate::play::{NotationError, Playable};
+use crate::play::{NotationError, NotationFault, Playable};
+use crate::registry::{self, Checked, Entry, GameSolution, How, Param, Params, RunError, Solvable};
 use crate::StateGame;
 
 /// The key of [`Position::CAPTURED`]: one above every position's code.
@@ -37,13 +39,13 @@ impl Playable for Endgame {
         if text.trim() == "a piece captured" {
             return Ok(u64::from(Position::CAPTURED.0));
         }
-        self.parse_fen(text)
-            .map(|p| u64::from(p.0))
-            .map_err(|e| NotationError {
-                game: format!("chess {}", self.ending.name()),
-                text: text.into(),
-                what: e.what,
-            })
+        self.parse_fen(text).map(|p| u64::from(p.0)).map_err(|e| {
+            NotationError::new(
+                format!("chess {}", self.ending.name()),
+                text,
+                NotationFault::Invalid(e.what),
+            )
+        })
     }
 
     fn notation(&self, p: u64) -> String {
@@ -56,7 +58,7 @@ impl Playable for Endgame {
 
     fn board(&self, p: u64) -> String {
         let Some(pos) = Endgame::at(p).filter(|&q| q != Position::CAPTURED) else {
-            return format!("{}\n", self.notation(p));
+            return format!("{}\n", Playable::notation(self, p));
         };
         let fen = self.fen(pos);
         let rows = fen.split(' ').next().unwrap_or("");
@@ -110,4 +112,39 @@ impl Playable for Endgame {
             key
         }
     }
+}
+
+impl Solvable for Endgame {
+    fn solve(&self, how: &How<'_>) -> Result<Box<dyn GameSolution + '_>, RunError> {
+        let key = |p: &Position| Playable::key(self, u64::from(p.0));
+        Ok(Box::new(registry::solve_states(self, how, key)?))
+    }
+
+    fn check(&self, db: &Database, how: &How<'_>, keep: usize) -> Result<Checked, RunError> {
+        let key = |p: &Position| Playable::key(self, u64::from(p.0));
+        registry::check_states(self, db, how, key, keep)
+    }
+}
+
+/// The registry's entry: `chess KRK`, its symmetries folded unless
+/// `symmetry` is false.
+pub fn entry() -> Entry {
+    let mut entry = Entry::new(
+        "chess",
+        "A pawnless chess ending: KQK, KRK, KBBK (opposite-coloured bishops), KBNK or KNNK.",
+        |p: &Params<'_>| {
+            let ending = Ending::from_name(p.variant())
+                .ok_or_else(|| p.bad("variant", p.variant(), "a chess ending"))?;
+            Ok(Box::new(Endgame::new(ending, p.flag("symmetry")?)) as Box<dyn Solvable>)
+        },
+    )
+    .param(Param::flag(
+        "symmetry",
+        "Fold the board's 8 symmetries (--no-symmetry: solve every position as it is).",
+        true,
+    ));
+    for ending in Ending::ALL {
+        entry = entry.variant(ending.name(), ending.name());
+    }
+    entry
 }

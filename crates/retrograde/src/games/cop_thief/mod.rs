@@ -39,6 +39,7 @@ mod svg;
 
 pub use board::{Board, BoardError, BoardErrorKind, Cell, Piece};
 pub use display::{State, Verdict};
+pub use play::entry;
 
 use index::{Adjacency, Divisor};
 

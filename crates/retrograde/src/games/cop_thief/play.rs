@@ -2,9 +2,12 @@
 //! cells (row and column, from 1 at the top left) and who moves, as in
 //! `cop 1,2 thief 6,5 cop`; a move is named by the cell reached.
 
-use super::{CopThief, Side};
-use crate::db::Meta;
-use crate::play::{NotationError, Playable};
+use super::{Board, CopThief, Side};
+use crate::db::{Database, Meta};
+use crate::play::{NotationError, NotationFault, Playable};
+use crate::registry::{
+    self, Checked, Entry, GameSolution, How, Param, Params, RunError, SmallGraph, Solvable,
+};
 use crate::Game;
 
 impl CopThief {
@@ -33,11 +36,7 @@ impl Playable for CopThief {
 
     fn parse(&self, text: &str) -> Result<u64, NotationError> {
         let err = |what: &str| {
-            NotationError {
-            game: "cop-thief".into(),
-            text: text.into(),
-            what: format!("{what} (expected \"cop ROW,COLUMN thief ROW,COLUMN cop|thief\", counting from 1 at the top left)"),
-        }
+            NotationError::new("cop-thief", text, NotationFault::Invalid(format!("{what} (expected \"cop ROW,COLUMN thief ROW,COLUMN cop|thief\", counting from 1 at the top left)")))
         };
         let words: Vec<&str> = text.split_whitespace().collect();
         let [c, cop, t, thief, side] = words[..] else {
@@ -117,4 +116,57 @@ impl Playable for CopThief {
     fn key(&self, p: u64) -> Option<u64> {
         self.checked(p).map(u64::from)
     }
+}
+
+impl Solvable for CopThief {
+    fn solve(&self, how: &How<'_>) -> Result<Box<dyn GameSolution + '_>, RunError> {
+        let start = Some(CopThief::start(self));
+        Ok(Box::new(registry::solve_dense(
+            self,
+            &self.rules(),
+            how,
+            None,
+            start,
+        )?))
+    }
+
+    fn check(&self, db: &Database, how: &How<'_>, keep: usize) -> Result<Checked, RunError> {
+        registry::check_dense(self, &self.rules(), db, how, None, keep)
+    }
+
+    fn small_graph(&self, limit: usize) -> Result<Option<SmallGraph>, RunError> {
+        if self.position_count() > limit {
+            return Ok(None);
+        }
+        let m = crate::game::materialise(self, crate::CsrBuilder::new())?;
+        Ok(Some(SmallGraph {
+            labels: (0..self.position_count() as u64)
+                .map(|p| Playable::notation(self, p))
+                .collect(),
+            edges: m.graph.edges().collect(),
+            rules: m.rules(&self.rules()),
+        }))
+    }
+}
+
+/// The registry's entry: the board is the text of a board file (its
+/// databases keep it whole), `path` where it was read from.
+pub fn entry() -> Entry {
+    Entry::new(
+        "cop-thief",
+        "The cop and the thief on a board: the same as `retrograde cop-thief BOARD`.",
+        |p: &Params<'_>| {
+            let board = Board::parse(p.text("board")?.as_bytes(), p.text("path")?)
+                .map_err(|e| p.refused(e))?;
+            let game = CopThief::new(board).map_err(|e| p.refused(e))?;
+            Ok(Box::new(game) as Box<dyn Solvable>)
+        },
+    )
+    .param(Param::text("board", "The board file's text.", "TEXT", None))
+    .param(Param::text(
+        "path",
+        "Where the board was read from, for messages.",
+        "FILE",
+        Some("board"),
+    ))
 }

@@ -58,7 +58,7 @@ mod tests;
 
 pub use board::{Board, Move};
 pub use notation::NotationError;
-pub use play::Rules;
+pub use play::{entry, Rules};
 
 use index::{Numbering, MIRROR};
 use reach::Reachable;

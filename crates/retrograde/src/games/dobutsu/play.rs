@@ -5,8 +5,9 @@
 use super::board::Board;
 use super::index::Numbering;
 use super::{canonical, notation, Capture};
-use crate::db::Meta;
-use crate::play::{NotationError, Playable};
+use crate::db::{Database, Meta};
+use crate::play::{NotationError, NotationFault, Playable};
+use crate::registry::{self, Checked, Entry, GameSolution, How, Param, Params, RunError, Solvable};
 use crate::Outcome;
 
 /// The position after a lion is captured (with [`Capture::Played`]).
@@ -82,11 +83,7 @@ impl Playable for Rules {
     }
 
     fn parse(&self, text: &str) -> Result<u64, NotationError> {
-        let err = |what: String| NotationError {
-            game: "dobutsu".into(),
-            text: text.into(),
-            what,
-        };
+        let err = |what: String| NotationError::new("dobutsu", text, NotationFault::Invalid(what));
         if text.trim() == "the lion captured" && self.capture == Capture::Played {
             return Ok(CAPTURED);
         }
@@ -171,4 +168,74 @@ impl Playable for Rules {
         let (b, _) = self.board(p)?;
         Some(canonical(&self.numbering, self.mirror, &b))
     }
+}
+
+impl Rules {
+    /// The game of the positions reachable from the start, numbered,
+    /// refused past `how`'s limit before it is explored.
+    fn explore(&self, how: &How<'_>) -> Result<super::Dobutsu, RunError> {
+        how.check(
+            || {
+                format!(
+                    "exploring Dōbutsu shōgi from {}",
+                    notation::write(&self.start, self.sente)
+                )
+            },
+            super::Dobutsu::explore_bytes(&self.start),
+        )?;
+        how.phase("explore", || {
+            super::Dobutsu::from_start(self.start, self.mirror, self.capture, how.progress)
+        })
+        .map_err(|e| RunError::Game(Box::new(e)))
+    }
+}
+
+impl Solvable for Rules {
+    fn solve(&self, how: &How<'_>) -> Result<Box<dyn GameSolution + '_>, RunError> {
+        let game = self.explore(how)?;
+        let start = Some(game.start());
+        let rules = crate::Rules::normal();
+        let key = Some(super::Dobutsu::key as fn(&super::Dobutsu, u32) -> Option<u64>);
+        Ok(Box::new(registry::solve_dense(
+            game, &rules, how, key, start,
+        )?))
+    }
+
+    fn check(&self, db: &Database, how: &How<'_>, keep: usize) -> Result<Checked, RunError> {
+        let game = self.explore(how)?;
+        let key = |i: u32| game.key(i);
+        registry::check_dense(&game, &crate::Rules::normal(), db, how, Some(&key), keep)
+    }
+}
+
+/// The registry's entry: Dōbutsu shōgi from its start, or from `start`.
+pub fn entry() -> Entry {
+    Entry::new(
+        "dobutsu",
+        "Dōbutsu shōgi (\"Let's Catch the Lion!\"): shogi for children on 3 x 4 squares, from its start.",
+        |p: &Params<'_>| {
+            let text = p.text("start")?;
+            let (start, sente) = notation::parse(text).map_err(|e| p.refused(e))?;
+            let capture = match p.text("capture")? {
+                "played" => Capture::Played,
+                "terminal" => Capture::Terminal,
+                other => return Err(p.bad("capture", other, "played or terminal")),
+            };
+            let rules = Rules::new(start, sente, p.flag("symmetry")?, capture);
+            Ok(Box::new(rules) as Box<dyn Solvable>)
+        },
+    )
+    .param(Param::text(
+        "start",
+        "Solve the positions reachable from this one instead of the opening.",
+        "SFEN",
+        Some("gle/1c1/1C1/ELG b -"),
+    ))
+    .param(Param::flag("symmetry", "Fold a position and its mirror image into one.", true))
+    .param(Param::text(
+        "capture",
+        "How a capture of the lion is scored: played (won by the capture, in 1) or terminal (over, in 0).",
+        "HOW",
+        Some("played"),
+    ))
 }

@@ -1,0 +1,648 @@
+//! The games the tools know by name: one [`Registry`] that the command line,
+//! the database tools and the web explorer take every game from, built-in
+//! or written by the library's users.
+//!
+//! An [`Entry`] says what a game is called, what builds it (its variants
+//! and [parameters](Param)) and how to rebuild it from a database's header,
+//! strictly: an unknown or missing field is an error naming it. What it
+//! builds is [`Solvable`]: a game that can be played ([`Playable`]), solved
+//! and checked against a database.
+//!
+//! A game written from its rules ([`StateGame`]) that also numbers its
+//! positions ([`StateGame::encode`], [`StateGame::decode`]) and reads and
+//! writes them ([`StateGame::parse`], [`StateGame::notation`]) is
+//! registered in one line, [`Entry::state_game`]:
+//!
+//! ```
+//! use retrograde::registry::{Entry, Registry};
+//! use retrograde::StateGame;
+//!
+//! /// Take 1 or 2 counters from a pile; who cannot move loses.
+//! struct Pile(u8);
+//!
+//! impl StateGame for Pile {
+//!     type Position = u8;
+//!     fn starts(&self) -> Vec<u8> {
+//!         vec![self.0]
+//!     }
+//!     fn for_each_move<F: FnMut(u8)>(&self, p: &u8, mut f: F) {
+//!         (1..=2).filter(|&k| k <= *p).for_each(|k| f(p - k));
+//!     }
+//!     fn encode(&self, p: &u8) -> Option<u64> {
+//!         Some(u64::from(*p))
+//!     }
+//!     fn decode(&self, code: u64) -> Option<u8> {
+//!         u8::try_from(code).ok().filter(|&p| p <= self.0)
+//!     }
+//! }
+//!
+//! let games = Registry::builtin().with(Entry::state_game("pile", "Take 1 or 2.", |_| Ok(Pile(7))));
+//! let pile = games.get("pile").unwrap().open(&retrograde::db::Meta::new("pile")).unwrap();
+//! let solved = pile.solve(&Default::default()).unwrap();
+//! assert_eq!(solved.answers().len(), 8);
+//! assert_eq!(pile.moves(7).len(), 2);
+//! ```
+
+mod builtin;
+mod run;
+mod states;
+
+pub use run::{
+    check_dense, check_states, solve_dense, solve_states, Checked, DenseKey, DenseSolution,
+    StateRun, VALUES_BYTES_PER_RECORD, VALUES_BY_KEY_BYTES_PER_POSITION,
+};
+pub use states::States;
+
+use std::fmt;
+
+use crate::db::{Database, DbError, Meta};
+use crate::play::Playable;
+use crate::solve::{NoProgress, Progress};
+use crate::{Answers, Report, SolveError, StateGame, Value};
+
+/// A parameter a game is built from: a command-line option, and a field of
+/// its databases' headers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// Its name: `symmetry`, `start`.
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub help: &'static str,
+    /// A flag or a value, and what it is when not given.
+    pub kind: ParamKind,
+}
+
+/// A flag or a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    /// `true` or `false`. On the command line, `--NAME` sets a flag that is
+    /// false by default, `--no-NAME` clears one that is true by default.
+    Flag {
+        /// Its value when not given.
+        default: bool,
+    },
+    /// Text.
+    Text {
+        /// Its value when not given; `None`: it must be given.
+        default: Option<&'static str>,
+        /// Its placeholder in `--help`: `SFEN`, `FILE`.
+        value_name: &'static str,
+    },
+}
+
+impl Param {
+    /// A flag, `default` when not given.
+    pub const fn flag(name: &'static str, help: &'static str, default: bool) -> Param {
+        Param {
+            name,
+            help,
+            kind: ParamKind::Flag { default },
+        }
+    }
+
+    /// A value, `default` when not given (`None`: it must be given).
+    pub const fn text(
+        name: &'static str,
+        help: &'static str,
+        value_name: &'static str,
+        default: Option<&'static str>,
+    ) -> Param {
+        Param {
+            name,
+            help,
+            kind: ParamKind::Text {
+                default,
+                value_name,
+            },
+        }
+    }
+
+    fn default(&self) -> Option<String> {
+        match self.kind {
+            ParamKind::Flag { default } => Some(default.to_string()),
+            ParamKind::Text { default, .. } => default.map(str::to_string),
+        }
+    }
+}
+
+/// Why a game cannot be built from its name and fields (a database's
+/// header, or the command line).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GameError {
+    /// No game of the registry has the name.
+    #[error("a game called {game:?}, which this program does not know (it knows {known})")]
+    Unknown {
+        /// The name given.
+        game: String,
+        /// The games it knows, comma-separated.
+        known: String,
+    },
+    /// A field the game needs is not given.
+    #[error("{game}: no {field:?} given, which it needs")]
+    Missing {
+        /// The game.
+        game: String,
+        /// The field.
+        field: &'static str,
+    },
+    /// A field the game does not take.
+    #[error("{game}: a field {field:?}, which it does not take ({known})")]
+    Unexpected {
+        /// The game.
+        game: String,
+        /// The field.
+        field: String,
+        /// The fields it takes.
+        known: String,
+    },
+    /// A field's value is not what the game reads.
+    #[error("{game}: {field} is {value:?}, expected {expected}")]
+    BadValue {
+        /// The game.
+        game: String,
+        /// The field.
+        field: &'static str,
+        /// The value given.
+        value: String,
+        /// What was expected.
+        expected: String,
+    },
+    /// A variant the game does not have (or one given to a game without any).
+    #[error("{game}: no variant {variant:?} ({known})")]
+    Variant {
+        /// The game.
+        game: String,
+        /// The variant given.
+        variant: String,
+        /// The variants it has.
+        known: String,
+    },
+    /// The game's own constructor refused the fields.
+    #[error("{game}: {source}")]
+    Refused {
+        /// The game.
+        game: String,
+        /// Why.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+/// The fields a game is built from, checked against its declaration: what
+/// an [`Entry`]'s constructor reads.
+#[derive(Debug)]
+pub struct Params<'a> {
+    entry: &'a Entry,
+    meta: &'a Meta,
+}
+
+impl Params<'_> {
+    /// The game's name.
+    pub fn game(&self) -> &str {
+        &self.entry.name
+    }
+
+    /// The variant (empty for a game without variants).
+    pub fn variant(&self) -> &str {
+        &self.meta.variant
+    }
+
+    /// The text of field `name`, or its default.
+    ///
+    /// # Errors
+    /// [`GameError::Missing`] if it has neither; [`GameError::Unexpected`]
+    /// if the entry does not declare it.
+    pub fn text(&self, name: &'static str) -> Result<&str, GameError> {
+        let Some(param) = self.entry.params.iter().find(|p| p.name == name) else {
+            return Err(GameError::Unexpected {
+                game: self.entry.name.clone(),
+                field: name.into(),
+                known: self.entry.known_fields(),
+            });
+        };
+        match (self.meta.params.get(name), &param.kind) {
+            (Some(v), _) => Ok(v),
+            (
+                None,
+                ParamKind::Text {
+                    default: Some(d), ..
+                },
+            ) => Ok(d),
+            (None, ParamKind::Flag { default: true }) => Ok("true"),
+            (None, ParamKind::Flag { default: false }) => Ok("false"),
+            (None, ParamKind::Text { default: None, .. }) => Err(GameError::Missing {
+                game: self.entry.name.clone(),
+                field: name,
+            }),
+        }
+    }
+
+    /// Flag `name`: `true` or `false`.
+    ///
+    /// # Errors
+    /// As [`Params::text`]; [`GameError::BadValue`] for other text.
+    pub fn flag(&self, name: &'static str) -> Result<bool, GameError> {
+        match self.text(name)? {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            other => Err(self.bad(name, other, "true or false")),
+        }
+    }
+
+    /// The error for field `name` holding `value` where `expected` was.
+    pub fn bad(&self, name: &'static str, value: &str, expected: &str) -> GameError {
+        GameError::BadValue {
+            game: self.entry.name.clone(),
+            field: name,
+            value: value.into(),
+            expected: expected.into(),
+        }
+    }
+
+    /// The error for a game that its constructor refuses.
+    pub fn refused(&self, source: impl std::error::Error + Send + Sync + 'static) -> GameError {
+        GameError::Refused {
+            game: self.entry.name.clone(),
+            source: Box::new(source),
+        }
+    }
+}
+
+/// Builds a game from its fields.
+type Build = dyn Fn(&Params<'_>) -> Result<Box<dyn Solvable>, GameError> + Send + Sync;
+
+/// A game the tools know: its name, what it is, what builds it.
+pub struct Entry {
+    name: String,
+    about: String,
+    variants: Vec<(String, String)>,
+    params: Vec<Param>,
+    build: Box<Build>,
+}
+
+impl fmt::Debug for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Entry")
+            .field("name", &self.name)
+            .field("variants", &self.variants)
+            .field("params", &self.params)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Entry {
+    /// A game called `name` (one word, as its databases' headers name it),
+    /// `about` it in one line, built by `build` from its fields.
+    pub fn new(
+        name: impl Into<String>,
+        about: impl Into<String>,
+        build: impl Fn(&Params<'_>) -> Result<Box<dyn Solvable>, GameError> + Send + Sync + 'static,
+    ) -> Entry {
+        Entry {
+            name: name.into(),
+            about: about.into(),
+            variants: Vec::new(),
+            params: Vec::new(),
+            build: Box::new(build),
+        }
+    }
+
+    /// A game written from its rules, made playable by [`States`]: its
+    /// databases' headers name `name` and the fields `build` read.
+    pub fn state_game<G>(
+        name: impl Into<String>,
+        about: impl Into<String>,
+        build: impl Fn(&Params<'_>) -> Result<G, GameError> + Send + Sync + 'static,
+    ) -> Entry
+    where
+        G: StateGame + Send + 'static,
+    {
+        Entry::new(name, about, move |p| {
+            let meta = p.entry.header(p.meta);
+            Ok(Box::new(States::new(build(p)?, meta)))
+        })
+    }
+
+    /// With a variant `name`, `about` it in one line: a game with variants
+    /// is always one of them (the first is the default).
+    pub fn variant(mut self, name: impl Into<String>, about: impl Into<String>) -> Entry {
+        self.variants.push((name.into(), about.into()));
+        self
+    }
+
+    /// With the parameter `param`.
+    pub fn param(mut self, param: Param) -> Entry {
+        self.params.push(param);
+        self
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What it is, in one line.
+    pub fn about(&self) -> &str {
+        &self.about
+    }
+
+    /// Its variants, with one line each; none for most games.
+    pub fn variants(&self) -> &[(String, String)] {
+        &self.variants
+    }
+
+    /// Its parameters.
+    pub fn params(&self) -> &[Param] {
+        &self.params
+    }
+
+    /// The game `meta` describes (a database's header, or what the command
+    /// line gave): its fields checked strictly first.
+    ///
+    /// # Errors
+    /// A name other than this entry's, a variant it does not have, a field
+    /// it does not take or lacks, a value it cannot read, or a game its
+    /// constructor refuses.
+    pub fn open(&self, meta: &Meta) -> Result<Box<dyn Solvable>, GameError> {
+        if meta.game != self.name {
+            return Err(GameError::Unknown {
+                game: meta.game.clone(),
+                known: self.name.clone(),
+            });
+        }
+        let variant_known = if self.variants.is_empty() {
+            meta.variant.is_empty()
+        } else {
+            self.variants.iter().any(|(v, _)| *v == meta.variant)
+        };
+        if !variant_known {
+            return Err(GameError::Variant {
+                game: self.name.clone(),
+                variant: meta.variant.clone(),
+                known: if self.variants.is_empty() {
+                    "it has none".into()
+                } else {
+                    let names: Vec<&str> = self.variants.iter().map(|(v, _)| v.as_str()).collect();
+                    format!("it has {}", names.join(", "))
+                },
+            });
+        }
+        if let Some(field) = meta
+            .params
+            .keys()
+            .find(|k| !self.params.iter().any(|p| p.name == k.as_str()))
+        {
+            return Err(GameError::Unexpected {
+                game: self.name.clone(),
+                field: field.clone(),
+                known: self.known_fields(),
+            });
+        }
+        let params = Params { entry: self, meta };
+        for p in &self.params {
+            params.text(p.name)?;
+            if matches!(p.kind, ParamKind::Flag { .. }) {
+                params.flag(p.name)?;
+            }
+        }
+        (self.build)(&params)
+    }
+
+    /// `meta` with every declared field written out, defaults included:
+    /// the header of the game's databases.
+    fn header(&self, meta: &Meta) -> Meta {
+        let mut out = Meta::new(self.name.clone()).variant(meta.variant.clone());
+        for p in &self.params {
+            if let Some(v) = meta.params.get(p.name).cloned().or_else(|| p.default()) {
+                out = out.param(p.name, v);
+            }
+        }
+        out
+    }
+
+    fn known_fields(&self) -> String {
+        if self.params.is_empty() {
+            return "it takes none".into();
+        }
+        let names: Vec<&str> = self.params.iter().map(|p| p.name).collect();
+        format!("it takes {}", names.join(", "))
+    }
+}
+
+/// The games the tools know, by name.
+#[derive(Debug, Default)]
+pub struct Registry {
+    entries: Vec<Entry>,
+}
+
+impl Registry {
+    /// No games.
+    pub fn new() -> Registry {
+        Registry::default()
+    }
+
+    /// The library's own games: chess endings, Dōbutsu shōgi, Teeko, the
+    /// cop and the thief, tic-tac-toe.
+    pub fn builtin() -> Registry {
+        builtin::all()
+    }
+
+    /// With `entry`, in place of any entry of the same name.
+    pub fn with(mut self, entry: Entry) -> Registry {
+        self.add(entry);
+        self
+    }
+
+    /// Adds `entry`, in place of any entry of the same name.
+    pub fn add(&mut self, entry: Entry) -> &mut Registry {
+        match self.entries.iter_mut().find(|e| e.name == entry.name) {
+            Some(e) => *e = entry,
+            None => self.entries.push(entry),
+        }
+        self
+    }
+
+    /// The entry called `name`.
+    pub fn get(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// Every entry, in the order added.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The game `meta` describes (see [`Entry::open`]).
+    ///
+    /// # Errors
+    /// [`GameError::Unknown`] for a name no entry has; as [`Entry::open`].
+    pub fn open(&self, meta: &Meta) -> Result<Box<dyn Solvable>, GameError> {
+        match self.get(&meta.game) {
+            Some(e) => e.open(meta),
+            None => Err(GameError::Unknown {
+                game: meta.game.clone(),
+                known: {
+                    let names: Vec<&str> = self.entries.iter().map(|e| e.name()).collect();
+                    names.join(", ")
+                },
+            }),
+        }
+    }
+}
+
+/// How to run a solve or a check: a memory limit and where progress goes.
+#[derive(Clone, Copy)]
+pub struct How<'p> {
+    /// Refuse what would need more bytes than this.
+    pub memory_limit: Option<u64>,
+    /// Bytes a position the caller holds besides (a database written from
+    /// the solution, say), counted against the limit.
+    pub reserve: u64,
+    /// Where progress goes: phases (`explore`, `reverse`, `solve`, `read`,
+    /// `verify`) begin and end there.
+    pub progress: &'p dyn Progress,
+}
+
+impl Default for How<'static> {
+    fn default() -> Self {
+        How {
+            memory_limit: None,
+            reserve: 0,
+            progress: &NoProgress,
+        }
+    }
+}
+
+impl fmt::Debug for How<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("How")
+            .field("memory_limit", &self.memory_limit)
+            .field("reserve", &self.reserve)
+            .finish_non_exhaustive()
+    }
+}
+
+impl How<'_> {
+    /// Refuses `what`, which would need `needed` bytes, past the limit.
+    pub fn check(&self, what: impl FnOnce() -> String, needed: u64) -> Result<(), crate::Error> {
+        match self.memory_limit {
+            Some(limit) if needed > limit => Err(crate::Error::OverMemory {
+                what: what(),
+                needed,
+                limit,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Runs `f` as phase `phase` of the progress (begun and ended).
+    pub(crate) fn phase<T>(&self, phase: &'static str, f: impl FnOnce() -> T) -> T {
+        self.progress.begin(phase, 0);
+        let out = f();
+        self.progress.end();
+        out
+    }
+}
+
+/// Why a solve or a check of a registered game failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RunError {
+    /// The solve failed (too large for the memory limit, say).
+    #[error(transparent)]
+    Solve(#[from] crate::Error),
+    /// The database could not be read.
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// The database is not this game's: it has another number of records.
+    #[error("{path}: {records} records, but {game} has {positions} positions: it is not this game's database", path = crate::io::paths::shown(path))]
+    OtherGame {
+        /// The database.
+        path: std::path::PathBuf,
+        /// Its records.
+        records: u64,
+        /// The game.
+        game: String,
+        /// Its positions.
+        positions: u64,
+    },
+    /// The game cannot be built as given (a start that is no position).
+    #[error(transparent)]
+    Game(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl From<SolveError> for RunError {
+    fn from(e: SolveError) -> Self {
+        RunError::Solve(e.into())
+    }
+}
+
+/// A game the tools can play, solve and check: what an [`Entry`] builds.
+pub trait Solvable: Playable + Send {
+    /// Explores (or numbers) the game and solves it: every position's
+    /// value, each keyed as its database keeps it.
+    ///
+    /// # Errors
+    /// Past the memory limit; a game too large for `u32` ids; a game
+    /// whose moves change when generated again.
+    fn solve(&self, how: &How<'_>) -> Result<Box<dyn GameSolution + '_>, RunError>;
+
+    /// Checks `db` against the game without trusting it: every position
+    /// enumerated, looked up under its key, and the whole checked with the
+    /// certificate of every solve ([`verify`](crate::verify())), keeping
+    /// `keep` violations.
+    ///
+    /// # Errors
+    /// Past the memory limit; a damaged database or one of another game.
+    fn check(&self, db: &Database, how: &How<'_>, keep: usize) -> Result<Checked, RunError>;
+
+    /// The game as an explicit graph with a name for each position, if it
+    /// has at most `limit` positions and can be laid out (for the web
+    /// explorer's animation of a solve); `None` by default.
+    ///
+    /// # Errors
+    /// As [`Solvable::solve`].
+    fn small_graph(&self, _limit: usize) -> Result<Option<SmallGraph>, RunError> {
+        Ok(None)
+    }
+}
+
+/// A small game laid out as a graph: for showing a solve step by step.
+#[derive(Clone, Debug)]
+pub struct SmallGraph {
+    /// Each position's notation, by number.
+    pub labels: Vec<String>,
+    /// Every move, as numbers.
+    pub edges: Vec<(u32, u32)>,
+    /// The rules: terminal values as labels.
+    pub rules: crate::Rules,
+}
+
+/// A registered game, solved: what `--save` writes and the report counts.
+pub trait GameSolution: Sync {
+    /// Every position's value and best move, by number.
+    fn answers(&self) -> &(dyn Answers + Sync);
+
+    /// The database key of position `i` (the game's [`Playable::key`]).
+    fn key(&self, i: u32) -> Option<u64>;
+
+    /// The number of the start position, if the game has one.
+    fn start(&self) -> Option<u32>;
+
+    /// The moves of the game's graph, where counted (a state game's).
+    fn move_count(&self) -> Option<u64>;
+
+    /// Checks the solution with the certificate of every solve, keeping
+    /// `keep` violations.
+    ///
+    /// # Errors
+    /// A solution of another size than the game (never for a solution this
+    /// trait's solvers made).
+    fn verify(&self, keep: usize) -> Result<Report, SolveError>;
+
+    /// The start's value, if the game has one start.
+    fn start_value(&self) -> Option<Value> {
+        self.start().and_then(|s| self.answers().value(s))
+    }
+}
