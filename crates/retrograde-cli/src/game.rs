@@ -240,11 +240,9 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
             let mut valued = Vec::new();
             for m in moves {
                 let after = sol.value(&game.canonical(m.to))?;
-                let value =
-                    retrograde::Value::new(after.outcome.flip(), after.remoteness.map(|r| r + 1));
-                valued.push((m, value));
+                valued.push((m, after.after_move()));
             }
-            best_first(&mut valued);
+            retrograde::kernel::best_first(&mut valued, |(_, v)| *v);
             Ok((p, v, valued))
         })
         .transpose()?;
@@ -413,20 +411,6 @@ fn chess(args: ChessArgs) -> Result<ExitCode> {
         verdict_and_time(&mut err, verified, &times)?;
     }
     Ok(exit(verified))
-}
-
-/// Sorts moves with their values for the mover best first: a win soonest,
-/// a tie soonest, a draw, a loss latest (the order of `Solved::moves`).
-fn best_first<M>(moves: &mut [(M, retrograde::Value)]) {
-    moves.sort_by_key(|(_, v)| {
-        let r = i64::from(v.remoteness.unwrap_or(0));
-        match v.outcome {
-            Outcome::Win => (0, r),
-            Outcome::Tie => (1, r),
-            Outcome::Draw => (2, 0),
-            Outcome::Lose => (3, -r),
-        }
-    });
 }
 
 /// Runs `verify`'s independent certificate on a whole solution (phase
@@ -755,8 +739,7 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
             for (m, after, _) in game.moves(&b) {
                 let child = value_of(&after)
                     .ok_or_else(|| anyhow::anyhow!("a move of {text:?} leaves the game"))?;
-                let value =
-                    retrograde::Value::new(child.outcome.flip(), child.remoteness.map(|r| r + 1));
+                let value = child.after_move();
                 valued.push((
                     (
                         notation::move_name(&m, sente),
@@ -765,7 +748,7 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
                     value,
                 ));
             }
-            best_first(&mut valued);
+            retrograde::kernel::best_first(&mut valued, |(_, v)| *v);
             Ok((text, v, valued))
         })
         .transpose()?;

@@ -14,17 +14,46 @@
 //!   `Lose` successor makes an undecided position a `Win` at once; a `Win`
 //!   successor counts its moves down, the last one makes it a `Lose`; a `Tie`
 //!   successor makes a position a `Tie` once no side can force a win.
-//! - **The order of moves** ([`rank`]): which move is best for the player who
-//!   makes it. A win soonest, then a tie soonest, then a draw, then a loss as
-//!   late as possible; ties to the smallest id, so every engine picks the same
-//!   move. The best move of a position is its successor of greatest rank, and
-//!   its value is that successor's, flipped, one ply longer.
+//! - **The order of moves** ([`preference`], [`best_first`], [`rank`]): which
+//!   move is best for the player who makes it. A win soonest, then a tie
+//!   soonest, then a draw, then a loss as late as possible. A move's value
+//!   is its successor's, flipped, one ply longer
+//!   ([`Value::after_move`](crate::Value::after_move)); the best move of a
+//!   position is the first of its moves in this order, and the position's
+//!   value is that move's. Equal moves: see below.
 //!
 //! The two phases: positions are decided in order of remoteness, first from
 //! the terminal wins and losses until nothing more is decided (a position
 //! decided then is a real win or loss), then from the terminal ties through
 //! the positions still undecided (none of which either side can force to a
 //! win). Whatever stays undecided is a `Draw`.
+//!
+//! # Equal moves
+//!
+//! Among moves of equal value the best is **the first in the game's own
+//! order of moves**: the order [`StateGame::for_each_move`](crate::StateGame::for_each_move)
+//! and [`Playable::moves`](crate::play::Playable::moves) give
+//! ([`best_first`] sorts a position's moves so, [`first_best_of`] picks the
+//! first best). Every answer asked by position follows it:
+//! [`StateSolution`](crate::StateSolution)'s moves, best move and line (and
+//! its best moves by number), [`Probe::answer`](crate::play::Probe::answer)
+//! and so every tool that reads a database or lists a position's moves.
+//!
+//! The engines cannot follow it cheaply: they see a position's moves
+//! backwards, one successor at a time, not where each stands in the
+//! position's list of moves. The best moves they store ([`Entry`],
+//! [`level_rank`], [`best_of`], and through them a
+//! [`Solution`](crate::Solution), [`Solved::best_move`](crate::Solved) and
+//! [`Solved::moves`](crate::Solved::moves)) take **the smaller number**
+//! among equal moves ([`rank`]), the same in every engine, so that engines
+//! can be compared exactly. The two agree wherever a position's moves come
+//! in increasing number: in an explicit graph ([`Graph::successors`](crate::Graph::successors)
+//! lists them so, and a graph's database keeps them so), every engine,
+//! every solution file and every answer from its database give one best
+//! line. In a state game or a numbered game the numbers follow the
+//! exploration or the game's numbering, not the order of moves, and a
+//! `Solution`'s best move may be another move of the same value; the
+//! answers by position never read it.
 //!
 //! The slow solver [`solve_reference`](crate::solve::reference::solve_reference)
 //! and [`verify`](crate::verify()) do not use this module: they are written
@@ -43,7 +72,7 @@
 //! ```
 
 use crate::graph::NONE;
-use crate::{GameGraph, NoMoveRule, Outcome};
+use crate::{GameGraph, NoMoveRule, Outcome, Value};
 
 /// A win for the player to move.
 pub const WIN: u8 = Outcome::Win as u8;
@@ -215,22 +244,104 @@ pub fn effect(successor: u8) -> Effect {
     }
 }
 
-/// How good the move to a successor is for the player who makes it; greater
-/// is better. The order: a move to a `Lose` (a win for the mover), sooner
-/// first; then to a `Tie`, sooner first; then to a `Draw`; then to a `Win` (a
-/// loss for the mover), later first; equal values go to the smaller id.
-///
-/// `remoteness` is the successor's (ignored for a draw). The best move of a
-/// position is its successor of greatest rank.
+/// How good the move to a successor of state code `successor` and this
+/// `remoteness` is for the player who makes it, as a number: greater is
+/// better. The order of moves, written once: a move to a `Lose` (a win for
+/// the mover), sooner first; then to a `Tie`, sooner first; then to a
+/// `Draw`; then to a `Win` (a loss for the mover), later first.
 #[inline]
-pub fn rank(successor: u8, remoteness: u32, id: u32) -> Rank {
+fn worth(successor: u8, remoteness: u32) -> u64 {
     let (class, rem_key) = match successor {
         LOSE => (3u64, NONE - remoteness),
         TIE => (2, NONE - remoteness),
         DRAW => (1, 0),
         _ => (0, remoteness),
     };
-    Rank(u128::from((class << 32) | u64::from(rem_key)) << 32 | u128::from(NONE - id))
+    (class << 32) | u64::from(rem_key)
+}
+
+/// How good a move is for the player who makes it, from its value for
+/// them (see [`Value::after_move`]); greater is better: a win soonest, then
+/// a tie soonest, then a draw, then a loss latest. The order of [`rank`]
+/// without its id: equal preferences are moves of equal value.
+///
+/// ```
+/// use retrograde::kernel::preference;
+/// use retrograde::{Outcome, Value};
+/// let p = |o, r| preference(Value::new(o, r));
+/// assert!(p(Outcome::Win, Some(3)) > p(Outcome::Win, Some(5)));
+/// assert!(p(Outcome::Win, Some(99)) > p(Outcome::Tie, Some(1)));
+/// assert!(p(Outcome::Tie, Some(99)) > p(Outcome::Draw, None));
+/// assert!(p(Outcome::Draw, None) > p(Outcome::Lose, Some(99)));
+/// assert!(p(Outcome::Lose, Some(8)) > p(Outcome::Lose, Some(2)));
+/// ```
+#[inline]
+pub fn preference(mv: Value) -> Preference {
+    // The move's value is its successor's flipped: rank the successor.
+    let successor = mv.outcome.flip() as u8;
+    Preference(worth(successor, mv.remoteness.unwrap_or(NONE)))
+}
+
+/// How good a move is for its mover, see [`preference`]. Only the order
+/// means anything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Preference(u64);
+
+/// Sorts a position's moves best first for the player who makes them (a
+/// win soonest, a tie soonest, a draw, a loss latest: [`preference`]),
+/// `value` giving each move's value for the mover. Equal moves keep the
+/// order they are given in: given in the game's order of moves, this is
+/// the rule for equal moves (see the [module](self)'s documentation), and
+/// the first move is the best.
+///
+/// # Complexity
+/// Time **O(d log d)** for `d` moves (a stable sort).
+///
+/// ```
+/// use retrograde::kernel::best_first;
+/// use retrograde::{Outcome, Value};
+/// let v = |o, r| Value::new(o, r);
+/// let mut moves = vec![
+///     ("a", v(Outcome::Lose, Some(4))),
+///     ("b", v(Outcome::Win, Some(7))),
+///     ("c", v(Outcome::Draw, None)),
+///     ("d", v(Outcome::Win, Some(3))),
+///     ("e", v(Outcome::Win, Some(3))),
+/// ];
+/// best_first(&mut moves, |m| m.1);
+/// let names: Vec<&str> = moves.iter().map(|m| m.0).collect();
+/// assert_eq!(names, ["d", "e", "b", "c", "a"]);
+/// ```
+pub fn best_first<T>(moves: &mut [T], value: impl Fn(&T) -> Value) {
+    moves.sort_by_key(|m| std::cmp::Reverse(preference(value(m))));
+}
+
+/// The best move among the successors reported by `for_each_successor` in
+/// the game's order of moves (each as `(id, the successor's value)`): the
+/// first of greatest [`preference`], the move [`best_first`] puts first.
+/// `None` without successors.
+#[inline]
+pub fn first_best_of(for_each_successor: impl FnOnce(&mut dyn FnMut(u32, Value))) -> Option<u32> {
+    let mut best: Option<(Preference, u32)> = None;
+    for_each_successor(&mut |w, after| {
+        let p = preference(after.after_move());
+        if best.is_none_or(|(b, _)| p > b) {
+            best = Some((p, w));
+        }
+    });
+    best.map(|(_, w)| w)
+}
+
+/// How good the move to a successor is for the player who makes it, in
+/// the engines: greater is better. The order of [`preference`] (`successor`
+/// is the successor's state code, `remoteness` its remoteness, ignored for a
+/// draw); equal values go to the smaller id, so that every engine picks the
+/// same move (see the [module](self)'s documentation on equal moves).
+///
+/// The best move of a position is its successor of greatest rank.
+#[inline]
+pub fn rank(successor: u8, remoteness: u32, id: u32) -> Rank {
+    Rank(u128::from(worth(successor, remoteness)) << 32 | u128::from(NONE - id))
 }
 
 /// The rank of a move, see [`rank`]. Only the order means anything.
@@ -333,7 +444,8 @@ impl Entry<'_> {
 
 /// The best move among the successors reported by `for_each_successor`
 /// (each as `(id, state code, remoteness)`, remoteness [`NONE`] for a draw):
-/// the one of greatest [`rank`]. `None` without successors.
+/// the one of greatest [`rank`] (equal moves: the smaller id, as the
+/// engines pick). `None` without successors.
 #[inline]
 pub fn best_of(for_each_successor: impl FnOnce(&mut dyn FnMut(u32, u8, u32))) -> Option<u32> {
     let mut best: Option<(Rank, u32)> = None;
@@ -384,6 +496,57 @@ mod tests {
         assert!(level_rank(true, 0, 3) > level_rank(true, 0, 4));
         assert_eq!(level_rank_id(level_rank(true, 0, 17)), 17);
         assert_eq!(level_rank_id(level_rank(false, 40, 17)), 17);
+    }
+
+    #[test]
+    fn preference_orders_moves_as_rank_does_without_the_id() {
+        let values = [
+            Value::new(Outcome::Lose, Some(0)),
+            Value::new(Outcome::Lose, Some(2)),
+            Value::new(Outcome::Win, Some(1)),
+            Value::new(Outcome::Win, Some(6)),
+            Value::new(Outcome::Tie, Some(0)),
+            Value::new(Outcome::Tie, Some(5)),
+            Value::new(Outcome::Draw, None),
+        ];
+        let code = |v: Value| v.outcome as u8;
+        let rem = |v: Value| v.remoteness.unwrap_or(NONE);
+        for &a in &values {
+            for &b in &values {
+                let by_preference = preference(a.after_move()).cmp(&preference(b.after_move()));
+                let by_rank = rank(code(a), rem(a), 7).cmp(&rank(code(b), rem(b), 7));
+                assert_eq!(by_preference, by_rank, "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_best_move_is_the_first_of_the_moves_sorted_best_first() {
+        // Successors in the game's order: 9 and 4 are equal best moves.
+        let successors = [
+            (5, Value::new(Outcome::Win, Some(2))),
+            (9, Value::new(Outcome::Lose, Some(4))),
+            (4, Value::new(Outcome::Lose, Some(4))),
+            (2, Value::new(Outcome::Tie, Some(1))),
+        ];
+        let first =
+            first_best_of(|report| successors.iter().for_each(|&(w, after)| report(w, after)));
+        let mut sorted: Vec<(u32, Value)> = successors
+            .iter()
+            .map(|&(w, after)| (w, after.after_move()))
+            .collect();
+        best_first(&mut sorted, |m| m.1);
+        assert_eq!(first, Some(9));
+        assert_eq!(sorted[0].0, 9);
+        assert_eq!(sorted.iter().map(|m| m.0).collect::<Vec<_>>(), [9, 4, 2, 5]);
+        // The engines' rule takes the smaller id instead.
+        let by_id = best_of(|report| {
+            successors.iter().for_each(|&(w, after)| {
+                report(w, after.outcome as u8, after.remoteness.unwrap_or(NONE))
+            })
+        });
+        assert_eq!(by_id, Some(4));
+        assert_eq!(first_best_of(|_| {}), None);
     }
 
     /// One position's entry, owned, for the tests.

@@ -146,6 +146,48 @@ impl Value {
             remoteness,
         }
     }
+
+    /// The value of a move to a position of value `self`, for the player
+    /// who makes it: the outcome seen from the other side ([`Outcome::flip`]:
+    /// a loss for the player to move there is a win for the mover), one ply
+    /// longer (the move itself). The one valuation of a move, used by every
+    /// answer that lists moves.
+    ///
+    /// ```
+    /// use retrograde::{Outcome, Value};
+    /// let there = Value::new(Outcome::Lose, Some(4));
+    /// assert_eq!(there.after_move(), Value::new(Outcome::Win, Some(5)));
+    /// assert_eq!(Value::new(Outcome::Draw, None).after_move(), Value::new(Outcome::Draw, None));
+    /// ```
+    pub fn after_move(self) -> Value {
+        Value::new(
+            self.outcome.flip(),
+            self.remoteness.map(|r| r.saturating_add(1)),
+        )
+    }
+
+    /// How many plies longer (positive) or shorter (negative) the game lasts
+    /// after a move of value `self` (its value for the mover, see
+    /// [`Value::after_move`]) than under best play from the position it is
+    /// played in, of value `from`: 0 for a best move, positive for a slower
+    /// win or tie, negative for a loss that comes sooner.
+    ///
+    /// `None` when the move changes the outcome (a tie thrown away into a
+    /// loss, a win into a draw) or the outcome is a draw: plies of different
+    /// outcomes do not compare.
+    ///
+    /// ```
+    /// use retrograde::{Outcome, Value};
+    /// let here = Value::new(Outcome::Win, Some(5));
+    /// assert_eq!(Value::new(Outcome::Win, Some(9)).delta(here), Some(4));
+    /// assert_eq!(Value::new(Outcome::Tie, Some(2)).delta(here), None);
+    /// ```
+    pub fn delta(self, from: Value) -> Option<i64> {
+        match (self.remoteness, from.remoteness) {
+            (Some(a), Some(b)) if self.outcome == from.outcome => Some(i64::from(a) - i64::from(b)),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Value {

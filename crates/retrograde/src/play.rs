@@ -17,7 +17,7 @@
 //! ```
 
 use crate::db::{Database, DbError, Meta};
-use crate::{Outcome, Value};
+use crate::{kernel, Value};
 
 /// Text that is not a position of the game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -89,6 +89,14 @@ pub trait Playable: Sync {
     /// The moves of `p`, each named as the game writes moves, with the
     /// position it leads to; none when the game is over at `p`. A move
     /// listed twice is two moves.
+    ///
+    /// Their order is the game's order of moves: among moves of equal
+    /// value the first is the best move ([`Probe::answer`] puts it first).
+    /// A game that is also a [`StateGame`](crate::StateGame) lists them in
+    /// the order of its `for_each_move`, so that its best lines are those
+    /// of its [`StateSolution`](crate::StateSolution); an explicit graph in
+    /// increasing vertex id, as the engines' best moves choose (see
+    /// [`kernel`] on equal moves).
     fn moves(&self, p: u64) -> Vec<(String, u64)>;
 
     /// The move of `p` that `text` names, and the position it leads to:
@@ -187,6 +195,21 @@ pub struct MoveAnswer {
     pub delta: Option<i64>,
 }
 
+impl MoveAnswer {
+    /// The move `name` to `to` (whose value, for its player to move, is
+    /// `after`) played from a position of value `here`: its value for the
+    /// mover is [`Value::after_move`], its delta [`Value::delta`].
+    pub fn new(name: String, to: u64, after: Value, here: Value) -> MoveAnswer {
+        let value = after.after_move();
+        MoveAnswer {
+            name,
+            to,
+            value,
+            delta: value.delta(here),
+        }
+    }
+}
+
 /// A position's value and its moves, best first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
@@ -196,7 +219,8 @@ pub struct Answer {
     pub value: Value,
     /// Its moves with their values for the mover, best first: a win
     /// soonest, a tie soonest, a draw, a loss latest; equal moves in the
-    /// game's order.
+    /// game's order ([`Playable::moves`]), the rule of
+    /// [`kernel::best_first`]. The first is the best move.
     pub moves: Vec<MoveAnswer>,
 }
 
@@ -255,7 +279,11 @@ impl Probe<'_> {
         }
     }
 
-    /// The value of `p` and of every move, best first.
+    /// The value of `p` and of every move, best first; equal moves in the
+    /// order of [`Playable::moves`] (see [`kernel`] on equal
+    /// moves): the line that follows the first move from each position is
+    /// the line of [`StateSolution::line`](crate::StateSolution::line) of a
+    /// state game whose moves come in the same order.
     ///
     /// # Errors
     /// [`ProbeError::NotInGame`] if `p` or a position a move reaches has no
@@ -264,28 +292,9 @@ impl Probe<'_> {
         let here = self.known(p)?;
         let mut moves = Vec::new();
         for (name, to) in self.game.moves(p) {
-            let after = self.known(to)?;
-            let value = Value::new(
-                after.outcome.flip(),
-                after.remoteness.map(|r| r.saturating_add(1)),
-            );
-            // Plies are compared only between equal outcomes: a lose in 6
-            // from a tie in 8 is not "2 shorter", it throws the tie away.
-            let delta = match (value.remoteness, here.remoteness) {
-                (Some(a), Some(b)) if value.outcome == here.outcome => {
-                    Some(i64::from(a) - i64::from(b))
-                }
-                _ => None,
-            };
-            moves.push(MoveAnswer {
-                name,
-                to,
-                value,
-                delta,
-            });
+            moves.push(MoveAnswer::new(name, to, self.known(to)?, here));
         }
-        // Stable: equal moves keep the game's order.
-        moves.sort_by_key(|m| order(m.value));
+        kernel::best_first(&mut moves, |m| m.value);
         Ok(Answer {
             position: p,
             value: here,
@@ -303,17 +312,6 @@ impl Probe<'_> {
                 " (not reachable from where it was solved)"
             },
         })
-    }
-}
-
-/// The sort key that puts the best move for the mover first.
-pub fn order(v: Value) -> (u8, i64) {
-    let r = i64::from(v.remoteness.unwrap_or(0));
-    match v.outcome {
-        Outcome::Win => (0, r),
-        Outcome::Tie => (1, r),
-        Outcome::Draw => (2, 0),
-        Outcome::Lose => (3, -r),
     }
 }
 

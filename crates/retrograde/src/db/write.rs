@@ -28,7 +28,10 @@ pub struct Source<'a, F> {
     /// keyed by record number.
     pub keys: Option<&'a [u64]>,
     /// An explicit graph's moves: `offsets` (one per record and one more)
-    /// into `targets`.
+    /// into `targets`, each record's in increasing target (as
+    /// [`Graph::successors`](crate::Graph::successors) lists them): their
+    /// order is the order of moves a [`Probe`](crate::play::Probe) breaks
+    /// ties by, and in this order it picks the engines' best moves.
     pub moves: Option<(&'a [u64], &'a [u32])>,
 }
 

@@ -5,10 +5,9 @@ use std::fmt;
 
 use super::{Explored, StateGame};
 use crate::error::{Error, Result};
-use crate::graph::NONE;
 use crate::kernel;
 use crate::solve::{Histogram, IntoParts, Summary};
-use crate::{Answers, GameGraph, Outcome, Solved, Value, Values};
+use crate::{Answers, GameGraph, Outcome, Solved, Successors, Value, Values};
 
 /// The strong solution of a [`StateGame`], asked by position: the value of
 /// every reachable position, its moves with their values for the player who
@@ -18,6 +17,20 @@ use crate::{Answers, GameGraph, Outcome, Solved, Value, Values};
 ///
 /// It also answers by number ([`Answers`], for the solution writer and
 /// [`verify`](crate::verify())): numbers are those of [`Explored`].
+///
+/// Among moves of equal value the best is the first in the game's order of
+/// moves ([`StateGame::for_each_move`]; see [`kernel`] on equal moves):
+/// [`StateSolution::moves`] puts it first, [`StateSolution::best_move`]
+/// and [`StateSolution::line`] play it, and a
+/// [`Probe`](crate::play::Probe) of a database written from this solution,
+/// through a [`Playable`](crate::play::Playable) that lists moves in the
+/// same order, plays the same moves from the same position. By number,
+/// [`Answers::best_move`] of `v` is the best move of the (canonical)
+/// position numbered `v` by the same rule; so lines by number are the
+/// lines by position from canonical positions where the game lists the
+/// moves of equivalent positions in the same order. The engine's own best
+/// moves ([`StateSolution::solved`]) take the smaller number instead and
+/// may pick another move of the same value.
 pub struct StateSolution<G: StateGame> {
     solved: Solved<Explored<G>>,
 }
@@ -36,11 +49,27 @@ pub struct StateMove<P> {
     /// The position the move leads to, as the game generated it.
     pub to: P,
     /// Its value for the player who makes the move: the outcome of `to`
-    /// flipped, and the plies to the end counting this move.
+    /// flipped, and the plies to the end counting this move
+    /// ([`Value::after_move`]).
     pub value: Value,
     /// How many plies longer than best play the game lasts after this move
-    /// (0 for a best move); `None` when either side is a draw.
+    /// (0 for a best move, [`Value::delta`]); `None` when the move changes
+    /// the outcome or the outcome is a draw.
     pub delta: Option<i64>,
+}
+
+impl<P> StateMove<P> {
+    /// The move to `to` (whose value, for its player to move, is `after`)
+    /// played from a position of value `here`: its value for the mover is
+    /// [`Value::after_move`], its delta [`Value::delta`].
+    pub fn new(to: P, after: Value, here: Value) -> StateMove<P> {
+        let value = after.after_move();
+        StateMove {
+            to,
+            value,
+            delta: value.delta(here),
+        }
+    }
 }
 
 /// A line of best play in a state game.
@@ -110,49 +139,36 @@ impl<G: StateGame> StateSolution<G> {
 
     /// Every move of `p` with its value for the player who makes it, best
     /// first (a win soonest, a tie soonest, a draw, a loss latest; equal
-    /// moves in the order of their numbers), each move as often as the game
-    /// generates it. Empty for a terminal position.
+    /// moves in the game's order, [`kernel::best_first`]), each move as
+    /// often as the game generates it. Empty for a terminal position.
     ///
     /// # Errors
     /// [`Error::NotAPosition`] if `p` is not reachable from the starts.
     pub fn moves(&self, p: &G::Position) -> Result<Vec<StateMove<G::Position>>> {
         let v = self.number(p)?;
         let explored = self.explored();
-        let here = self.solved.value(v);
-        if explored.terminal(v).is_some() || explored.graph().out_degree(v) == 0 {
+        if self.is_terminal(v) {
             return Ok(Vec::new());
         }
-        let game = self.game();
+        let here = self.value(p)?;
         let mut moves = Vec::new();
-        game.for_each_move(p, |q| {
-            let Some(w) = explored.index(&q) else {
-                return;
-            };
-            let Some(child) = self.solved.value(w) else {
-                return;
-            };
-            let rank = kernel::rank(child.outcome as u8, child.remoteness.unwrap_or(NONE), w);
-            let value = Value::new(child.outcome.flip(), child.remoteness.map(|r| r + 1));
-            let delta = match (value.remoteness, here.and_then(|h| h.remoteness)) {
-                (Some(a), Some(b)) => Some(i64::from(a) - i64::from(b)),
-                _ => None,
-            };
-            moves.push((
-                std::cmp::Reverse(rank),
-                StateMove {
-                    to: q,
-                    value,
-                    delta,
-                },
-            ));
+        self.game().for_each_move(p, |q| {
+            if let Some(after) = explored.index(&q).and_then(|w| self.solved.value(w)) {
+                moves.push(StateMove::new(q, after, here));
+            }
         });
-        // Stable: equal ranks are moves to the same position, kept in order.
-        moves.sort_by_key(|(rank, _)| *rank);
-        Ok(moves.into_iter().map(|(_, m)| m).collect())
+        kernel::best_first(&mut moves, |m| m.value);
+        Ok(moves)
     }
 
-    /// The best move from `p` (the position it leads to, as generated);
-    /// `None` for a terminal position.
+    /// Whether position `v` has no move to play.
+    fn is_terminal(&self, v: u32) -> bool {
+        let explored = self.explored();
+        explored.terminal(v).is_some() || explored.graph().out_degree(v) == 0
+    }
+
+    /// The best move from `p` (the position it leads to, as generated): the
+    /// first of [`StateSolution::moves`]; `None` for a terminal position.
     ///
     /// # Errors
     /// [`Error::NotAPosition`] if `p` is not reachable from the starts.
@@ -240,7 +256,20 @@ impl<G: StateGame> Answers for StateSolution<G> {
         self.solved.values()
     }
 
+    /// The best move of `v` by the rule of [`StateSolution::moves`] (equal
+    /// moves: the first the game generates), computed from the game's
+    /// moves: time **O(d)** expected for `d` moves.
     fn best_move(&self, v: u32) -> Option<u32> {
-        self.solved.best_move(v)
+        if !self.solved.values().is_position(v) || self.is_terminal(v) {
+            return None;
+        }
+        let explored = self.explored();
+        kernel::first_best_of(|report| {
+            explored.for_each_successor(v, |w| {
+                if let Some(after) = self.solved.value(w) {
+                    report(w, after)
+                }
+            })
+        })
     }
 }

@@ -138,8 +138,12 @@ pub trait Answers {
     /// terminal position or an index that is not a position. For a `Win`, the
     /// `Lose` successor of least remoteness; for a `Lose`, the successor of
     /// greatest remoteness; for a `Tie`, the `Tie` successor of least
-    /// remoteness; for a non-terminal `Draw`, a `Draw` successor; ties go to
-    /// the smallest id (see [`kernel::rank`]), so every engine answers alike.
+    /// remoteness; for a non-terminal `Draw`, a `Draw` successor. Equal
+    /// moves: the engines' results ([`Solution`], [`Solved`]) take the
+    /// smallest id ([`kernel::rank`]), so every engine answers alike; a
+    /// [`StateSolution`](crate::StateSolution) takes the first in the game's
+    /// order of moves, as it does by position (see [`kernel`] on equal
+    /// moves).
     fn best_move(&self, v: u32) -> Option<u32>;
 
     /// The number of indices.
@@ -325,16 +329,18 @@ pub struct MoveValue {
     /// The position the move leads to.
     pub to: u32,
     /// Its value for the player who makes the move: the outcome of `to`
-    /// flipped, and the plies to the end counting this move.
+    /// flipped, and the plies to the end counting this move
+    /// ([`Value::after_move`]).
     pub value: Value,
 }
 
 impl MoveValue {
-    /// How many plies longer than best play from `from` (whose value is
-    /// `from`) the game lasts after this move: 0 for a best move. `None` when
-    /// either side is a draw.
+    /// How many plies longer than best play from the position the move is
+    /// played in (of value `from`) the game lasts after this move: 0 for a
+    /// best move. `None` when the move changes the outcome or the outcome
+    /// is a draw ([`Value::delta`]).
     pub fn delta(&self, from: Value) -> Option<i64> {
-        Some(i64::from(self.value.remoteness?) - i64::from(from.remoteness?))
+        self.value.delta(from)
     }
 }
 
@@ -432,8 +438,11 @@ impl<G: Successors> Solved<G> {
 
     /// Every move of `v` with its value for the player who makes it, best
     /// first (a win soonest, a tie soonest, a draw, a loss latest; equal
-    /// moves by id), parallel moves once each time they occur. Empty for a
-    /// terminal position or an index that is not a position.
+    /// moves by id, as the engines' best moves: [`kernel::rank`], the same
+    /// as the game's order of moves where successors come in increasing id,
+    /// as a [`Graph`](crate::Graph)'s do), parallel moves once each time
+    /// they occur. Empty for a terminal position or an index that is not a
+    /// position.
     ///
     /// # Complexity
     /// Time **O(d log d)** for the `d` moves of `v`.
@@ -446,7 +455,7 @@ impl<G: Successors> Solved<G> {
             if let Some(child) = self.values.value(w) {
                 let rem = child.remoteness.unwrap_or(NONE);
                 let rank = kernel::rank(child.outcome as u8, rem, w);
-                let value = Value::new(child.outcome.flip(), child.remoteness.map(|r| r + 1));
+                let value = child.after_move();
                 moves.push((std::cmp::Reverse(rank), MoveValue { to: w, value }));
             }
         });
