@@ -24,7 +24,10 @@ const LINES: [[usize; 3]; 8] =
 
 /// Whether points `a` and `b` are next to each other on a line.
 fn adjacent(a: usize, b: usize) -> bool {
-    LINES.iter().any(|l| l.windows(2).any(|w| (w[0], w[1]) == (a, b) || (w[0], w[1]) == (b, a)))
+    LINES.iter().any(|l| {
+        l.windows(2)
+            .any(|w| (w[0], w[1]) == (a, b) || (w[0], w[1]) == (b, a))
+    })
 }
 
 /// 2. The rules. With `symmetry`, boards equal up to rotations and mirrors are one position.
@@ -35,11 +38,17 @@ struct Morris {
 impl StateGame for Morris {
     type Position = Board;
     fn starts(&self) -> Vec<Board> {
-        vec![Board { points: [0; 9], mover: 1 }]
+        vec![Board {
+            points: [0; 9],
+            mover: 1,
+        }]
     }
     /// While the mover has men in hand, a man is placed on an empty point; then one is moved.
     fn for_each_move<F: FnMut(Board)>(&self, b: &Board, mut f: F) {
-        let next = |points| Board { points, mover: 3 - b.mover };
+        let next = |points| Board {
+            points,
+            mover: 3 - b.mover,
+        };
         let placed = b.points.iter().filter(|&&c| c == b.mover).count();
         for to in (0..9).filter(|&to| b.points[to] == 0) {
             if placed < 3 {
@@ -68,17 +77,27 @@ impl StateGame for Morris {
     fn canonical(&self, b: Board) -> Board {
         const TURN: [usize; 9] = [6, 3, 0, 7, 4, 1, 8, 5, 2];
         const MIRROR: [usize; 9] = [2, 1, 0, 5, 4, 3, 8, 7, 6];
-        let image = |b: Board, by: [usize; 9]| Board { points: by.map(|i| b.points[i]), ..b };
+        let image = |b: Board, by: [usize; 9]| Board {
+            points: by.map(|i| b.points[i]),
+            ..b
+        };
         let turns = std::iter::successors(Some(b), |&c| Some(image(c, TURN))).take(4);
         let all = turns.flat_map(|c| [c, image(c, MIRROR)]);
-        if self.symmetry { all.min().unwrap_or(b) } else { b }
+        if self.symmetry {
+            all.min().unwrap_or(b)
+        } else {
+            b
+        }
     }
 
     /// 3. What the tools need: one line of text for a position (`xo./.x./..o o`: the rows from
     /// the top, then who moves), read back by `parse`; a number for it; a name for each move.
     fn notation(&self, b: &Board) -> String {
-        let rows: Vec<String> =
-            b.points.chunks(3).map(|r| r.iter().map(|&c| ['.', 'x', 'o'][c as usize]).collect()).collect();
+        let rows: Vec<String> = b
+            .points
+            .chunks(3)
+            .map(|r| r.iter().map(|&c| ['.', 'x', 'o'][c as usize]).collect())
+            .collect();
         format!("{} {}", rows.join("/"), ['x', 'o'][b.mover as usize - 1])
     }
     fn parse(&self, text: &str) -> Result<Board, NotationError> {
@@ -86,7 +105,10 @@ impl StateGame for Morris {
             let what = format!("{what} (expected three rows of x, o and . then x or o to move, as in \"x../.o./... x\")");
             NotationError::new("morris", text, NotationFault::Invalid(what))
         };
-        let (rows, mover) = text.trim().split_once(' ').ok_or_else(|| invalid("no one to move"))?;
+        let (rows, mover) = text
+            .trim()
+            .split_once(' ')
+            .ok_or_else(|| invalid("no one to move"))?;
         let mover = match mover.trim() {
             "x" | "X" => 1,
             "o" | "O" => 2,
@@ -98,25 +120,36 @@ impl StateGame for Morris {
         }
         let mut points = [0; 9];
         for (p, c) in points.iter_mut().zip(cells) {
-            *p = ".xo".find(c.to_ascii_lowercase()).ok_or_else(|| invalid("a point is not x, o or ."))? as u8;
+            *p = ".xo"
+                .find(c.to_ascii_lowercase())
+                .ok_or_else(|| invalid("a point is not x, o or ."))? as u8;
         }
         Ok(Board { points, mover })
     }
     fn encode(&self, b: &Board) -> Option<u64> {
-        Some(b.points.iter().fold(u64::from(b.mover - 1), |n, &c| n * 3 + u64::from(c)))
+        Some(
+            b.points
+                .iter()
+                .fold(u64::from(b.mover - 1), |n, &c| n * 3 + u64::from(c)),
+        )
     }
     fn decode(&self, mut code: u64) -> Option<Board> {
         let mut points = [0; 9];
         for p in points.iter_mut().rev() {
             (*p, code) = ((code % 3) as u8, code / 3);
         }
-        (code < 2).then_some(Board { points, mover: code as u8 + 1 })
+        (code < 2).then_some(Board {
+            points,
+            mover: code as u8 + 1,
+        })
     }
     /// A placement is named by its point (`b2`), a step by both (`a1-b2`).
     fn move_name(&self, b: &Board, after: &Board) -> String {
         let name = |i: usize| format!("{}{}", char::from(b'a' + (i % 3) as u8), 3 - i / 3);
         let from = (0..9).find(|&i| b.points[i] == b.mover && after.points[i] == 0);
-        let to = (0..9).find(|&i| b.points[i] == 0 && after.points[i] != 0).unwrap_or(0);
+        let to = (0..9)
+            .find(|&i| b.points[i] == 0 && after.points[i] != 0)
+            .unwrap_or(0);
         from.map_or_else(|| name(to), |from| format!("{}-{}", name(from), name(to)))
     }
     fn to_move(&self, b: &Board) -> String {
@@ -126,10 +159,20 @@ impl StateGame for Morris {
 
 /// 4. Its entry: a name, a line for `game list`, and the parameters its databases keep.
 fn entry() -> Entry {
-    let symmetry = Param::flag("symmetry", "Count boards equal under rotations and mirrors as one.", true);
-    Entry::state_game("morris", "Three Men's Morris: place three men, then step; three in a line wins.", |p| {
-        Ok(Morris { symmetry: p.flag("symmetry")? })
-    })
+    let symmetry = Param::flag(
+        "symmetry",
+        "Count boards equal under rotations and mirrors as one.",
+        true,
+    );
+    Entry::state_game(
+        "morris",
+        "Three Men's Morris: place three men, then step; three in a line wins.",
+        |p| {
+            Ok(Morris {
+                symmetry: p.flag("symmetry")?,
+            })
+        },
+    )
     .param(symmetry)
 }
 

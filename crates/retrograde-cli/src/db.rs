@@ -155,13 +155,40 @@ impl SaveArgs {
         let Some(path) = &self.save else {
             return Ok(None);
         };
+        use rayon::prelude::*;
+        use retrograde::registry::KeyOrder;
         let answers = solution.answers();
         let n = answers.len() as u32;
         let key = |i| solution.key(i).unwrap_or(u64::MAX);
+        let value = |r: u64| answers.value(r as u32);
+        let writer = self.writer(meta);
         let summary = times.time("save", || {
-            bars.spin("save", || {
-                self.writer(meta)
-                    .stage_keyed(files, path, n, key, |i| answers.value(i))
+            bars.spin("save", || match solution.key_order() {
+                KeyOrder::Numbers => writer.stage(
+                    files,
+                    path,
+                    &Source {
+                        records: u64::from(n),
+                        value,
+                        keys: None,
+                        moves: None,
+                    },
+                ),
+                // Already in order: no sort, no second copy.
+                KeyOrder::Increasing => {
+                    let keys: Vec<u64> = (0..n).into_par_iter().map(key).collect();
+                    writer.stage(
+                        files,
+                        path,
+                        &Source {
+                            records: u64::from(n),
+                            value,
+                            keys: Some(&keys),
+                            moves: None,
+                        },
+                    )
+                }
+                KeyOrder::Any => writer.stage_keyed(files, path, n, key, |i| answers.value(i)),
             })
         })?;
         Ok(Some(Saved {

@@ -5,14 +5,18 @@
 
 use std::process::ExitCode;
 
+use std::io::Write;
+
 use anyhow::Result;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use retrograde::db::Meta;
 use retrograde::io::Outputs;
-use retrograde::registry::{Entry, How, ParamKind, Registry};
+use retrograde::play::{Answer, Keyed, Probe};
+use retrograde::registry::{Entry, GameSolution, How, ParamKind, Registry, Solvable};
+use retrograde::{Outcome, Value};
 
 use crate::common::Timings;
-use crate::game::{Output, WithStart};
+use crate::game::Output;
 use crate::progress::{Bars, Phases};
 use crate::report;
 
@@ -70,8 +74,19 @@ fn command(e: &'static Entry) -> Command {
             }
         });
     }
+    c = c.arg(
+        Arg::new("position")
+            .long("position")
+            .value_name("POSITION")
+            .help("Print this position's value and its moves with their values, best first (in the game's notation)."),
+    );
     // After the options: their struct's own line would take the place of the game's.
-    Output::augment_args(c).about(e.about().to_string())
+    let c = Output::augment_args(c).about(e.about().to_string());
+    if e.long_help().is_empty() {
+        c
+    } else {
+        c.after_help(e.long_help().to_string())
+    }
 }
 
 /// The registered game `matches` runs, if it runs one (`game NAME` for a
@@ -129,8 +144,11 @@ impl Registered {
     /// Solves the game, checks and saves it as asked, and reports.
     pub fn run(self) -> Result<ExitCode> {
         let out = Output::from_arg_matches(&self.matches)?;
-        out.check(false)?;
+        let asked = self.matches.get_one::<String>("position");
+        out.check(asked.is_some())?;
         let game = self.entry.open(&self.meta())?;
+        // Bad notation is an error before any work.
+        let asked = asked.map(|t| crate::db::parse(&*game, t)).transpose()?;
         let mut times = Timings::default();
         let bars = Bars::new(out.quiet || out.json);
         let phases = Phases::new(&bars);
@@ -139,8 +157,9 @@ impl Registered {
             reserve: out.save.keyed_bytes_per_position(),
             progress: &phases,
         };
-        let solution = game.solve(&how)?;
+        let solution = game.solve(&how);
         phases.record(&mut times);
+        let solution = solution?;
         let verified = if out.verify {
             let report = times.time("verify", || solution.verify(5))?;
             for v in &report.violations {
@@ -150,80 +169,173 @@ impl Registered {
         } else {
             None
         };
+        let answers = solution.answers();
+        // The position asked about, as given, and its moves: answered
+        // before anything is written, as it can fail.
+        let position = asked
+            .map(|p| {
+                let records = Keyed::new(
+                    answers.len() as u32,
+                    |i| solution.key(i),
+                    |i| answers.value(i),
+                );
+                Probe {
+                    game: &*game,
+                    db: &records,
+                }
+                .answer(p)
+            })
+            .transpose()?;
         let mut files = Outputs::new();
         let saved =
             out.save
                 .stage_solution(&mut files, &mut times, game.meta(), &*solution, &bars)?;
         out.commit(files, saved)?;
-        let answers = solution.answers();
-        let name = retrograde::play::describe(&game.meta());
-        let symmetry = game.meta().params.get("symmetry").map(|s| s == "true");
-        let start = game.start();
-        let (start_name, to_move) = match start {
-            Some(s) => (game.notation(s), game.to_move(s)),
-            None => (String::new(), String::new()),
-        };
-        let Some(value) = solution.start_value() else {
-            return summary_only(&name, answers, verified, &times, &out);
-        };
-        crate::game::report_with_start(WithStart {
-            game: &name,
-            symmetry,
-            counted: ", reachable from the start",
-            outcomes: report::Outcomes::of(answers),
-            summary: answers.summary(),
-            start: value,
-            start_name: &start_name,
-            to_move: (&to_move, &to_move),
+        let report = Report {
+            game: &*game,
+            solution: &*solution,
+            position: position.as_ref(),
             verified,
             times: &times,
-            json: out.json,
-            quiet: out.quiet,
-            data: out.data(),
-        })
+        };
+        if out.json {
+            report.json()?;
+        } else {
+            report.text(&mut *out.data(), out.quiet)?;
+        }
+        Ok(crate::game::exit(verified))
     }
 }
 
-/// The report of a game without one start: the totals, no start's value.
-fn summary_only(
-    name: &str,
-    answers: &(dyn retrograde::Answers + Sync),
+/// What `game NAME` reports.
+struct Report<'a> {
+    game: &'a dyn Solvable,
+    solution: &'a dyn GameSolution,
+    position: Option<&'a Answer>,
     verified: Option<bool>,
-    times: &Timings,
-    out: &Output,
-) -> Result<ExitCode> {
-    use std::io::Write;
-    if out.json {
+    times: &'a Timings,
+}
+
+impl Report<'_> {
+    /// The totals, less the records that stand for no position.
+    fn counted(&self) -> (report::Outcomes, retrograde::Summary) {
+        let answers = self.solution.answers();
+        let mut histogram = answers.values().histogram();
+        let mut summary = answers.summary();
+        for i in self.solution.uncounted() {
+            let Some(v) = answers.value(i) else { continue };
+            summary.positions -= 1;
+            match v.outcome {
+                Outcome::Win => summary.wins -= 1,
+                Outcome::Lose => summary.losses -= 1,
+                Outcome::Tie => summary.ties -= 1,
+                Outcome::Draw => summary.draws -= 1,
+            }
+            let column = match v.outcome {
+                Outcome::Win => 0,
+                Outcome::Lose => 1,
+                Outcome::Tie => 2,
+                Outcome::Draw => {
+                    histogram.draws -= 1;
+                    continue;
+                }
+            };
+            let r = v.remoteness.unwrap_or(0);
+            if let Some(level) = histogram.by_remoteness.get_mut(&r) {
+                level[column] -= 1;
+                if level.iter().all(|&c| c == 0) {
+                    histogram.by_remoteness.remove(&r);
+                }
+            }
+        }
+        (report::Outcomes::from_histogram(&histogram), summary)
+    }
+
+    /// The start's notation, who moves there, and its value.
+    fn start(&self) -> Option<(String, String, Value)> {
+        let s = self.game.start()?;
+        let v = self.solution.start_value()?;
+        Some((self.game.notation(s), self.game.to_move(s), v))
+    }
+
+    /// One JSON object on standard output (docs/JSON.md).
+    fn json(&self) -> Result<()> {
+        #[derive(serde::Serialize)]
+        struct Start {
+            position: String,
+            to_move: String,
+            outcome: &'static str,
+            remoteness: Option<u32>,
+        }
         #[derive(serde::Serialize)]
         struct Json<'a> {
             command: &'static str,
-            game: &'a str,
+            game: String,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            symmetry: Option<bool>,
+            params: &'a std::collections::BTreeMap<String, String>,
             #[serde(flatten)]
             outcomes: report::Outcomes,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            start: Option<Start>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            position: Option<crate::query::AnswerJson>,
             #[serde(skip_serializing_if = "Option::is_none")]
             verified: Option<bool>,
             time: report::Time,
         }
+        let meta = self.game.meta();
         report::print(&Json {
             command: "game",
-            game: name,
-            outcomes: report::Outcomes::of(answers),
-            verified,
-            time: report::Time::of(times),
-        })?;
-    } else if !out.quiet {
+            game: retrograde::play::describe(&meta),
+            symmetry: meta.params.get("symmetry").map(|s| s == "true"),
+            params: &meta.params,
+            outcomes: self.counted().0,
+            start: self.start().map(|(position, to_move, v)| Start {
+                position,
+                to_move,
+                outcome: v.outcome.as_str(),
+                remoteness: v.remoteness,
+            }),
+            position: self.position.map(|a| crate::query::json(self.game, a)),
+            verified: self.verified,
+            time: report::Time::of(self.times),
+        })
+    }
+
+    /// The start's value (and the position asked about) on `data`, the
+    /// summary on standard error unless `quiet`.
+    fn text(&self, data: &mut dyn Write, quiet: bool) -> Result<()> {
+        if let Some((name, to_move, v)) = self.start() {
+            writeln!(data, "{name}: {v} for {to_move}")?;
+        }
+        if let Some(a) = self.position {
+            crate::query::text(data, self.game, a)?;
+        }
+        data.flush()?;
+        if quiet {
+            return Ok(());
+        }
+        let meta = self.game.meta();
+        let folded = match meta.params.get("symmetry").map(String::as_str) {
+            Some("true") => " (symmetries folded)",
+            _ => "",
+        };
+        let (outcomes, summary) = self.counted();
+        let from = if self.game.start().is_some() {
+            "the start"
+        } else {
+            "its starts"
+        };
         let mut err = crate::common::talk();
         writeln!(
             err,
-            "game: {name}: {}, reachable from its starts",
-            crate::common::count(answers.len() as u64, "position", "positions")
+            "game: {}{folded}: {}, reachable from {from}",
+            retrograde::play::describe(&meta),
+            crate::common::count(outcomes.positions, "position", "positions"),
         )?;
-        writeln!(
-            err,
-            "solved: {}",
-            crate::common::summary_line(&answers.summary())
-        )?;
-        crate::game::verdict_and_time(&mut err, verified, times)?;
+        writeln!(err, "solved: {}", crate::common::summary_line(&summary))?;
+        crate::game::verdict_and_time(&mut err, self.verified, self.times)?;
+        Ok(())
     }
-    Ok(crate::game::exit(verified))
 }

@@ -44,7 +44,14 @@ fn the_tutorial_game_is_listed_solved_saved_and_checked() {
     assert_eq!(j["verified"], true);
     let folded = j["positions"].as_u64().unwrap();
     let j: serde_json::Value = serde_json::from_str(&ok(&morris(
-        &["game", "morris", "--no-symmetry", "--json", "--save", "m.db"],
+        &[
+            "game",
+            "morris",
+            "--no-symmetry",
+            "--json",
+            "--save",
+            "m.db",
+        ],
         d,
     )))
     .unwrap();
@@ -77,7 +84,10 @@ fn the_tutorial_game_is_queried_played_and_served_by_name() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no one to move"));
     // Played to its end by the perfect player on both sides.
-    let play = ok(&morris(&["play", "m.db", "--watch", "--max-plies", "12"], d));
+    let play = ok(&morris(
+        &["play", "m.db", "--watch", "--max-plies", "12"],
+        d,
+    ));
     assert!(play.contains("X"), "{play}");
     // Served: the page's API answers from the tutorial's binary.
     let mut child = Command::new(morris_bin())
@@ -91,14 +101,20 @@ fn the_tutorial_game_is_queried_played_and_served_by_name() {
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
-    let addr = line.trim().trim_start_matches("http://").trim_end_matches('/');
+    let addr = line
+        .trim()
+        .trim_start_matches("http://")
+        .trim_end_matches('/');
     let mut c = TcpStream::connect(addr).unwrap();
     write!(c, "GET /api/info HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
     let mut text = String::new();
     c.read_to_string(&mut text).unwrap();
     let _ = child.kill();
     let _ = child.wait();
-    assert!(text.starts_with("HTTP/1.1 200") || text.starts_with("HTTP/1.0 200"), "{text}");
+    assert!(
+        text.starts_with("HTTP/1.1 200") || text.starts_with("HTTP/1.0 200"),
+        "{text}"
+    );
     assert!(text.contains("\"name\":\"morris\""), "{text}");
     assert!(text.contains("\"start\":\".../.../... x\""), "{text}");
 }

@@ -229,7 +229,7 @@ pub struct Answer {
 pub enum ProbeError {
     /// The position is not in the database: not a position of the game, or
     /// not reachable from where the game was solved.
-    #[error("{position} is not a position of this database's game ({game}){why}")]
+    #[error("{position} is not a position of {game}{why}")]
     NotInGame {
         /// The position, in the game's notation.
         position: String,
@@ -243,12 +243,73 @@ pub enum ProbeError {
     Db(#[from] DbError),
 }
 
-/// A game and its database, answering questions about positions.
+/// Where a [`Probe`] finds each position's value by its key: a
+/// [database](Database), or a solution just made ([`Keyed`]).
+pub trait Records: Sync {
+    /// The value kept under `key`; `None` if there is none.
+    ///
+    /// # Errors
+    /// A damaged database.
+    fn value(&self, key: u64) -> Result<Option<Value>, DbError>;
+
+    /// How many records there are.
+    fn len(&self) -> u64;
+
+    /// Whether there are none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Records for Database {
+    fn value(&self, key: u64) -> Result<Option<Value>, DbError> {
+        Database::value(self, key)
+    }
+
+    fn len(&self) -> u64 {
+        self.header().positions
+    }
+}
+
+/// A solution's values found by their keys: the keys of positions
+/// `0..n` sorted once (12 bytes a position), then searched.
+#[derive(Debug)]
+pub struct Keyed<F> {
+    keys: Vec<(u64, u32)>,
+    value: F,
+}
+
+impl<F: Fn(u32) -> Option<Value> + Sync> Keyed<F> {
+    /// Positions `0..n`, position `i` under `key(i)` (none if `None`) and
+    /// worth `value(i)`.
+    pub fn new(n: u32, key: impl Fn(u32) -> Option<u64>, value: F) -> Keyed<F> {
+        let mut keys: Vec<(u64, u32)> = (0..n).filter_map(|i| key(i).map(|k| (k, i))).collect();
+        keys.sort_unstable();
+        Keyed { keys, value }
+    }
+}
+
+impl<F: Fn(u32) -> Option<Value> + Sync> Records for Keyed<F> {
+    fn value(&self, key: u64) -> Result<Option<Value>, DbError> {
+        Ok(self
+            .keys
+            .binary_search_by_key(&key, |&(k, _)| k)
+            .ok()
+            .and_then(|j| (self.value)(self.keys[j].1)))
+    }
+
+    fn len(&self) -> u64 {
+        self.keys.len() as u64
+    }
+}
+
+/// A game and its records (a database), answering questions about
+/// positions.
 pub struct Probe<'a> {
     /// The game.
     pub game: &'a dyn Playable,
-    /// Its database.
-    pub db: &'a Database,
+    /// Its records.
+    pub db: &'a dyn Records,
 }
 
 impl Probe<'_> {
@@ -265,7 +326,7 @@ impl Probe<'_> {
                 uncounted += 1;
             }
         }
-        Ok(self.db.header().positions.saturating_sub(uncounted))
+        Ok(self.db.len().saturating_sub(uncounted))
     }
 
     /// The value of `p`; `None` if it is no position in the database.

@@ -90,10 +90,7 @@ fn a_position_outside_the_game_is_an_error() {
     let impossible = Board([1, 1, 1, 0, 0, 0, 0, 0, 0]);
     let e = s.value(&impossible).unwrap_err();
     assert!(matches!(e, Error::NotAPosition(_)), "{e}");
-    assert_eq!(
-        e.to_string(),
-        "XXX\n...\n...\n is not a position of the game"
-    );
+    assert_eq!(e.to_string(), "xxx/.../... is not a position of the game");
     assert!(s.moves(&impossible).is_err());
     assert!(s.line(&impossible, 5).is_err());
 }
@@ -281,7 +278,9 @@ fn a_memory_limit_refuses_a_large_exploration() {
         .memory_limit(10_000)
         .explore(TicTacToe { symmetry: false })
         .unwrap_err();
-    assert!(matches!(e, Error::TooLarge { .. }), "{e}");
+    // Refused while exploring: the message says the count is partial.
+    assert!(matches!(e, Error::ExplorationTooLarge { .. }), "{e}");
+    assert!(e.to_string().contains("found so far"), "{e}");
 }
 
 /// The explored graph holds only reachable positions and exactly their
@@ -324,5 +323,11 @@ fn what_the_caller_reserves_a_position_counts_against_the_memory_limit() {
         .reserve(1024)
         .explore(game())
         .unwrap_err();
-    assert!(matches!(e, Error::TooLarge { .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::TooLarge { .. } | Error::ExplorationTooLarge { .. }
+        ),
+        "{e}"
+    );
 }

@@ -113,7 +113,7 @@ impl<G: StateGame> StateSolution<G> {
     fn number(&self, p: &G::Position) -> Result<u32> {
         self.explored()
             .index(p)
-            .ok_or_else(|| Error::NotAPosition(self.game().show(p)))
+            .ok_or_else(|| Error::NotAPosition(self.game().notation(p)))
     }
 
     /// The value of `p` for the player to move.
@@ -124,7 +124,7 @@ impl<G: StateGame> StateSolution<G> {
         let v = self.number(p)?;
         self.solved
             .value(v)
-            .ok_or_else(|| Error::NotAPosition(self.game().show(p)))
+            .ok_or_else(|| Error::NotAPosition(self.game().notation(p)))
     }
 
     /// The values of the start positions, in the order of [`StateGame::starts`].

@@ -51,6 +51,7 @@ pub use run::{
     check_dense, check_states, solve_dense, solve_states, Checked, DenseKey, DenseSolution,
     StateRun, VALUES_BYTES_PER_RECORD, VALUES_BY_KEY_BYTES_PER_POSITION,
 };
+
 pub use states::States;
 
 use std::fmt;
@@ -276,6 +277,7 @@ type Build = dyn Fn(&Params<'_>) -> Result<Box<dyn Solvable>, GameError> + Send 
 pub struct Entry {
     name: String,
     about: String,
+    help: String,
     variants: Vec<(String, String)>,
     params: Vec<Param>,
     build: Box<Build>,
@@ -302,6 +304,7 @@ impl Entry {
         Entry {
             name: name.into(),
             about: about.into(),
+            help: String::new(),
             variants: Vec::new(),
             params: Vec::new(),
             build: Box::new(build),
@@ -331,6 +334,13 @@ impl Entry {
         self
     }
 
+    /// With `help`: what `--help` adds after the options (its notation,
+    /// examples).
+    pub fn help(mut self, help: impl Into<String>) -> Entry {
+        self.help = help.into();
+        self
+    }
+
     /// With the parameter `param`.
     pub fn param(mut self, param: Param) -> Entry {
         self.params.push(param);
@@ -345,6 +355,11 @@ impl Entry {
     /// What it is, in one line.
     pub fn about(&self) -> &str {
         &self.about
+    }
+
+    /// What `--help` adds after the options; empty if nothing.
+    pub fn long_help(&self) -> &str {
+        &self.help
     }
 
     /// Its variants, with one line each; none for most games.
@@ -645,4 +660,27 @@ pub trait GameSolution: Sync {
     fn start_value(&self) -> Option<Value> {
         self.start().and_then(|s| self.answers().value(s))
     }
+
+    /// The positions that only stand for a finished game (a captured lion,
+    /// a chess ending's capture): kept so that moves to them are valued,
+    /// not counted ([`Playable::uncounted`]). None by default.
+    fn uncounted(&self) -> Vec<u32> {
+        Vec::new()
+    }
+
+    /// How the keys run with the numbers (what a database writer can skip).
+    fn key_order(&self) -> KeyOrder {
+        KeyOrder::Any
+    }
+}
+
+/// How a solution's keys run with its positions' numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyOrder {
+    /// Position `i`'s key is `i`.
+    Numbers,
+    /// Keys grow with the numbers.
+    Increasing,
+    /// Any order.
+    Any,
 }

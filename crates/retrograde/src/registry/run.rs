@@ -8,7 +8,7 @@
 //! 17 bytes a position more while the values are looked up by key
 //! ([`VALUES_BY_KEY_BYTES_PER_POSITION`]).
 
-use super::{GameSolution, How, RunError};
+use super::{GameSolution, How, KeyOrder, RunError};
 use crate::db::Database;
 use crate::explore::{Explored, StateSolution};
 use crate::game::AsGraph;
@@ -39,6 +39,7 @@ pub struct Checked {
 pub struct StateRun<G: StateGame, K> {
     solution: StateSolution<G>,
     key: K,
+    uncounted: Vec<u32>,
 }
 
 /// Explores and solves `game` within `how`'s limit (the parallel engine,
@@ -52,7 +53,11 @@ where
     K: Fn(&G::Position) -> Option<u64> + Sync,
 {
     let solution = explorer(how, how.reserve).solve(game)?;
-    Ok(StateRun { solution, key })
+    Ok(StateRun {
+        solution,
+        key,
+        uncounted: Vec::new(),
+    })
 }
 
 fn explorer<'p>(how: &How<'p>, reserve: u64) -> Explorer<'p> {
@@ -67,6 +72,13 @@ impl<G: StateGame, K> StateRun<G, K> {
     /// The solution, asked by position.
     pub fn solution(&self) -> &StateSolution<G> {
         &self.solution
+    }
+
+    /// With `p`, if reached, counted as no position
+    /// ([`GameSolution::uncounted`]).
+    pub fn uncounted(mut self, p: &G::Position) -> Self {
+        self.uncounted.extend(self.solution.explored().index(p));
+        self
     }
 }
 
@@ -92,6 +104,10 @@ where
 
     fn move_count(&self) -> Option<u64> {
         Some(self.solution.explored().move_count())
+    }
+
+    fn uncounted(&self) -> Vec<u32> {
+        self.uncounted.clone()
     }
 
     fn verify(&self, keep: usize) -> Result<Report, SolveError> {
@@ -159,6 +175,8 @@ pub struct DenseSolution<G: Game + Sync> {
     rules: Rules,
     key: DenseKey<G>,
     start: Option<u32>,
+    uncounted: Vec<u32>,
+    increasing: bool,
 }
 
 /// Solves the numbered game `game` under `rules` on the lean engine (values,
@@ -188,6 +206,8 @@ pub fn solve_dense<G: Game + Sync>(
         rules: rules.clone(),
         key,
         start,
+        uncounted: Vec::new(),
+        increasing: false,
     })
 }
 
@@ -195,6 +215,20 @@ impl<G: Game + Sync> DenseSolution<G> {
     /// The game.
     pub fn game(&self) -> &G {
         &self.solved.graph().0
+    }
+
+    /// With positions `uncounted` counted as none
+    /// ([`GameSolution::uncounted`]).
+    pub fn uncounted(mut self, uncounted: impl IntoIterator<Item = u32>) -> Self {
+        self.uncounted.extend(uncounted);
+        self
+    }
+
+    /// With keys that grow with the numbers (a database is written from
+    /// them without sorting).
+    pub fn increasing_keys(mut self) -> Self {
+        self.increasing = true;
+        self
     }
 }
 
@@ -216,6 +250,18 @@ impl<G: Game + Sync> GameSolution for DenseSolution<G> {
 
     fn move_count(&self) -> Option<u64> {
         None
+    }
+
+    fn uncounted(&self) -> Vec<u32> {
+        self.uncounted.clone()
+    }
+
+    fn key_order(&self) -> KeyOrder {
+        match (&self.key, self.increasing) {
+            (None, _) => KeyOrder::Numbers,
+            (Some(_), true) => KeyOrder::Increasing,
+            (Some(_), false) => KeyOrder::Any,
+        }
     }
 
     fn verify(&self, keep: usize) -> Result<Report, SolveError> {

@@ -117,7 +117,8 @@ impl Playable for Endgame {
 impl Solvable for Endgame {
     fn solve(&self, how: &How<'_>) -> Result<Box<dyn GameSolution + '_>, RunError> {
         let key = |p: &Position| Playable::key(self, u64::from(p.0));
-        Ok(Box::new(registry::solve_states(self, how, key)?))
+        let solved = registry::solve_states(self, how, key)?.uncounted(&Position::CAPTURED);
+        Ok(Box::new(solved))
     }
 
     fn check(&self, db: &Database, how: &How<'_>, keep: usize) -> Result<Checked, RunError> {

@@ -225,6 +225,16 @@ pub fn entry() -> Entry {
             Ok(Box::new(rules) as Box<dyn Solvable>)
         },
     )
+    .help(
+        "Positions are written as in shogi's SFEN: rows from the top, upper case for \
+the first player, the side to move (b first, w second), the hands; the start \
+is \"gle/1c1/1C1/ELG b -\".
+
+Examples:
+  retrograde game dobutsu
+  retrograde game dobutsu --json | jq .start
+  retrograde game dobutsu --position 'gle/1c1/1C1/ELG b -'",
+    )
     .param(Param::text(
         "start",
         "Solve the positions reachable from this one instead of the opening.",
