@@ -646,9 +646,7 @@ fn finish_draws(
     ch.draws
         .finish_round(worker, abort, |d| take_draw(share, d))?;
     for s in share.state.iter_mut() {
-        if *s == UNDECIDED {
-            *s = DRAW;
-        }
+        *s = kernel::undecided_to_draw(*s);
     }
     Ok(())
 }
