@@ -39,13 +39,11 @@ use timely::worker::Worker;
 use crate::channel::{check, digest_bytes, digest_words, Channel, Checked, Watch, PUMP_EVERY};
 use crate::engine::Me;
 use crate::error::{Error, Result};
+use crate::memory::BUFFER_BYTES;
 
 /// Estimated bytes a position costs its owner: the lean engine's layout, so
 /// its estimate ([`retrograde::solve::LEAN_BYTES_PER_POSITION`]).
 pub const BYTES_PER_POSITION: u64 = retrograde::solve::LEAN_BYTES_PER_POSITION;
-
-/// Estimated bytes of message buffers and timely's own state, per worker.
-pub const BUFFER_BYTES: u64 = 48 << 20;
 
 /// The memory one process of `processes`, each running `threads` workers,
 /// needs for its share of a game of `positions` positions (see
