@@ -91,9 +91,16 @@ impl Engine {
     }
 }
 
-/// Bytes per position the solvers need beyond the graph: state, remoteness,
-/// best move, counter and a queue slot (or the parallel engine's key).
-pub const SOLVE_BYTES_PER_POSITION: u64 = 17;
+/// Bytes per position the solvers need beyond the graph: the larger of the
+/// sequential and parallel engines' estimates.
+pub const SOLVE_BYTES_PER_POSITION: u64 = {
+    use retrograde::solve::{PARALLEL_BYTES_PER_POSITION, SEQUENTIAL_BYTES_PER_POSITION};
+    if PARALLEL_BYTES_PER_POSITION > SEQUENTIAL_BYTES_PER_POSITION {
+        PARALLEL_BYTES_PER_POSITION
+    } else {
+        SEQUENTIAL_BYTES_PER_POSITION
+    }
+};
 
 pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     let timely = match (args.engine, args.cluster.cluster.is_some()) {

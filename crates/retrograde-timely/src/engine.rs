@@ -29,7 +29,7 @@ use timely::worker::Worker;
 use crate::channel::{digest_bytes, digest_words, Channel, Checked, Watch};
 use crate::error::{Error, Result};
 use crate::input::EdgeShards;
-use crate::memory::Limit;
+use crate::memory::{Limit, BUFFER_BYTES};
 
 /// What process 0 gets back.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -278,9 +278,6 @@ struct Share {
     rem: Vec<u32>,
     best: Vec<u32>,
 }
-
-/// Estimated bytes of message buffers and timely's state, per worker.
-const BUFFER_BYTES: u64 = 48 << 20;
 
 /// The memory process `process` of `processes` (each of `threads` workers)
 /// needs for its share of a graph of `vertices` and `edges`, at its peak:
@@ -646,9 +643,7 @@ fn finish_draws(
     ch.draws
         .finish_round(worker, abort, |d| take_draw(share, d))?;
     for s in share.state.iter_mut() {
-        if *s == UNDECIDED {
-            *s = DRAW;
-        }
+        *s = kernel::undecided_to_draw(*s);
     }
     Ok(())
 }

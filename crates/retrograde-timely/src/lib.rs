@@ -73,8 +73,9 @@ pub use engine::{graph_share_bytes, Solved};
 pub use error::{ConfigError, Error, Result};
 pub use hosts::read_hostfile;
 pub use input::{BinaryGraph, EdgeArray, EdgeShards, TextEdgeList};
+pub use memory::BUFFER_BYTES;
 pub use net::{Hello, HELLO_BYTES};
-pub use on_the_fly::{share_bytes, Outline, Remote, BUFFER_BYTES, BYTES_PER_POSITION};
+pub use on_the_fly::{share_bytes, Outline, Remote, BYTES_PER_POSITION};
 
 /// The default time allowed to connect to all peers.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);

@@ -12,6 +12,11 @@ use timely::worker::Worker;
 use crate::channel::{digest_words, Channel, Checked, Watch};
 use crate::error::{Error, Result};
 
+/// Estimated bytes of message buffers and timely's own state, per worker,
+/// in both engines' estimates ([`graph_share_bytes`](crate::graph_share_bytes),
+/// [`share_bytes`](crate::share_bytes)).
+pub const BUFFER_BYTES: u64 = 48 << 20;
+
 /// A process's memory limit, and what its share is computed from.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Limit {

@@ -5,9 +5,10 @@
 //! or exchanged up front; nobody holds the whole game.
 //!
 //! Position `v` belongs to worker `v % peers`, at local index `v / peers`.
-//! The owner keeps, in the lean engine's layout, a state byte (the move
-//! counter packed into it while undecided, when every out-degree is at most
-//! 250; a `u32` counter beside it otherwise) and a `u16` remoteness (widened
+//! The owner keeps, in the lean engine's layout
+//! ([`retrograde::solve::layout`]), a state byte (the move counter packed
+//! into it while undecided, when every out-degree is at most 250; a `u32`
+//! counter beside it otherwise) and a `u16` remoteness (widened
 //! to `u32` if best play reaches 65535 plies): 3 bytes a position, plus the
 //! local indices of the current and the next ply.
 //!
@@ -26,7 +27,8 @@
 use std::sync::atomic::AtomicBool;
 
 use retrograde::graph::NONE;
-use retrograde::kernel::{self, Effect, Phase, DRAW, LOSE, UNDECIDED};
+use retrograde::kernel::{self, Effect, Phase, UNDECIDED};
+use retrograde::solve::layout::{self, Counters, Packed, Wide};
 use retrograde::solve::Remoteness;
 use retrograde::{
     GameGraph, Histogram, HistogramCounter, Line, Outcome, Rules, Successors, Summary, Value,
@@ -37,16 +39,11 @@ use timely::worker::Worker;
 use crate::channel::{check, digest_bytes, digest_words, Channel, Checked, Watch, PUMP_EVERY};
 use crate::engine::Me;
 use crate::error::{Error, Result};
-
-/// The largest out-degree whose counter fits in the state byte.
-const PACKED_MAX_DEGREE: u32 = (u8::MAX - UNDECIDED) as u32;
+use crate::memory::BUFFER_BYTES;
 
 /// Estimated bytes a position costs its owner: the lean engine's layout, so
 /// its estimate ([`retrograde::solve::LEAN_BYTES_PER_POSITION`]).
 pub const BYTES_PER_POSITION: u64 = retrograde::solve::LEAN_BYTES_PER_POSITION;
-
-/// Estimated bytes of message buffers and timely's own state, per worker.
-pub const BUFFER_BYTES: u64 = 48 << 20;
 
 /// The memory one process of `processes`, each running `threads` workers,
 /// needs for its share of a game of `positions` positions (see
@@ -226,10 +223,10 @@ impl Channels {
 /// This worker's positions.
 struct Share {
     me: Me,
-    /// Final codes; while undecided, `UNDECIDED + moves left` (packed) or
-    /// `UNDECIDED` with the count in `counters`.
+    /// Final codes; while undecided, the move counter packed
+    /// ([`layout::pack`]), or `UNDECIDED` with the count in `counters`.
     state: Vec<u8>,
-    counters: Option<Vec<u32>>,
+    counters: Option<Wide>,
     plies: Remoteness,
 }
 
@@ -273,65 +270,36 @@ impl Share {
                     share.plies.set(t, 0);
                     levels[phase as usize].push(t as u32);
                 }
-            } else if share.counters.is_none() && start.moves <= PACKED_MAX_DEGREE {
-                share.state[t] = UNDECIDED + start.moves as u8;
-            } else {
+                continue;
+            }
+            if share.counters.is_none() {
+                if let Some(code) = layout::pack(start) {
+                    share.state[t] = code;
+                    continue;
+                }
                 // A counter too large for the state byte: from here on every
                 // counter lives in its own array, the packed ones moved there.
-                if share.counters.is_none() {
-                    let mut counters = filled(m, 0u32, me.me)?;
-                    for (s, c) in share.state[..t].iter_mut().zip(&mut counters) {
-                        if *s > UNDECIDED {
-                            *c = u32::from(*s - UNDECIDED);
-                            *s = UNDECIDED;
-                        }
-                    }
-                    share.counters = Some(counters);
-                }
-                if let Some(c) = share.counters.as_mut() {
-                    c[t] = start.moves;
-                }
+                let mut counters = filled(m, 0u32, me.me)?;
+                layout::widen(&mut share.state[..t], &mut counters);
+                share.counters = Some(Wide(counters));
+            }
+            if let Some(Wide(c)) = share.counters.as_mut() {
+                c[t] = start.moves;
             }
         }
         Ok((share, levels))
     }
 
-    /// One decided successor with state `code`, remoteness `round`, of the
-    /// local position `t`: true if it decides `t` (with `round + 1`).
+    /// One decided successor of the local position `t`, of remoteness
+    /// `round`, its state code having `effect` ([`kernel::effect`]): true if
+    /// it decides `t` (with `round + 1`).
     #[inline]
-    fn hit(&mut self, t: usize, code: u8, round: u32) -> bool {
-        // Undecided, and the counter to count down: in the state byte, or
-        // beside it.
+    fn hit(&mut self, t: usize, effect: Effect, round: u32) -> bool {
+        // The counter to count down is in the state byte, or beside it.
         let s = &mut self.state[t];
-        let open = match &self.counters {
-            None => *s > UNDECIDED,
-            Some(_) => *s == UNDECIDED,
-        };
-        if !open {
-            return false;
-        }
-        let decided = match kernel::effect(code) {
-            Effect::Decide(to) => {
-                *s = to;
-                true
-            }
-            Effect::CountDown => {
-                let last = match &mut self.counters {
-                    None => {
-                        *s -= 1;
-                        *s == UNDECIDED
-                    }
-                    Some(c) => {
-                        c[t] -= 1;
-                        c[t] == 0
-                    }
-                };
-                if last {
-                    *s = LOSE;
-                }
-                last
-            }
-            _ => false,
+        let decided = match &mut self.counters {
+            None => Packed.apply(s, t, effect),
+            Some(wide) => wide.apply(s, t, effect),
         };
         if decided {
             self.plies.set(t, round + 1);
@@ -564,9 +532,7 @@ where
     let (mut share, levels) = Share::start(g, rules, me)?;
     let rounds = solve_rounds(worker, &mut ch, g, &mut share, levels, abort)?;
     for s in share.state.iter_mut() {
-        if *s >= UNDECIDED {
-            *s = DRAW;
-        }
+        *s = kernel::undecided_to_draw(*s);
     }
     share.counters = None;
     let outline = outline(
@@ -657,9 +623,9 @@ fn solve_rounds<G: GameGraph + ?Sized>(
             if peers == 1 {
                 // One worker owns everything: the lean engine's loop.
                 for &t in &level {
-                    let code = share.state[t as usize];
+                    let effect = kernel::effect(share.state[t as usize]);
                     g.for_each_predecessor(t, |p| {
-                        if share.hit(p as usize, code, round) {
+                        if share.hit(p as usize, effect, round) {
                             next.push(p);
                         }
                     });
@@ -668,10 +634,11 @@ fn solve_rounds<G: GameGraph + ?Sized>(
                 for &t in &level {
                     let t = t as usize;
                     let (u, code) = (me.global(t), share.state[t]);
+                    let effect = kernel::effect(code);
                     g.for_each_predecessor(u, |p| {
                         if me.owns(p) {
                             let pt = p / peers;
-                            if share.hit(pt as usize, code, round) {
+                            if share.hit(pt as usize, effect, round) {
                                 next.push(pt);
                             }
                         } else {
@@ -717,7 +684,7 @@ fn absorb(share: &mut Share, next: &mut Vec<u32>, heard: &mut Heard, h: Hits, ro
     heard.ties |= h.ties;
     for (&p, &code) in h.preds.iter().zip(&h.codes) {
         let t = p / share.me.peers;
-        if share.hit(t as usize, code, round) {
+        if share.hit(t as usize, kernel::effect(code), round) {
             next.push(t);
         }
     }

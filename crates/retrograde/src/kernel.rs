@@ -26,7 +26,7 @@
 //! the terminal wins and losses until nothing more is decided (a position
 //! decided then is a real win or loss), then from the terminal ties through
 //! the positions still undecided (none of which either side can force to a
-//! win). Whatever stays undecided is a `Draw`.
+//! win). Whatever stays undecided is a `Draw` ([`undecided_to_draw`]).
 //!
 //! # Equal moves
 //!
@@ -87,6 +87,26 @@ pub const ABSENT: u8 = 3;
 /// Not decided yet. Codes above it are free for engines that pack a move
 /// counter into the state byte. A code `>= DRAW` is a draw or undecided.
 pub const UNDECIDED: u8 = 5;
+
+/// The final code of a position a solve leaves with state byte `code`: one
+/// still undecided ([`UNDECIDED`], or above it with a packed counter: see
+/// [`solve::layout`](crate::solve::layout)) is a `Draw`, every other code is
+/// final already. Every engine ends with this.
+///
+/// ```
+/// use retrograde::kernel::{undecided_to_draw, DRAW, UNDECIDED, WIN};
+/// assert_eq!(undecided_to_draw(UNDECIDED), DRAW);
+/// assert_eq!(undecided_to_draw(UNDECIDED + 7), DRAW);
+/// assert_eq!(undecided_to_draw(WIN), WIN);
+/// ```
+#[inline]
+pub fn undecided_to_draw(code: u8) -> u8 {
+    if code >= UNDECIDED {
+        DRAW
+    } else {
+        code
+    }
+}
 
 /// The outcome of a final state code; `None` for [`ABSENT`] (and for codes
 /// that are not final).

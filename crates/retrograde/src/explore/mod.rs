@@ -276,8 +276,9 @@ const EXPLORE_BYTES: u64 = 9;
 /// (offsets instead of predecessor counts; predecessors).
 const GRAPH_BYTES: (u64, u64) = (4, 4);
 
-/// Bytes per position of the parallel engine's state.
-const SOLVE_BYTES: u64 = 17;
+/// Bytes per position of the parallel engine's state, which
+/// [`Explorer::solve`] runs.
+const SOLVE_BYTES: u64 = crate::solve::PARALLEL_BYTES_PER_POSITION;
 
 /// "No terminal value" in [`Explored`]'s value array.
 const OPEN: u8 = u8::MAX;

@@ -23,7 +23,7 @@
 use rayon::prelude::*;
 
 use crate::graph::NONE;
-use crate::kernel::{DRAW, UNDECIDED};
+use crate::kernel::{self, DRAW, UNDECIDED};
 use crate::{GameGraph, Progress};
 
 /// Hits buffered before they are written out.
@@ -108,12 +108,12 @@ fn for_each_undecided(
         });
 }
 
+/// Every undecided position is a draw ([`kernel::undecided_to_draw`]).
 fn mark_draws(state: &mut [u8]) {
-    state.par_iter_mut().with_min_len(1 << 16).for_each(|s| {
-        if *s == UNDECIDED {
-            *s = DRAW;
-        }
-    });
+    state
+        .par_iter_mut()
+        .with_min_len(1 << 16)
+        .for_each(|s| *s = kernel::undecided_to_draw(*s));
 }
 
 /// One bit per position, set for the undecided ones.

@@ -5,11 +5,12 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+use super::layout::{self, Counters, Packed, Wide};
 use super::solution::{Remoteness, Values};
 use super::{NoProgress, Progress};
 use crate::alloc::{filled, prefetch};
 use crate::error::SolveError;
-use crate::kernel::{self, Effect, Phase, DRAW, LOSE, UNDECIDED};
+use crate::kernel::{self, Effect, Phase, DRAW, UNDECIDED};
 use crate::{GameGraph, Rules};
 
 /// Bytes a position the lean engine is estimated to need, to refuse games too
@@ -19,10 +20,6 @@ use crate::{GameGraph, Rules};
 /// frontier well under 0.1 byte a position). Not counted: 4 bytes more a
 /// position if some out-degree exceeds 250.
 pub const LEAN_BYTES_PER_POSITION: u64 = 4;
-
-/// The largest out-degree whose move counter fits in the state byte: codes
-/// `UNDECIDED + 1 ..= 255` hold the counters `1..=250`.
-const PACKED_MAX_DEGREE: u32 = (u8::MAX - UNDECIDED) as u32;
 
 /// Strongly solves `g` under `rules` like [`solve`](super::solve), in less
 /// memory and without best moves.
@@ -36,7 +33,7 @@ const PACKED_MAX_DEGREE: u32 = (u8::MAX - UNDECIDED) as u32;
 /// How it saves memory:
 /// - while a position is undecided, its move counter lives in its state byte
 ///   (when every out-degree is at most 250; otherwise a `u32` counter per
-///   position is allocated);
+///   position is allocated): the [lean layout](super::layout);
 /// - remoteness is stored in a `u16` per position, widened to `u32` only if
 ///   best play ever lasts 65535 plies or more;
 /// - no best-move array and no queue of all positions: positions are decided
@@ -133,23 +130,20 @@ pub(crate) fn solve_lean_walking<G: GameGraph + Sync + ?Sized>(
             );
             walk(g, &mut state, &mut rem, ties, &mut c, progress, walk_how);
         }
-        Some(c) => {
-            let mut c = Wide(c);
+        Some(mut c) => {
             walk(
                 g, &mut state, &mut rem, win_lose, &mut c, progress, walk_how,
             );
             walk(g, &mut state, &mut rem, ties, &mut c, progress, walk_how);
         }
     }
+    // Undecided positions and labelled draws, counted as they are final.
     let draws: usize = state
         .par_iter_mut()
         .with_min_len(CHUNK)
         .map(|s| {
-            let draw = *s >= UNDECIDED || *s == DRAW;
-            if *s >= UNDECIDED {
-                *s = DRAW;
-            }
-            usize::from(draw)
+            *s = kernel::undecided_to_draw(*s);
+            usize::from(*s == DRAW)
         })
         .sum();
     progress.advance(draws as u64);
@@ -163,10 +157,11 @@ const CHUNK: usize = 1 << 16;
 /// Where the walk starts from.
 struct Start {
     /// Terminal codes, and every other position's move counter in its state
-    /// byte (code `UNDECIDED + c`), or `UNDECIDED` if `counters` holds them.
+    /// byte ([`layout::pack`]), or `UNDECIDED` if `counters` holds them.
     state: Vec<u8>,
-    /// The move counters, if some out-degree exceeds [`PACKED_MAX_DEGREE`].
-    counters: Option<Vec<u32>>,
+    /// The move counters, if some out-degree exceeds
+    /// [`PACKED_MAX_DEGREE`](layout::PACKED_MAX_DEGREE).
+    counters: Option<Wide>,
     /// Level 0 of each phase: the terminal wins and losses, and the ties.
     levels: [Vec<u32>; 2],
 }
@@ -186,17 +181,15 @@ fn start<G: GameGraph + Sync + ?Sized>(g: &G, rules: &Rules) -> Start {
             for (i, s) in states.iter_mut().enumerate() {
                 let v = (first + i) as u32;
                 let start = kernel::start_of(g, v, labels.at(v), rules.no_move);
-                *s = start.code;
-                if start.is_open() {
-                    if start.moves <= PACKED_MAX_DEGREE {
-                        *s = UNDECIDED + start.moves as u8;
-                    } else {
-                        wide.store(true, Relaxed);
-                    }
-                }
+                *s = layout::pack(start).unwrap_or_else(|| {
+                    wide.store(true, Relaxed);
+                    start.code
+                });
             }
         });
-    // A large degree: every counter moves to a u32 array.
+    // A large degree: every counter moves to a u32 array. The positions left
+    // `UNDECIDED` are the open ones too large to pack (an open position has
+    // no label): only theirs are counted again.
     let counters = wide.into_inner().then(|| {
         let mut c = filled(n, 0u32);
         c.par_chunks_mut(CHUNK)
@@ -204,17 +197,15 @@ fn start<G: GameGraph + Sync + ?Sized>(g: &G, rules: &Rules) -> Start {
             .enumerate()
             .for_each(|(k, (c, states))| {
                 let first = k * CHUNK;
-                let mut labels = rules.labels.walk_from(first as u32);
-                for (i, (c, s)) in c.iter_mut().zip(states.iter_mut()).enumerate() {
-                    let v = (first + i) as u32;
-                    let start = kernel::start_of(g, v, labels.at(v), rules.no_move);
-                    if start.is_open() {
-                        *c = start.moves;
-                        *s = UNDECIDED;
+                for (i, (c, &s)) in c.iter_mut().zip(states.iter()).enumerate() {
+                    if s == UNDECIDED {
+                        let v = (first + i) as u32;
+                        *c = kernel::start_of(g, v, None, rules.no_move).moves;
                     }
                 }
+                layout::widen(states, c);
             });
-        c
+        Wide(c)
     });
     let level = |phase: Phase| -> Vec<u32> {
         state
@@ -230,44 +221,6 @@ fn start<G: GameGraph + Sync + ?Sized>(g: &G, rules: &Rules) -> Start {
         state,
         counters,
         levels,
-    }
-}
-
-/// Where the move counters of undecided positions live.
-trait Counters: Send {
-    /// Whether `v`'s state code means "undecided".
-    fn undecided(&self, state: u8) -> bool;
-    /// Counts one more move of `v` known to reach a `Win`; true when it was the last.
-    fn decrement(&mut self, state: &mut [u8], v: usize) -> bool;
-}
-
-/// Counters in the state byte: code `UNDECIDED + c` for `c` moves left.
-struct Packed;
-
-impl Counters for Packed {
-    #[inline]
-    fn undecided(&self, state: u8) -> bool {
-        state > UNDECIDED
-    }
-    #[inline]
-    fn decrement(&mut self, state: &mut [u8], v: usize) -> bool {
-        state[v] -= 1;
-        state[v] == UNDECIDED
-    }
-}
-
-/// Counters in their own `u32` array; the state byte is `UNDECIDED`.
-struct Wide(Vec<u32>);
-
-impl Counters for Wide {
-    #[inline]
-    fn undecided(&self, state: u8) -> bool {
-        state == UNDECIDED
-    }
-    #[inline]
-    fn decrement(&mut self, _state: &mut [u8], v: usize) -> bool {
-        self.0[v] -= 1;
-        self.0[v] == 0
     }
 }
 
@@ -291,7 +244,7 @@ impl Plies for u32 {
 }
 
 /// Decides positions level by level, from the terminal positions in `level`.
-fn walk<G: GameGraph + Sync + ?Sized, C: Counters>(
+fn walk<G: GameGraph + Sync + ?Sized, C: Counters + Send>(
     g: &G,
     state: &mut [u8],
     rem: &mut Remoteness,
@@ -327,7 +280,7 @@ fn walk<G: GameGraph + Sync + ?Sized, C: Counters>(
 
 /// Decides the positions of remoteness `r + 1` from those of remoteness `r`.
 #[inline]
-fn step<G: GameGraph + ?Sized, C: Counters, R: Plies>(
+fn step<G: GameGraph + ?Sized, C: Counters + Send, R: Plies>(
     g: &G,
     state: &mut [u8],
     rem: &mut [R],
@@ -345,7 +298,7 @@ fn step<G: GameGraph + ?Sized, C: Counters, R: Plies>(
 
 /// One reverse move `p -> u` read, `effect` being what `u`'s value does to
 /// its predecessors: `p`, if undecided, is decided (then gets `plies` and
-/// joins the next level) or has one move fewer left.
+/// joins the next level) or has one move fewer left ([`Counters::apply`]).
 #[inline(always)]
 fn update<C: Counters, R: Plies>(
     state: &mut [u8],
@@ -357,16 +310,10 @@ fn update<C: Counters, R: Plies>(
     plies: R,
 ) {
     let pi = p as usize;
-    if !counters.undecided(state[pi]) {
-        return;
+    if counters.apply(&mut state[pi], pi, effect) {
+        rem[pi] = plies;
+        next.push(p);
     }
-    match effect {
-        Effect::Decide(to) => state[pi] = to,
-        Effect::CountDown if counters.decrement(state, pi) => state[pi] = LOSE,
-        _ => return,
-    }
-    rem[pi] = plies;
-    next.push(p);
 }
 
 /// Positions of a level whose reverse moves are generated together (a few
@@ -401,7 +348,7 @@ fn generate<G: GameGraph + Sync + ?Sized>(g: &G, level: &[u32]) -> Vec<Vec<u32>>
 
 /// [`step`] with the reverse moves generated on all threads, a batch ahead
 /// of the thread applying them (see [`Walk::Batched`]).
-fn step_batched<G: GameGraph + Sync + ?Sized, C: Counters, R: Plies + Send + Sync>(
+fn step_batched<G: GameGraph + Sync + ?Sized, C: Counters + Send, R: Plies + Send + Sync>(
     g: &G,
     state: &mut [u8],
     rem: &mut [R],
@@ -590,7 +537,7 @@ mod tests {
 
     #[test]
     fn exactly_the_packed_limit_stays_packed() {
-        let mut edges: Vec<(u32, u32)> = (0..PACKED_MAX_DEGREE).map(|_| (0, 1)).collect();
+        let mut edges: Vec<(u32, u32)> = (0..layout::PACKED_MAX_DEGREE).map(|_| (0, 1)).collect();
         edges.push((1, 2));
         let g = Csr::from_edges(3, &edges).with_successors();
         agree(&g, &Rules::normal());

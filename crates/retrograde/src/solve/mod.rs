@@ -4,13 +4,15 @@
 //! - [`solve_parallel`]: the same on all cores, level by level, same answers.
 //! - [`solve_lean`]: the same analysis in 3 bytes per position, without stored
 //!   best moves ([`Values`]; [`Solved`] computes them on demand), for games
-//!   generated on the fly.
+//!   generated on the fly. Its [`layout`] (the move counter packed into the
+//!   state byte) is the timely engine's for games too.
 //!
 //! All of them decide positions by the one rule of [`kernel`](crate::kernel).
 //! - [`reference::solve_reference`]: a slow fixed-point iteration straight from
 //!   the definitions, the yardstick every engine is tested against.
 
 mod draws;
+pub mod layout;
 pub(crate) mod lean;
 mod parallel;
 pub mod reference;
@@ -19,8 +21,10 @@ pub(crate) mod solution;
 pub mod trace;
 
 pub use lean::{solve_lean, solve_lean_with_progress, LEAN_BYTES_PER_POSITION};
-pub use parallel::{fits_parallel, solve_parallel, solve_parallel_with_progress};
-pub use sequential::{solve, solve_with_progress};
+pub use parallel::{
+    fits_parallel, solve_parallel, solve_parallel_with_progress, PARALLEL_BYTES_PER_POSITION,
+};
+pub use sequential::{solve, solve_with_progress, SEQUENTIAL_BYTES_PER_POSITION};
 pub use solution::{
     Answers, Histogram, HistogramCounter, IntoParts, Line, Lookup, MoveValue, Remoteness, Solution,
     Solved, Summary, Values,

@@ -15,6 +15,15 @@ use crate::{GameGraph, Outcome, Rules};
 /// Frontier positions handled per task.
 const CHUNK: usize = 1024;
 
+/// Bytes a position [`solve_parallel`] needs beyond the graph and the
+/// frontiers, to refuse games too large for memory before anything is
+/// allocated: its state byte, `u32` remoteness, `u32` move counter (which
+/// becomes its best move) and 64-bit key (1 + 4 + 4 + 8). The same as
+/// [`SEQUENTIAL_BYTES_PER_POSITION`](super::SEQUENTIAL_BYTES_PER_POSITION),
+/// so a graph too large for [`fits_parallel`], solved sequentially, still
+/// fits.
+pub const PARALLEL_BYTES_PER_POSITION: u64 = 17;
+
 /// [`solve`](super::solve) on all threads of the current rayon pool, with the
 /// same result: identical outcomes, remoteness and best moves.
 ///
@@ -35,7 +44,8 @@ const CHUNK: usize = 1024;
 ///
 /// # Complexity
 /// Time **O(V + E)** work, in `R + 1` parallel rounds for a longest
-/// remoteness `R`. Memory: 17 bytes per position plus the frontiers.
+/// remoteness `R`. Memory: [`PARALLEL_BYTES_PER_POSITION`], 17 bytes per
+/// position, plus the frontiers.
 ///
 /// # Errors
 /// If a terminal label names a vertex outside the graph.

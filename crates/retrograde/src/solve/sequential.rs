@@ -7,6 +7,11 @@ use crate::graph::NONE;
 use crate::kernel::{self, Entry, Phase, UNDECIDED};
 use crate::{GameGraph, Rules};
 
+/// Bytes a position [`solve`] needs beyond the graph, to refuse games too
+/// large for memory before anything is allocated: its state byte, and its
+/// `u32` remoteness, best move, move counter and queue slot (1 + 4 · 4).
+pub const SEQUENTIAL_BYTES_PER_POSITION: u64 = 17;
+
 /// Strongly solves the game `g` under `rules`.
 ///
 /// Starts from the terminal positions and walks moves backwards, keeping for
@@ -23,8 +28,8 @@ use crate::{GameGraph, Rules};
 /// # Complexity
 /// Time **O(V + E)**: each position is queued at most once and each reverse
 /// edge read once (twice for draws, to pick their best move). Memory beyond
-/// the graph: 17 bytes per position (state, remoteness, best move, counter,
-/// queue slot).
+/// the graph: [`SEQUENTIAL_BYTES_PER_POSITION`], 17 bytes per position
+/// (state, remoteness, best move, counter, queue slot).
 ///
 /// # Errors
 /// If a terminal label names a vertex outside the graph.
