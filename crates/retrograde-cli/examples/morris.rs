@@ -91,7 +91,7 @@ impl StateGame for Morris {
     }
 
     /// 3. What the tools need: one line of text for a position (`xo./.x./..o o`: the rows from
-    /// the top, then who moves), read back by `parse`; a number for it; a name for each move.
+    ///    the top, then who moves), read back by `parse`; a number for it; a name for each move.
     fn notation(&self, b: &Board) -> String {
         let rows: Vec<String> = b
             .points

@@ -209,7 +209,7 @@ mod tests {
     use super::*;
 
     /// Every example block, as `--help` prints it.
-    const ALL: [&str; 15] = [
+    const ALL: [&str; 14] = [
         TOP,
         SOLVE,
         CONVERT,

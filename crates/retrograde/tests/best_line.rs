@@ -78,10 +78,12 @@ impl Playable for Shuffled {
         Some(0)
     }
     fn parse(&self, text: &str) -> Result<u64, NotationError> {
-        text.parse().map_err(|_| NotationError {
-            game: "shuffled".into(),
-            text: text.into(),
-            what: "expected a vertex".into(),
+        text.parse().map_err(|_| {
+            NotationError::new(
+                "shuffled",
+                text,
+                retrograde::play::NotationFault::Invalid("expected a vertex".into()),
+            )
         })
     }
     fn notation(&self, p: u64) -> String {
