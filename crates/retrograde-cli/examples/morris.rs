@@ -161,7 +161,7 @@ impl StateGame for Morris {
 fn entry() -> Entry {
     let symmetry = Param::flag(
         "symmetry",
-        "Count boards equal under rotations and mirrors as one.",
+        "Count boards equal under rotations and mirrors as different positions.",
         true,
     );
     Entry::state_game(

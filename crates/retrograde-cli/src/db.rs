@@ -108,37 +108,6 @@ impl SaveArgs {
             summary,
         }))
     }
-
-    /// [`SaveArgs::stage`] for an explored state game: `n` positions,
-    /// position `i` being `position(i)` in `game`'s codes, keyed as `game`
-    /// keys it (so that `query` and `play` find it by its notation) and
-    /// worth `value(i)`; the header names `game`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn stage_keyed(
-        &self,
-        files: &mut Outputs,
-        times: &mut Timings,
-        game: &dyn Playable,
-        n: u32,
-        position: impl Fn(u32) -> Option<u64> + Sync,
-        value: impl Fn(u32) -> Option<Value> + Sync,
-        bars: &Bars,
-    ) -> Result<Option<Saved>> {
-        let meta = game.meta();
-        let key = |i| position(i).and_then(|p| game.key(p)).unwrap_or(u64::MAX);
-        let Some(path) = &self.save else {
-            return Ok(None);
-        };
-        let summary = times.time("save", || {
-            bars.spin("save", || {
-                self.writer(meta).stage_keyed(files, path, n, key, value)
-            })
-        })?;
-        Ok(Some(Saved {
-            path: path.clone(),
-            summary,
-        }))
-    }
 }
 
 impl SaveArgs {

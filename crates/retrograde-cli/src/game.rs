@@ -4,9 +4,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use retrograde::games::chess::{Endgame, Ending, Position};
 use retrograde::io::Outputs;
-use retrograde::{Answers, Explorer, Outcome, StateGame};
+use retrograde::Answers;
 
 use crate::common::{self, Stdout, Timings};
 use crate::db::Saved;
@@ -34,11 +33,6 @@ pub struct Args {
 pub enum GameName {
     /// Name the games, one line each.
     List,
-    /// A pawnless chess ending: KQK, KRK, KBBK (opposite-coloured bishops), KBNK or KNNK.
-    #[command(
-        after_help = crate::help::CHESS
-    )]
-    Chess(ChessArgs),
     /// The cop and the thief on a board: the same as `retrograde cop-thief BOARD`.
     CopThief(crate::cop_thief::Args),
     /// Teeko (Scarne): drop four pieces each on a 5 x 5 board, then step; four in a row or a square wins.
@@ -76,15 +70,6 @@ impl Output {
         *self
             .limit
             .get_or_init(|| common::memory_limit(self.max_memory))
-    }
-
-    /// An explorer of a state game within the memory limit, counting the
-    /// database `--save` writes from the solution.
-    pub(crate) fn explorer<'p>(&self, progress: &'p dyn retrograde::Progress) -> Explorer<'p> {
-        Explorer::new()
-            .memory_limit(self.limit())
-            .reserve(self.save.keyed_bytes_per_position())
-            .progress(progress)
     }
 
     /// Refuses a numbered game of `positions` positions whose solve on the
@@ -145,29 +130,6 @@ pub struct TeekoArgs {
     pub engine: crate::cluster::GameClusterArgs,
 }
 
-/// Options of `retrograde game chess`.
-#[derive(clap::Args)]
-pub struct ChessArgs {
-    /// The ending.
-    #[arg(value_parser = parse_ending)]
-    pub ending: Ending,
-    /// Print this position's value and its moves with their values, best first (FEN).
-    #[arg(long, value_name = "FEN")]
-    pub position: Option<String>,
-    /// Solve every position as it is, without folding the board's 8 symmetries.
-    #[arg(long)]
-    pub no_symmetry: bool,
-    #[command(flatten)]
-    pub out: Output,
-}
-
-fn parse_ending(s: &str) -> Result<Ending, String> {
-    Ending::from_name(s).ok_or_else(|| {
-        let names: Vec<&str> = Ending::ALL.iter().map(|e| e.name()).collect();
-        format!("unknown ending {s:?}: expected one of {}", names.join(", "))
-    })
-}
-
 pub fn run(args: Args) -> Result<ExitCode> {
     match args.game {
         GameName::List => {
@@ -177,214 +139,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        GameName::Chess(a) => chess(a),
         GameName::CopThief(a) => crate::cop_thief::run(a),
         GameName::Teeko(a) => teeko(a, args.threads),
     }
-}
-
-fn chess(args: ChessArgs) -> Result<ExitCode> {
-    args.out.check(args.position.is_some())?;
-    let game = Endgame::new(args.ending, !args.no_symmetry);
-    // Read the position first: bad notation is an error before any work.
-    let asked = args
-        .position
-        .as_deref()
-        .map(|fen| game.parse_fen(fen))
-        .transpose()?;
-    let bars = Bars::new(args.out.quiet || args.out.json);
-    let mut times = Timings::default();
-    let sol = times.time("solve", || args.out.explorer(&bars).solve(&game))?;
-    let explored = sol.explored();
-    let solved = sol.solved();
-    let verified = if args.out.verify {
-        Some(check(&mut times, explored, &explored.rules(), solved)?)
-    } else {
-        None
-    };
-
-    // The position asked about as given (not turned into canonical form),
-    // its value, and its moves as played there with their values, best
-    // first: answered before anything is written, as it can fail.
-    let moves = asked
-        .map(|p| -> Result<_> {
-            let v = sol.value(&game.canonical(p))?;
-            let mut moves = Vec::new();
-            game.for_each_raw_move(p, |m| moves.push(m));
-            let mut valued = Vec::new();
-            for m in moves {
-                let after = sol.value(&game.canonical(m.to))?;
-                valued.push((m, after.after_move()));
-            }
-            retrograde::kernel::best_first(&mut valued, |(_, v)| *v);
-            Ok((p, v, valued))
-        })
-        .transpose()?;
-    let mut files = Outputs::new();
-    let saved = args.out.save.stage_keyed(
-        &mut files,
-        &mut times,
-        &game,
-        explored.len() as u32,
-        |i| explored.position(i).map(|p| u64::from(p.0)),
-        |i| solved.value(i),
-        &bars,
-    )?;
-    args.out.commit(files, saved)?;
-
-    // Positions of the ending: every one explored but the capture's tie.
-    let positions: Vec<u32> = (0..explored.len() as u32)
-        .filter(|&i| {
-            explored
-                .position(i)
-                .is_some_and(|p| *p != Position::CAPTURED)
-        })
-        .collect();
-    let mut by_side = [report::Counts::default(); 2];
-    let mut longest = [report::Longest::default(); 2];
-    for &i in &positions {
-        let side = usize::from(explored.position(i).is_some_and(|p| p.black_to_move()));
-        let (c, l) = (&mut by_side[side], &mut longest[side]);
-        let r = solved.remoteness(i);
-        let slot = match solved.outcome(i) {
-            Outcome::Win => {
-                c.win += 1;
-                &mut l.win
-            }
-            Outcome::Lose => {
-                c.lose += 1;
-                &mut l.lose
-            }
-            Outcome::Tie => {
-                c.tie += 1;
-                &mut l.tie
-            }
-            Outcome::Draw => {
-                c.draw += 1;
-                continue;
-            }
-        };
-        *slot = (*slot).max(r);
-    }
-    // Both sides together, in the vocabulary of every report: the solve's
-    // histogram less the capture's tie (remoteness 0), which is no position
-    // of the ending.
-    let mut histogram = solved.values().histogram();
-    if explored.index(&Position::CAPTURED).is_some() {
-        if let Some(level) = histogram.by_remoteness.get_mut(&0) {
-            level[2] -= 1;
-        }
-    }
-    let outcomes = report::Outcomes::from_histogram(&histogram);
-    let mate = |plies: Option<u32>| plies.map(|p| p.div_ceil(2));
-
-    if args.out.json {
-        #[derive(serde::Serialize)]
-        struct Side {
-            counts: report::Counts,
-            longest: report::Longest,
-            longest_mate_moves: Option<u32>,
-        }
-        #[derive(serde::Serialize)]
-        struct MoveJson {
-            r#move: String,
-            fen: String,
-            outcome: &'static str,
-            remoteness: Option<u32>,
-        }
-        #[derive(serde::Serialize)]
-        struct Asked {
-            fen: String,
-            outcome: &'static str,
-            remoteness: Option<u32>,
-            moves: Vec<MoveJson>,
-        }
-        #[derive(serde::Serialize)]
-        struct Json {
-            command: &'static str,
-            game: String,
-            symmetry: bool,
-            #[serde(flatten)]
-            outcomes: report::Outcomes,
-            white_to_move: Side,
-            black_to_move: Side,
-            position: Option<Asked>,
-            verified: Option<bool>,
-            time: report::Time,
-        }
-        let side = |s: usize| Side {
-            counts: by_side[s],
-            longest: longest[s],
-            longest_mate_moves: mate(longest[s].win),
-        };
-        report::print(&Json {
-            command: "game",
-            game: format!("chess {}", args.ending),
-            symmetry: !args.no_symmetry,
-            outcomes,
-            white_to_move: side(0),
-            black_to_move: side(1),
-            position: moves.map(|(p, v, moves)| Asked {
-                fen: game.fen(p),
-                outcome: v.outcome.as_str(),
-                remoteness: v.remoteness,
-                moves: moves
-                    .into_iter()
-                    .map(|(m, v)| MoveJson {
-                        r#move: m.to_string(),
-                        fen: game.show(&m.to),
-                        outcome: v.outcome.as_str(),
-                        remoteness: v.remoteness,
-                    })
-                    .collect(),
-            }),
-            verified,
-            time: report::Time::of(&times),
-        })?;
-        return Ok(exit(verified));
-    }
-
-    if let Some((p, v, moves)) = &moves {
-        let mut out = args.out.data();
-        writeln!(out, "{}: {v} for the side to move", game.fen(*p))?;
-        for (m, v) in moves {
-            writeln!(out, "  {m}\t{v}")?;
-        }
-        out.flush()?;
-    }
-    if !args.out.quiet {
-        let mut err = common::talk();
-        writeln!(
-            err,
-            "game: chess {}{}: {}",
-            args.ending,
-            if args.no_symmetry {
-                ""
-            } else {
-                " (symmetries folded)"
-            },
-            common::count(positions.len() as u64, "position", "positions")
-        )?;
-        for (s, name) in ["white", "black"].iter().enumerate() {
-            let c = by_side[s];
-            let mut line = format!(
-                "{name} to move: {} win, {} lose, {} tie, {} draw",
-                indicatif::HumanCount(c.win),
-                indicatif::HumanCount(c.lose),
-                indicatif::HumanCount(c.tie),
-                indicatif::HumanCount(c.draw),
-            );
-            if let Some(w) = longest[s].win {
-                line += &format!("; longest win {w} plies (mate in {})", w.div_ceil(2));
-            }
-            if let Some(l) = longest[s].lose {
-                line += &format!("; longest loss {l} plies");
-            }
-            writeln!(err, "{line}")?;
-        }
-        verdict_and_time(&mut err, verified, &times)?;
-    }
-    Ok(exit(verified))
 }
 
 /// Runs `verify`'s independent certificate on a whole solution (phase

@@ -125,16 +125,6 @@ pub const MAN: &str = "\
 Example:
   retrograde man > retrograde.1 && man ./retrograde.1";
 
-/// `retrograde game chess --help`.
-pub const CHESS: &str = "\
-Positions are written in FEN; moves are named in long algebraic notation \
-(Ra1-a8) and read in it or in standard algebraic notation (Ra8, Kxb2).
-
-Examples:
-  retrograde game chess KRK
-  retrograde game chess KBNK --json | jq .white_to_move
-  retrograde game chess KQK --position '7k/Q7/6K1/8/8/8/8/8 w - - 0 1'";
-
 /// The manual page, from the same definitions as `--help`: one page, the
 /// subcommands as sections of it (named in COMMANDS, which points to them,
 /// not to pages of their own), each with its examples.
@@ -209,7 +199,7 @@ mod tests {
     use super::*;
 
     /// Every example block, as `--help` prints it.
-    const ALL: [&str; 14] = [
+    const ALL: [&str; 13] = [
         TOP,
         SOLVE,
         CONVERT,
@@ -223,7 +213,6 @@ mod tests {
         SERVE,
         COMPLETIONS,
         MAN,
-        CHESS,
     ];
 
     /// The help of every built-in game of the registry, beside the tool's own.

@@ -403,24 +403,39 @@ fn file_size_limit_is_an_error() {
 fn needs_memory_hint(err: &anyhow::Error) -> bool {
     use retrograde::games::cop_thief::{BoardError, BoardErrorKind};
     err.chain().any(|e| {
-        matches!(
-            e.downcast_ref::<retrograde::Error>(),
-            Some(retrograde::Error::TooLarge { .. })
-        ) || matches!(
-            e.downcast_ref::<BoardError>(),
-            Some(BoardError {
-                kind: BoardErrorKind::TooLarge { .. },
-                ..
-            })
-        ) || matches!(
-            e.downcast_ref::<retrograde::db::DbError>(),
-            Some(retrograde::db::DbError::TooLarge { .. })
-        ) || e.downcast_ref::<common::OverMemory>().is_some()
+        e.downcast_ref::<retrograde::Error>()
+            .is_some_and(over_memory)
+            || matches!(
+                e.downcast_ref::<retrograde::registry::RunError>(),
+                Some(retrograde::registry::RunError::Solve(s)) if over_memory(s)
+            )
+            || matches!(
+                e.downcast_ref::<BoardError>(),
+                Some(BoardError {
+                    kind: BoardErrorKind::TooLarge { .. },
+                    ..
+                })
+            )
+            || matches!(
+                e.downcast_ref::<retrograde::db::DbError>(),
+                Some(retrograde::db::DbError::TooLarge { .. })
+            )
+            || e.downcast_ref::<common::OverMemory>().is_some()
             || matches!(
                 e.downcast_ref::<retrograde_timely::Error>(),
                 Some(retrograde_timely::Error::ShareTooLarge { .. })
             )
     })
+}
+
+/// Whether `e` is the library's refusal for lack of memory.
+fn over_memory(e: &retrograde::Error) -> bool {
+    matches!(
+        e,
+        retrograde::Error::TooLarge { .. }
+            | retrograde::Error::OverMemory { .. }
+            | retrograde::Error::ExplorationTooLarge { .. }
+    )
 }
 
 /// Whether `err` is a numeric reader meeting a word where a vertex id goes.

@@ -251,6 +251,34 @@ impl Report<'_> {
         (report::Outcomes::from_histogram(&histogram), summary)
     }
 
+    /// The counted positions' counts and longest remoteness for each player
+    /// to move, in the order first met; none unless the game asks for them
+    /// ([`Solvable::counts_by_side`]).
+    fn by_side(&self) -> Vec<Side> {
+        if !self.game.counts_by_side() {
+            return Vec::new();
+        }
+        let answers = self.solution.answers();
+        let uncounted: std::collections::HashSet<u32> =
+            self.solution.uncounted().into_iter().collect();
+        let mut sides: Vec<Side> = Vec::new();
+        for i in (0..answers.len() as u32).filter(|i| !uncounted.contains(i)) {
+            let (Some(key), Some(v)) = (self.solution.key(i), answers.value(i)) else {
+                continue;
+            };
+            let to_move = self.game.to_move(self.game.position_at(key));
+            let at = match sides.iter().position(|s| s.to_move == to_move) {
+                Some(at) => at,
+                None => {
+                    sides.push(Side::new(to_move));
+                    sides.len() - 1
+                }
+            };
+            sides[at].count(v);
+        }
+        sides
+    }
+
     /// The start's notation, who moves there, and its value.
     fn start(&self) -> Option<(String, String, Value)> {
         let s = self.game.start()?;
@@ -276,6 +304,8 @@ impl Report<'_> {
             params: &'a std::collections::BTreeMap<String, String>,
             #[serde(flatten)]
             outcomes: report::Outcomes,
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            by_side: Vec<Side>,
             #[serde(skip_serializing_if = "Option::is_none")]
             start: Option<Start>,
             #[serde(skip_serializing_if = "Option::is_none")]
@@ -291,6 +321,7 @@ impl Report<'_> {
             symmetry: meta.params.get("symmetry").map(|s| s == "true"),
             params: &meta.params,
             outcomes: self.counted().0,
+            by_side: self.by_side(),
             start: self.start().map(|(position, to_move, v)| Start {
                 position,
                 to_move,
@@ -335,7 +366,77 @@ impl Report<'_> {
             crate::common::count(outcomes.positions, "position", "positions"),
         )?;
         writeln!(err, "solved: {}", crate::common::summary_line(&summary))?;
+        for side in self.by_side() {
+            writeln!(err, "{}", side.line())?;
+        }
         crate::game::verdict_and_time(&mut err, self.verified, self.times)?;
         Ok(())
+    }
+}
+
+/// The positions where one player is to move: counts and longest
+/// remoteness (docs/JSON.md).
+#[derive(serde::Serialize)]
+struct Side {
+    to_move: String,
+    counts: report::Counts,
+    longest: report::Longest,
+    /// The longest win in the winner's moves: (plies + 1) / 2 (a chess
+    /// ending's "mate in").
+    longest_win_moves: Option<u32>,
+}
+
+impl Side {
+    fn new(to_move: String) -> Side {
+        Side {
+            to_move,
+            counts: report::Counts::default(),
+            longest: report::Longest::default(),
+            longest_win_moves: None,
+        }
+    }
+
+    fn count(&mut self, v: Value) {
+        let (c, l) = (&mut self.counts, &mut self.longest);
+        let slot = match v.outcome {
+            Outcome::Win => {
+                c.win += 1;
+                &mut l.win
+            }
+            Outcome::Lose => {
+                c.lose += 1;
+                &mut l.lose
+            }
+            Outcome::Tie => {
+                c.tie += 1;
+                &mut l.tie
+            }
+            Outcome::Draw => {
+                c.draw += 1;
+                return;
+            }
+        };
+        *slot = (*slot).max(v.remoteness);
+        self.longest_win_moves = l.win.map(|w| w.div_ceil(2));
+    }
+
+    /// `white to move: 21,959 win, …; longest win 31 plies (16 moves)`.
+    fn line(&self) -> String {
+        let c = self.counts;
+        let mut line = format!(
+            "{} to move: {} win, {} lose, {} tie, {} draw",
+            self.to_move,
+            indicatif::HumanCount(c.win),
+            indicatif::HumanCount(c.lose),
+            indicatif::HumanCount(c.tie),
+            indicatif::HumanCount(c.draw),
+        );
+        if let (Some(w), Some(m)) = (self.longest.win, self.longest_win_moves) {
+            line += &format!("; longest win {w} plies ({m} moves)");
+        }
+        if let Some(l) = self.longest.lose {
+            line += &format!("; longest loss {l} plies");
+        }
+        line
     }
 }

@@ -1527,7 +1527,7 @@ mod outputs {
         for (args, said) in [
             (
                 &["game", "tic-tac-toe", "--save", "-"][..],
-                "the empty board: tie in 9 for X",
+                ".../.../...: tie in 9 for X",
             ),
             (
                 &["cop-thief", "b.txt", "--save", "-"],
@@ -2402,8 +2402,10 @@ mod game {
         assert!(o.status.success(), "{}", stderr(&o));
         let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
         assert_eq!(j["game"], "chess KRK");
-        assert_eq!(j["white_to_move"]["longest_mate_moves"], 16);
-        assert_eq!(j["white_to_move"]["longest"]["win"], 31);
+        let sides = j["by_side"].as_array().unwrap();
+        let white = sides.iter().find(|s| s["to_move"] == "white").unwrap();
+        assert_eq!(white["longest_win_moves"], 16);
+        assert_eq!(white["longest"]["win"], 31);
         assert_eq!(j["verified"], true);
         let c = &j["counts"];
         let sum: u64 = ["win", "lose", "tie", "draw"]
@@ -2431,7 +2433,7 @@ mod game {
         let mut lines = s.lines();
         assert_eq!(
             lines.next(),
-            Some("7k/Q7/6K1/8/8/8/8/8 w - - 0 1: win in 1 for the side to move")
+            Some("7k/Q7/6K1/8/8/8/8/8 w - - 0 1: win in 1 for white to move")
         );
         let first: Vec<&str> = lines.by_ref().take(4).collect();
         for mate in ["Qa7-g7", "Qa7-h7", "Qa7-a8", "Qa7-b8"] {
@@ -2440,11 +2442,11 @@ mod game {
                 "{mate}: {s}"
             );
         }
-        assert!(first.iter().all(|l| l.ends_with("win in 1")), "{s}");
+        assert!(first.iter().all(|l| l.contains(" win in 1 ")), "{s}");
         // Wins before ties: the stalemates (Qa2, Qf7) come last.
-        let all: Vec<&str> = s.lines().collect();
-        let tie = all.iter().position(|l| l.ends_with("tie in 1"));
-        let last_win = all.iter().rposition(|l| l.contains("\twin in"));
+        let all: Vec<&str> = s.lines().skip(1).collect();
+        let tie = all.iter().position(|l| l.contains(" tie in 1 "));
+        let last_win = all.iter().rposition(|l| l.contains(" win in "));
         assert!(tie.is_some() && last_win < tie, "{s}");
     }
 
@@ -2453,7 +2455,7 @@ mod game {
         let o = run(&["game", "chess", "KQK", "--position", "8/8 w"], &data(""));
         assert_eq!(o.status.code(), Some(2));
         assert!(
-            stderr(&o).contains("not a position of KQK: expected 8 ranks"),
+            stderr(&o).contains("not a position of chess KQK: expected 8 ranks"),
             "{}",
             stderr(&o)
         );
@@ -2472,7 +2474,7 @@ mod game {
         let o = run(&["game", "chess", "KXK"], &data(""));
         assert_eq!(o.status.code(), Some(2));
         assert!(
-            stderr(&o).contains("expected one of KQK, KRK, KBBK, KBNK, KNNK"),
+            stderr(&o).contains("[possible values: KQK, KRK, KBBK, KBNK, KNNK]"),
             "{}",
             stderr(&o)
         );
@@ -2507,7 +2509,7 @@ fn game_tic_tac_toe_has_its_known_counts_and_ties() {
     assert_eq!(j["positions"], 5478);
     assert_eq!(
         j["start"],
-        serde_json::json!({"to_move": "X", "outcome": "tie", "remoteness": 9})
+        serde_json::json!({"position": ".../.../...", "to_move": "X", "outcome": "tie", "remoteness": 9})
     );
     let o = run(&["game", "tic-tac-toe", "--json", "--verify"], &data(""));
     let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();

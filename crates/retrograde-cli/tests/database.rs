@@ -83,7 +83,7 @@ fn a_saved_chess_ending_answers_a_query_as_the_solve_does() {
             })
             .collect()
     };
-    assert_eq!(moves(&q, "position"), moves(g, "fen"));
+    assert_eq!(moves(&q, "position"), moves(g, "position"));
     // Best first, with the change in remoteness: 0 for the best move.
     assert_eq!(q["moves"][0]["delta"], 0);
     assert!(q["moves"][1]["delta"].as_i64().unwrap() > 0);

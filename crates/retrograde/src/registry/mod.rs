@@ -77,7 +77,8 @@ pub struct Param {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParamKind {
     /// `true` or `false`. On the command line, `--NAME` sets a flag that is
-    /// false by default, `--no-NAME` clears one that is true by default.
+    /// false by default, `--no-NAME` clears one that is true by default:
+    /// its help says what that option does.
     Flag {
         /// Its value when not given.
         default: bool,
@@ -620,6 +621,13 @@ pub trait Solvable: Playable + Send {
     /// As [`Solvable::solve`].
     fn small_graph(&self, _limit: usize) -> Result<Option<SmallGraph>, RunError> {
         Ok(None)
+    }
+
+    /// Whether reports split the counts by the player to move
+    /// ([`Playable::to_move`]): worth it where the sides play differently
+    /// (a chess ending's stronger side). `false` by default.
+    fn counts_by_side(&self) -> bool {
+        false
     }
 }
 

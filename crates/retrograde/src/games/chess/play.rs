@@ -125,6 +125,10 @@ impl Solvable for Endgame {
         let key = |p: &Position| Playable::key(self, u64::from(p.0));
         registry::check_states(self, db, how, key, keep)
     }
+
+    fn counts_by_side(&self) -> bool {
+        true
+    }
 }
 
 /// The registry's entry: `chess KRK`, its symmetries folded unless
@@ -139,9 +143,19 @@ pub fn entry() -> Entry {
             Ok(Box::new(Endgame::new(ending, p.flag("symmetry")?)) as Box<dyn Solvable>)
         },
     )
+    .help(
+        "\
+Positions are written in FEN; moves are named in long algebraic notation \
+(Ra1-a8) and read in it or in standard algebraic notation (Ra8, Kxb2).
+
+Examples:
+  retrograde game chess KRK
+  retrograde game chess KBNK --json | jq .by_side
+  retrograde game chess KQK --position '7k/Q7/6K1/8/8/8/8/8 w - - 0 1'",
+    )
     .param(Param::flag(
         "symmetry",
-        "Fold the board's 8 symmetries (--no-symmetry: solve every position as it is).",
+        "Solve every position as it is, without folding the board's 8 symmetries.",
         true,
     ));
     for ending in Ending::ALL {

@@ -241,7 +241,7 @@ Examples:
         "SFEN",
         Some("gle/1c1/1C1/ELG b -"),
     ))
-    .param(Param::flag("symmetry", "Fold a position and its mirror image into one.", true))
+    .param(Param::flag("symmetry", "Count a position and its mirror image as two.", true))
     .param(Param::text(
         "capture",
         "How a capture of the lion is scored: played (won by the capture, in 1) or terminal (over, in 0).",
