@@ -11,23 +11,19 @@ use retrograde::play::{NotationError, NotationFault};
 use retrograde::registry::{Entry, Param, Registry};
 use retrograde::StateGame;
 
-/// 1. A position: the nine points row by row from the top (0 empty, 1 X, 2 O) and who moves.
+/// 1. A position: the nine points row by row from the top (0 empty, 1 X, 2 O), then who moves.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-struct Board {
-    points: [u8; 9],
-    mover: u8,
-}
+struct Board([u8; 9], u8);
 
 #[rustfmt::skip]
 const LINES: [[usize; 3]; 8] =
     [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
 
-/// Whether points `a` and `b` are next to each other on a line.
+/// Whether points `a` and `b` are next to each other on a line: across, down, or diagonally
+/// through the centre.
 fn adjacent(a: usize, b: usize) -> bool {
-    LINES.iter().any(|l| {
-        l.windows(2)
-            .any(|w| (w[0], w[1]) == (a, b) || (w[0], w[1]) == (b, a))
-    })
+    let (rows, columns) = ((a / 3).abs_diff(b / 3), (a % 3).abs_diff(b % 3));
+    rows + columns == 1 || (rows == 1 && columns == 1 && (a == 4 || b == 4))
 }
 
 /// 2. The rules. With `symmetry`, boards equal up to rotations and mirrors are one position.
@@ -38,99 +34,79 @@ struct Morris {
 impl StateGame for Morris {
     type Position = Board;
     fn starts(&self) -> Vec<Board> {
-        vec![Board {
-            points: [0; 9],
-            mover: 1,
-        }]
+        vec![Board([0; 9], 1)]
     }
     /// While the mover has men in hand, a man is placed on an empty point; then one is moved.
-    fn for_each_move<F: FnMut(Board)>(&self, b: &Board, mut f: F) {
-        let next = |points| Board {
-            points,
-            mover: 3 - b.mover,
-        };
-        let placed = b.points.iter().filter(|&&c| c == b.mover).count();
-        for to in (0..9).filter(|&to| b.points[to] == 0) {
-            if placed < 3 {
-                let mut points = b.points;
-                points[to] = b.mover;
-                f(next(points));
+    fn for_each_move<F: FnMut(Board)>(&self, &Board(points, mover): &Board, mut f: F) {
+        let in_hand = points.iter().filter(|&&c| c == mover).count() < 3;
+        for to in (0..9).filter(|&to| points[to] == 0) {
+            let mut after = points;
+            after[to] = mover;
+            if in_hand {
+                f(Board(after, 3 - mover));
                 continue;
             }
-            for from in (0..9).filter(|&from| b.points[from] == b.mover && adjacent(from, to)) {
-                let mut points = b.points;
-                (points[from], points[to]) = (0, b.mover);
-                f(next(points));
+            for from in (0..9).filter(|&from| points[from] == mover && adjacent(from, to)) {
+                let mut stepped = after;
+                stepped[from] = 0;
+                f(Board(stepped, 3 - mover));
             }
         }
     }
     /// Three in a line by the player who just moved: the player to move has lost. A player
     /// who cannot move loses too (the default rule).
-    fn terminal(&self, b: &Board) -> Option<retrograde::Outcome> {
-        let last = 3 - b.mover;
-        LINES
-            .iter()
-            .any(|l| l.iter().all(|&i| b.points[i] == last))
-            .then_some(retrograde::Outcome::Lose)
+    fn terminal(&self, Board(points, mover): &Board) -> Option<retrograde::Outcome> {
+        let line = |l: &[usize; 3]| l.iter().all(|&i| points[i] == 3 - mover);
+        LINES.iter().any(line).then_some(retrograde::Outcome::Lose)
     }
     /// The least of the board's 8 images; values are the mover's, so the mover stays.
     fn canonical(&self, b: Board) -> Board {
         const TURN: [usize; 9] = [6, 3, 0, 7, 4, 1, 8, 5, 2];
         const MIRROR: [usize; 9] = [2, 1, 0, 5, 4, 3, 8, 7, 6];
-        let image = |b: Board, by: [usize; 9]| Board {
-            points: by.map(|i| b.points[i]),
-            ..b
-        };
+        let image = |b: Board, by: [usize; 9]| Board(by.map(|i| b.0[i]), b.1);
         let turns = std::iter::successors(Some(b), |&c| Some(image(c, TURN))).take(4);
         let all = turns.flat_map(|c| [c, image(c, MIRROR)]);
-        if self.symmetry {
-            all.min().unwrap_or(b)
-        } else {
-            b
-        }
+        all.filter(|_| self.symmetry).min().unwrap_or(b)
     }
 
     /// 3. What the tools need: one line of text for a position (`xo./.x./..o o`: the rows from
     ///    the top, then who moves), read back by `parse`; a number for it; a name for each move.
-    fn notation(&self, b: &Board) -> String {
-        let rows: Vec<String> = b
-            .points
+    fn notation(&self, Board(points, mover): &Board) -> String {
+        let rows: Vec<String> = points
             .chunks(3)
             .map(|r| r.iter().map(|&c| ['.', 'x', 'o'][c as usize]).collect())
             .collect();
-        format!("{} {}", rows.join("/"), ['x', 'o'][b.mover as usize - 1])
+        format!("{} {}", rows.join("/"), ['x', 'o'][*mover as usize - 1])
     }
     fn parse(&self, text: &str) -> Result<Board, NotationError> {
         let invalid = |what: &str| {
-            let what = format!("{what} (expected three rows of x, o and . then x or o to move, as in \"x../.o./... x\")");
+            let what =
+                format!("{what} (expected rows of x, o and . then who moves: \"x../.o./... x\")");
             NotationError::new("morris", text, NotationFault::Invalid(what))
         };
         let (rows, mover) = text
             .trim()
             .split_once(' ')
             .ok_or_else(|| invalid("no one to move"))?;
-        let mover = match mover.trim() {
-            "x" | "X" => 1,
-            "o" | "O" => 2,
-            _ => return Err(invalid("the player to move is not x or o")),
-        };
-        let cells: Vec<char> = rows.split('/').flat_map(str::chars).collect();
-        if rows.split('/').count() != 3 || cells.len() != 9 {
-            return Err(invalid("not three rows of three points"));
-        }
-        let mut points = [0; 9];
-        for (p, c) in points.iter_mut().zip(cells) {
-            *p = ".xo"
-                .find(c.to_ascii_lowercase())
-                .ok_or_else(|| invalid("a point is not x, o or ."))? as u8;
-        }
-        Ok(Board { points, mover })
+        let mover = 1 + "xo"
+            .find(mover.trim())
+            .ok_or_else(|| invalid("not x or o to move"))? as u8;
+        let points: Option<Vec<u8>> = rows
+            .chars()
+            .filter(|&c| c != '/')
+            .map(|c| ".xo".find(c).map(|i| i as u8))
+            .collect();
+        let points = points.ok_or_else(|| invalid("a point is not x, o or ."))?;
+        Ok(Board(
+            points.try_into().map_err(|_| invalid("not nine points"))?,
+            mover,
+        ))
     }
-    fn encode(&self, b: &Board) -> Option<u64> {
+    fn encode(&self, Board(points, mover): &Board) -> Option<u64> {
         Some(
-            b.points
+            points
                 .iter()
-                .fold(u64::from(b.mover - 1), |n, &c| n * 3 + u64::from(c)),
+                .fold(u64::from(mover - 1), |n, &c| n * 3 + u64::from(c)),
         )
     }
     fn decode(&self, mut code: u64) -> Option<Board> {
@@ -138,42 +114,34 @@ impl StateGame for Morris {
         for p in points.iter_mut().rev() {
             (*p, code) = ((code % 3) as u8, code / 3);
         }
-        (code < 2).then_some(Board {
-            points,
-            mover: code as u8 + 1,
-        })
+        (code < 2).then_some(Board(points, code as u8 + 1))
     }
     /// A placement is named by its point (`b2`), a step by both (`a1-b2`).
-    fn move_name(&self, b: &Board, after: &Board) -> String {
+    fn move_name(&self, Board(before, _): &Board, Board(after, _): &Board) -> String {
         let name = |i: usize| format!("{}{}", char::from(b'a' + (i % 3) as u8), 3 - i / 3);
-        let from = (0..9).find(|&i| b.points[i] == b.mover && after.points[i] == 0);
         let to = (0..9)
-            .find(|&i| b.points[i] == 0 && after.points[i] != 0)
+            .find(|&i| before[i] == 0 && after[i] != 0)
             .unwrap_or(0);
-        from.map_or_else(|| name(to), |from| format!("{}-{}", name(from), name(to)))
+        match (0..9).find(|&i| before[i] != 0 && after[i] == 0) {
+            Some(from) => format!("{}-{}", name(from), name(to)),
+            None => name(to),
+        }
     }
     fn to_move(&self, b: &Board) -> String {
-        ["X", "O"][b.mover as usize - 1].into()
+        ["X", "O"][b.1 as usize - 1].into()
     }
 }
 
 /// 4. Its entry: a name, a line for `game list`, and the parameters its databases keep.
 fn entry() -> Entry {
-    let symmetry = Param::flag(
-        "symmetry",
-        "Count boards equal under rotations and mirrors as different positions.",
-        true,
-    );
-    Entry::state_game(
-        "morris",
-        "Three Men's Morris: place three men, then step; three in a line wins.",
-        |p| {
-            Ok(Morris {
-                symmetry: p.flag("symmetry")?,
-            })
-        },
-    )
-    .param(symmetry)
+    let about = "Three Men's Morris: place three men, then step; three in a line wins.";
+    let apart = "Count boards equal under rotations and mirrors as different positions.";
+    Entry::state_game("morris", about, |p| {
+        Ok(Morris {
+            symmetry: p.flag("symmetry")?,
+        })
+    })
+    .param(Param::flag("symmetry", apart, true))
 }
 
 /// 5. The whole command line, this game included.
