@@ -95,9 +95,15 @@ impl<G: StateGame> Playable for States<G> {
             .map_or_else(|| format!("no position ({p})"), |q| self.game.notation(&q))
     }
 
+    /// [`StateGame::show`], ended by a line break.
     fn board(&self, p: u64) -> String {
-        self.at(p)
-            .map_or_else(|| format!("no position ({p})"), |q| self.game.show(&q))
+        let mut board = self
+            .at(p)
+            .map_or_else(|| format!("no position ({p})"), |q| self.game.show(&q));
+        if !board.ends_with('\n') {
+            board.push('\n');
+        }
+        board
     }
 
     fn to_move(&self, p: u64) -> String {
