@@ -8,6 +8,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// A [`retrograde::Progress`] drawn with indicatif on standard error.
 pub struct Bars {
     bar: Mutex<Option<ProgressBar>>,
+    /// The phase drawn, if it counts units of unknown number (shown as a
+    /// count so far).
+    phase: Mutex<Option<&'static str>>,
     enabled: bool,
 }
 
@@ -17,6 +20,7 @@ impl Bars {
         use std::io::IsTerminal;
         Bars {
             bar: Mutex::new(None),
+            phase: Mutex::new(None),
             enabled: !quiet && std::io::stderr().is_terminal(),
         }
     }
@@ -52,6 +56,7 @@ impl retrograde::Progress for Bars {
             b
         };
         b_set_msg(&bar, phase);
+        *self.phase.lock().unwrap() = (total == 0).then_some(phase);
         *self.bar.lock().unwrap() = Some(bar);
     }
 
@@ -59,6 +64,7 @@ impl retrograde::Progress for Bars {
         if !self.enabled {
             return;
         }
+        *self.phase.lock().unwrap() = None;
         let b = ProgressBar::with_draw_target(
             (total > 0).then_some(total),
             ProgressDrawTarget::stderr(),
@@ -81,6 +87,13 @@ impl retrograde::Progress for Bars {
     fn advance(&self, n: u64) {
         if let Some(b) = self.bar.lock().unwrap().as_ref() {
             b.inc(n);
+            // A count of unknown size (an exploration's positions): so far.
+            if let Some(phase) = *self.phase.lock().unwrap() {
+                b.set_message(format!(
+                    "{phase}: {} so far",
+                    indicatif::HumanCount(b.position())
+                ));
+            }
         }
     }
 
