@@ -183,10 +183,9 @@ impl Rules {
             },
             super::Dobutsu::explore_bytes(&self.start),
         )?;
-        how.phase("explore", || {
-            super::Dobutsu::from_start(self.start, self.mirror, self.capture, how.progress)
-        })
-        .map_err(|e| RunError::Game(Box::new(e)))
+        // Its phase `explore` is reported by the exploration itself.
+        super::Dobutsu::from_start(self.start, self.mirror, self.capture, how.progress)
+            .map_err(|e| RunError::Game(Box::new(e)))
     }
 }
 
@@ -196,9 +195,11 @@ impl Solvable for Rules {
         let start = Some(game.start());
         let rules = crate::Rules::normal();
         let key = Some(super::Dobutsu::key as fn(&super::Dobutsu, u32) -> Option<u64>);
-        Ok(Box::new(registry::solve_dense(
-            game, &rules, how, key, start,
-        )?))
+        let captured = game.captured();
+        let solved = registry::solve_dense(game, &rules, how, key, start)?
+            .uncounted(captured)
+            .increasing_keys();
+        Ok(Box::new(solved))
     }
 
     fn check(&self, db: &Database, how: &How<'_>, keep: usize) -> Result<Checked, RunError> {

@@ -213,3 +213,25 @@ fn the_start_has_the_published_opening_moves() {
     let e = Dobutsu::from_start(bad, true, Capture::Played, &NoProgress).unwrap_err();
     assert!(e.to_string().contains("one lion a side"), "{e}");
 }
+
+/// Through the registry, as every tool solves it: the captured lion is kept
+/// (moves to it are valued) but not counted, and the keys come in order.
+#[test]
+fn the_registry_s_solve_leaves_the_captured_lion_uncounted() {
+    use crate::registry::{How, KeyOrder, Registry, Solvable};
+    let meta = crate::db::Meta::new("dobutsu").param("start", "1l1/1c1/1C1/1L1 b -");
+    let game = Registry::builtin().open(&meta).unwrap();
+    let start = parse("1l1/1c1/1C1/1L1 b -");
+    let explored = Dobutsu::from_start(start, true, Capture::Played, &crate::NoProgress).unwrap();
+    let solved = game.solve(&How::default()).unwrap();
+    let captured = explored.captured().unwrap();
+    assert_eq!(solved.uncounted(), vec![captured]);
+    assert_eq!(solved.answers().len() as u64, explored.reachable() + 1);
+    assert_eq!(solved.key_order(), KeyOrder::Increasing);
+    let keys: Vec<u64> = (0..solved.answers().len() as u32)
+        .map(|i| solved.key(i).unwrap())
+        .collect();
+    assert!(keys.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(solved.start(), Some(explored.start()));
+    assert!(!Solvable::counts_by_side(&*game));
+}
