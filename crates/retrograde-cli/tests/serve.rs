@@ -2,7 +2,7 @@
 //! answers as `query`, and bad requests answered 4xx with a message while
 //! the server goes on.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Stdio};
@@ -32,21 +32,8 @@ fn serve(dir: &Path, file: &str) -> Server {
 
 /// Starts `serve` from `command` (its standard error as set there).
 fn serve_by(mut command: std::process::Command, dir: &Path, file: &str) -> Server {
-    let mut child = command
-        .args(["serve", file, "--port", "0"])
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .to_string();
+    command.args(["serve", file]);
+    let (child, addr) = start_server(command, dir);
     Server { child, addr }
 }
 

@@ -2,10 +2,12 @@
 //! through the same tools as a built-in one, from its own binary: solved and
 //! saved, checked, queried, played and served.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+mod common;
 
 /// The tutorial's binary, built by `cargo test` beside the tool's.
 fn morris_bin() -> PathBuf {
@@ -92,22 +94,10 @@ fn the_tutorial_game_is_queried_played_and_served_by_name() {
     ));
     assert!(play.contains("X"), "{play}");
     // Served: the page's API answers from the tutorial's binary.
-    let mut child = Command::new(morris_bin())
-        .args(["serve", "m.db", "--port", "0"])
-        .current_dir(d)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .trim_start_matches("http://")
-        .trim_end_matches('/');
-    let mut c = TcpStream::connect(addr).unwrap();
+    let mut serve = Command::new(morris_bin());
+    serve.args(["serve", "m.db"]).stderr(Stdio::null());
+    let (mut child, addr) = common::start_server(serve, d);
+    let mut c = TcpStream::connect(&addr).unwrap();
     write!(c, "GET /api/info HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
     let mut text = String::new();
     c.read_to_string(&mut text).unwrap();

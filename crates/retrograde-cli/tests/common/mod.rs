@@ -32,6 +32,28 @@ pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// Starts `command` (a `serve` command line: `--port 0` is added) in
+/// `dir` and reads the address it prints first (`127.0.0.1:PORT`).
+pub fn start_server(mut command: Command, dir: &Path) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = command
+        .args(["--port", "0"])
+        .current_dir(dir)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    (child, addr)
+}
+
 /// Asserts exit 2 with exactly one line on standard error containing `want`.
 pub fn assert_refused(o: &Output, want: &str) {
     let e = stderr(o);
