@@ -123,7 +123,7 @@ impl WireError {
         match e {
             retrograde::Error::Parse {
                 path,
-                position: retrograde::Position::Line(line),
+                location: retrograde::Location::Line(line),
                 message,
             } => WireError::Parse {
                 path: path.display().to_string(),
@@ -132,7 +132,7 @@ impl WireError {
             },
             retrograde::Error::Parse {
                 path,
-                position: retrograde::Position::Byte(byte),
+                location: retrograde::Location::Byte(byte),
                 message,
             } => WireError::Byte {
                 path: path.display().to_string(),

@@ -8,18 +8,18 @@ use crate::io::paths::shown;
 
 /// Where in an input a problem was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Position {
+pub enum Location {
     /// A 1-based line of a text input.
     Line(u64),
     /// A byte offset into a binary input.
     Byte(u64),
 }
 
-impl fmt::Display for Position {
+impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Position::Line(l) => write!(f, "line {l}"),
-            Position::Byte(b) => write!(f, "byte {b}"),
+            Location::Line(l) => write!(f, "line {l}"),
+            Location::Byte(b) => write!(f, "byte {b}"),
         }
     }
 }
@@ -37,12 +37,12 @@ pub enum Error {
         source: io::Error,
     },
     /// The input does not follow its format.
-    #[error("{}:{position}: {message}", shown(path))]
+    #[error("{}:{location}: {message}", shown(path))]
     Parse {
         /// The file (`-` for standard input).
         path: PathBuf,
         /// Where the problem is.
-        position: Position,
+        location: Location,
         /// What was expected and what was found.
         message: String,
     },
@@ -238,7 +238,7 @@ impl Error {
     pub fn at_line(path: impl Into<PathBuf>, line: u64, message: impl Into<String>) -> Error {
         Error::Parse {
             path: path.into(),
-            position: Position::Line(line),
+            location: Location::Line(line),
             message: message.into(),
         }
     }
@@ -247,7 +247,7 @@ impl Error {
     pub fn at_byte(path: impl Into<PathBuf>, byte: u64, message: impl Into<String>) -> Error {
         Error::Parse {
             path: path.into(),
-            position: Position::Byte(byte),
+            location: Location::Byte(byte),
             message: message.into(),
         }
     }
@@ -261,9 +261,9 @@ impl Error {
     }
 
     /// Where the problem is, for parse errors.
-    pub fn position(&self) -> Option<&Position> {
+    pub fn location(&self) -> Option<&Location> {
         match self {
-            Error::Parse { position, .. } => Some(position),
+            Error::Parse { location, .. } => Some(location),
             _ => None,
         }
     }
