@@ -783,7 +783,7 @@ fn dobutsu(args: DobutsuArgs) -> Result<ExitCode> {
         args.out.save.stage(
             &mut files,
             &mut times,
-            retrograde::play::Playable::meta(&game.rules(first, sente)),
+            retrograde::play::Playable::meta(&game.setup(first, sente)),
             &source,
             &bars,
         )?

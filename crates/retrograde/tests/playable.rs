@@ -51,28 +51,28 @@ fn dobutsu_moves_by_name_reach_the_solver_s_positions() {
     let (start, sente) = notation::parse("1lc/3/3/CL1 b -").unwrap();
     for capture in [Capture::Played, Capture::Terminal] {
         let game = Dobutsu::from_start(start, true, capture, &retrograde::NoProgress).unwrap();
-        let rules = game.rules(start, sente);
+        let setup = game.setup(start, sente);
         let n = game.position_count() as u32;
         assert!(n > 1000, "{n}");
         let keys = game.keys();
         for p in 0..n {
             let key = game.key(p).unwrap();
             assert_eq!(key, keys[p as usize]);
-            let code = rules.position_at(key);
-            assert_eq!(rules.key(code), Some(key));
-            if rules.notation(code) != "the lion captured" {
-                assert_eq!(rules.parse(&rules.notation(code)).unwrap(), code);
+            let code = setup.position_at(key);
+            assert_eq!(setup.key(code), Some(key));
+            if setup.notation(code) != "the lion captured" {
+                assert_eq!(setup.parse(&setup.notation(code)).unwrap(), code);
             }
             let named = sorted(
-                rules
+                setup
                     .moves(code)
                     .iter()
-                    .map(|(_, q)| rules.key(*q).unwrap())
+                    .map(|(_, q)| setup.key(*q).unwrap())
                     .collect(),
             );
             let mut solver = Vec::new();
             game.for_each_move(p, |q| solver.push(game.key(q).unwrap()));
-            assert_eq!(named, sorted(solver), "{}", rules.notation(code));
+            assert_eq!(named, sorted(solver), "{}", setup.notation(code));
         }
     }
 }
@@ -115,8 +115,8 @@ fn a_database_answers_every_position_as_the_solve_does() {
     let keys = game.keys();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("d.db");
-    let rules = game.rules(start, sente);
-    db::Writer::new(rules.meta())
+    let setup = game.setup(start, sente);
+    db::Writer::new(setup.meta())
         .write(
             &path,
             &Source {
@@ -128,13 +128,13 @@ fn a_database_answers_every_position_as_the_solve_does() {
         )
         .unwrap();
     let d = Database::open(&path).unwrap();
-    assert_eq!(d.meta(), &rules.meta());
+    assert_eq!(d.meta(), &setup.meta());
     let probe = Probe {
-        game: &rules,
+        game: &setup,
         db: &d,
     };
     for p in 0..game.position_count() as u32 {
-        let code = rules.position_at(game.key(p).unwrap());
+        let code = setup.position_at(game.key(p).unwrap());
         let answer = probe.answer(code).unwrap();
         assert_eq!(Some(answer.value), sol.value(p));
         // The best move's value is the position's, one ply on.
