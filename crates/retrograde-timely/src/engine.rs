@@ -31,9 +31,9 @@ use crate::error::{Error, Result};
 use crate::input::EdgeShards;
 use crate::memory::Limit;
 
-/// What process 0 gets back.
+/// What process 0 gets back: the solution gathered from every worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solved {
+pub struct Gathered {
     /// The solution, for every position.
     pub solution: Solution,
     /// The number of edges (moves) read, parallel edges counted.
@@ -320,7 +320,7 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
     watch: Watch,
     abort: &AtomicBool,
     limit: Option<Limit>,
-) -> Result<Option<Solved>> {
+) -> Result<Option<Gathered>> {
     let mut memory = crate::memory::channel(worker, watch);
     let need =
         |v: u64, e: u64| move |l: Limit| graph_share_bytes(v, e, l.processes, l.threads, l.process);
@@ -353,7 +353,7 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
     let full = gather(worker, &mut ch, share, n, abort)?;
     close(worker, ch, abort)?;
     match full {
-        Some((s, r, b)) => Ok(Some(Solved {
+        Some((s, r, b)) => Ok(Some(Gathered {
             solution: Solution::try_from_arrays(s, r, b).map_err(retrograde::Error::from)?,
             edges,
             rounds,

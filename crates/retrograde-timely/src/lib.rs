@@ -31,7 +31,8 @@
 //!   list, split at line boundaries), [`BinaryGraph`] (a binary graph file,
 //!   streamed and checked by every worker, which keeps its own rows) and
 //!   [`EdgeArray`] (edges in memory).
-//! - [`solve`]: runs the workers; process 0 gets [`Solved`], the others `None`.
+//! - [`solve`]: runs the workers; process 0 gets [`Gathered`] (the
+//!   solution gathered from every worker), the others `None`.
 //! - [`solve_graph`]: a game whose moves are generated (any
 //!   [`GameGraph`], such as a dense
 //!   [`Game`](retrograde::Game)): each worker generates the moves of its own
@@ -69,7 +70,7 @@ use timely::communication::{initialize_from, Hooks};
 use timely::worker::Worker;
 use timely::{CommunicationConfig, WorkerConfig};
 
-pub use engine::{graph_share_bytes, Solved};
+pub use engine::{graph_share_bytes, Gathered};
 pub use error::{ConfigError, Error, Result};
 pub use hosts::read_hostfile;
 pub use input::{BinaryGraph, EdgeArray, EdgeShards, TextEdgeList};
@@ -238,7 +239,7 @@ pub struct Timings {
 /// # Errors
 /// See [`Error`]: bad configuration, unreachable or mismatched peers, a peer
 /// lost during the run, or bad input (reported identically everywhere).
-pub fn solve<S>(config: &Config, source: S, rules: &Rules) -> Result<Option<Solved>>
+pub fn solve<S>(config: &Config, source: S, rules: &Rules) -> Result<Option<Gathered>>
 where
     S: EdgeShards + 'static,
 {
@@ -250,7 +251,7 @@ pub fn solve_timed<S>(
     config: &Config,
     source: S,
     rules: &Rules,
-) -> Result<(Option<Solved>, Timings)>
+) -> Result<(Option<Gathered>, Timings)>
 where
     S: EdgeShards + 'static,
 {
