@@ -21,7 +21,7 @@
 use std::sync::atomic::AtomicBool;
 
 use retrograde::graph::NONE;
-use retrograde::kernel::{self, Entry, Phase, DRAW, UNDECIDED};
+use retrograde::kernel::{self, Bookkeeping, Phase, DRAW, UNDECIDED};
 use retrograde::{Outcome, Rules, Solution};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
@@ -524,7 +524,7 @@ impl Share {
     #[inline]
     fn apply(&mut self, m: Move, round: u32) -> bool {
         let t = self.me.local(m.pred);
-        Entry {
+        Bookkeeping {
             state: &mut self.state[t],
             counter: &mut self.counter[t],
             remoteness: &mut self.rem[t],
