@@ -57,7 +57,7 @@ pub mod reach;
 mod tests;
 
 pub use board::{Board, Move};
-pub use notation::NotationError;
+pub use notation::SfenError;
 pub use play::{entry, Setup};
 
 use index::{Numbering, MIRROR};
@@ -111,9 +111,9 @@ impl Dobutsu {
         mirror: bool,
         capture: Capture,
         progress: &dyn Progress,
-    ) -> Result<Dobutsu, NotationError> {
+    ) -> Result<Dobutsu, SfenError> {
         if !start.is_valid() {
-            return Err(NotationError {
+            return Err(SfenError {
                 text: notation::write(&start, true),
                 what: "expected one lion a side and no more than two of another kind".into(),
             });

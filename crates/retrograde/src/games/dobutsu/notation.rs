@@ -21,7 +21,7 @@ use super::board::{Board, Move, CHICK, ELEPHANT, GIRAFFE, HEN, LION, SQUARES, TH
 /// Why a text is not a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("not a Dōbutsu shōgi position: {what} (in {text:?}; expected a board, b or w, and hands, as in \"gle/1c1/1C1/ELG b -\")")]
-pub struct NotationError {
+pub struct SfenError {
     /// The text as given.
     pub text: String,
     /// What is wrong with it.
@@ -130,8 +130,8 @@ pub fn write(b: &Board, sente: bool) -> String {
 /// # Errors
 /// A malformed field, a piece other than the game's, more than one lion a
 /// side or more than two of another kind, or a hen in hand.
-pub fn parse(text: &str) -> Result<(Board, bool), NotationError> {
-    let err = |what: String| NotationError {
+pub fn parse(text: &str) -> Result<(Board, bool), SfenError> {
+    let err = |what: String| SfenError {
         text: text.to_string(),
         what,
     };
