@@ -57,7 +57,7 @@ pub mod reach;
 mod tests;
 
 pub use board::{Board, Move};
-pub use notation::SfenError;
+pub use notation::{SfenError, SfenErrorKind};
 pub use play::{entry, Setup};
 
 use index::{Numbering, MIRROR};
@@ -115,7 +115,7 @@ impl Dobutsu {
         if !start.is_valid() {
             return Err(SfenError {
                 text: notation::write(&start, true),
-                what: "expected one lion a side and no more than two of another kind".into(),
+                kind: SfenErrorKind::Pieces,
             });
         }
         Ok(Dobutsu::explore(start, mirror, capture, progress))

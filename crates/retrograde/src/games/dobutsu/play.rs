@@ -4,9 +4,9 @@
 
 use super::board::Board;
 use super::index::Numbering;
-use super::{canonical, notation, Capture};
+use super::{canonical, notation, Capture, SfenErrorKind};
 use crate::db::{Database, Meta};
-use crate::play::{NotationError, NotationFault, Playable};
+use crate::play::{NotationError, Playable};
 use crate::registry::{self, Checked, Entry, GameSolution, How, Param, Params, RunError, Solvable};
 use crate::Outcome;
 
@@ -83,17 +83,16 @@ impl Playable for Setup {
     }
 
     fn parse(&self, text: &str) -> Result<u64, NotationError> {
-        let err = |what: String| NotationError::new("dobutsu", text, NotationFault::Invalid(what));
+        let err = |kind: SfenErrorKind| NotationError::invalid("dobutsu", text, kind);
         if text.trim() == "the lion captured" && self.capture == Capture::Played {
             return Ok(CAPTURED);
         }
-        let (b, sente) = notation::parse(text).map_err(|e| err(e.what))?;
+        let (b, sente) = notation::parse(text).map_err(|e| err(e.kind))?;
         if b.piece_counts() != self.numbering.counts() {
-            return Err(err(format!(
-                "this game has giraffes, elephants and chicks {:?}, this board {:?}",
-                self.numbering.counts(),
-                b.piece_counts()
-            )));
+            return Err(err(SfenErrorKind::OtherPieces {
+                game: self.numbering.counts(),
+                board: b.piece_counts(),
+            }));
         }
         Ok(self.code(&b, sente))
     }
