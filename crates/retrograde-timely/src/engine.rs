@@ -112,6 +112,13 @@ enum WireError {
         byte: u64,
         message: String,
     },
+    /// A word where a vertex id was expected: rebuilt as the same error.
+    Named {
+        path: String,
+        line: u64,
+        expected: String,
+        found: String,
+    },
     /// An edge naming a vertex out of range: rebuilt as the same error.
     Vertex { vertex: u64, vertices: Option<u64> },
     /// Anything else, as its message.
@@ -139,6 +146,17 @@ impl WireError {
                 byte: *byte,
                 message: message.clone(),
             },
+            retrograde::Error::NamedVertex {
+                path,
+                location: retrograde::Location::Line(line),
+                expected,
+                found,
+            } => WireError::Named {
+                path: path.display().to_string(),
+                line: *line,
+                expected: expected.clone(),
+                found: found.clone(),
+            },
             retrograde::Error::VertexOutOfRange {
                 vertex, vertices, ..
             } => WireError::Vertex {
@@ -161,6 +179,17 @@ impl WireError {
                 byte,
                 message,
             } => Error::Input(retrograde::Error::at_byte(path, byte, message)),
+            WireError::Named {
+                path,
+                line,
+                expected,
+                found,
+            } => Error::Input(retrograde::Error::NamedVertex {
+                path: path.into(),
+                location: retrograde::Location::Line(line),
+                expected,
+                found,
+            }),
             WireError::Vertex { vertex, vertices } => {
                 Error::Input(retrograde::Error::VertexOutOfRange {
                     what: retrograde::Naming::Edge,

@@ -46,6 +46,20 @@ pub enum Error {
         /// What was expected and what was found.
         message: String,
     },
+    /// A word where a line's vertex id (a number) was expected: the
+    /// input names its vertices, and is read as such by
+    /// [`io::names`](crate::io::names).
+    #[error("{}:{location}: expected {expected}, found {found:?}", shown(path))]
+    NamedVertex {
+        /// The file (`-` for standard input).
+        path: PathBuf,
+        /// Where the word is.
+        location: Location,
+        /// What was expected (`a vertex id (a decimal number)`).
+        expected: String,
+        /// The word (its first 20 bytes, in a text file's fields).
+        found: String,
+    },
     /// The run would need more memory than allowed.
     #[error("a graph of {vertices} vertices and {edges} edges would need about {} of memory, more than the {} allowed", human_bytes(*needed), human_bytes(*limit))]
     TooLarge {
@@ -263,8 +277,33 @@ impl Error {
     /// Where the problem is, for parse errors.
     pub fn location(&self) -> Option<&Location> {
         match self {
-            Error::Parse { location, .. } => Some(location),
+            Error::Parse { location, .. } | Error::NamedVertex { location, .. } => Some(location),
             _ => None,
+        }
+    }
+
+    /// A line's vertex id was expected and `found` was there instead: an
+    /// [`Error::NamedVertex`] if it is a word (a letter first, nothing a
+    /// message would escape: a name, not binary data or a negative
+    /// number), `otherwise` if not.
+    pub(crate) fn expected_vertex(
+        path: impl Into<PathBuf>,
+        location: Location,
+        expected: &str,
+        found: &str,
+        otherwise: impl FnOnce() -> Error,
+    ) -> Error {
+        let word = found.chars().next().is_some_and(char::is_alphabetic)
+            && !format!("{found:?}").contains('\\');
+        if word {
+            Error::NamedVertex {
+                path: path.into(),
+                location,
+                expected: expected.into(),
+                found: found.into(),
+            }
+        } else {
+            otherwise()
         }
     }
 }
