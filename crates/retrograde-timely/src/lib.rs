@@ -418,16 +418,7 @@ where
     for r in guards.join() {
         match r {
             Ok(Ok(s)) => solved = solved.or(s),
-            Ok(Err(e)) => {
-                // Prefer the error that caused the others (input errors are the
-                // same everywhere; "another worker stopped" is a consequence).
-                let secondary = matches!(&e, Error::Failed { message } if message.starts_with("another worker"));
-                if first_error.is_none()
-                    || (!secondary && matches!(first_error, Some(Error::Failed { .. })))
-                {
-                    first_error = Some(e);
-                }
-            }
+            Ok(Err(e)) => keep_cause(&mut first_error, e),
             Err(p) => {
                 panicked.get_or_insert(p);
             }
@@ -472,6 +463,22 @@ where
     Ok((solved, timings))
 }
 
+/// Keeps in `first` the error that caused the others, of those the workers
+/// return: input errors are the same everywhere, and another worker's
+/// stopping ([`Error::AnotherWorkerFailed`]) is a consequence, which gives
+/// way to any other error (as does a failure, for an error that may be its
+/// cause).
+fn keep_cause(first: &mut Option<Error>, e: Error) {
+    let consequence = matches!(e, Error::AnotherWorkerFailed);
+    let replaceable = matches!(
+        first,
+        Some(Error::Failed { .. } | Error::AnotherWorkerFailed)
+    );
+    if first.is_none() || (!consequence && replaceable) {
+        *first = Some(e);
+    }
+}
+
 /// Sets the abort flag if the worker thread unwinds, so that the other
 /// workers of this process stop instead of waiting for it.
 struct AbortOnPanic<'a>(&'a AtomicBool);
@@ -489,5 +496,43 @@ fn describe_panic(p: &str) -> String {
         "the connection to another process broke (it stopped or crashed)".to_string()
     } else {
         format!("a worker stopped: {p}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The run reports the worker's own error, not the others' stopping
+    /// because of it, in whatever order the workers are joined.
+    #[test]
+    fn the_cause_is_kept_over_another_worker_s_stopping() {
+        let input = || Error::Input(retrograde::Error::SourceChanged);
+        for order in [[0, 1, 2], [1, 0, 2], [1, 2, 0], [2, 1, 0]] {
+            let mut first = None;
+            for i in order {
+                keep_cause(
+                    &mut first,
+                    match i {
+                        0 => input(),
+                        _ => Error::AnotherWorkerFailed,
+                    },
+                );
+            }
+            assert!(
+                matches!(first, Some(Error::Input(retrograde::Error::SourceChanged))),
+                "{order:?}: {first:?}"
+            );
+        }
+        // A failure gives way to a later error that may be its cause; two
+        // consequences keep the first.
+        let mut first = Some(Error::Failed {
+            message: "a record arrived damaged".into(),
+        });
+        keep_cause(&mut first, input());
+        assert!(matches!(first, Some(Error::Input(_))), "{first:?}");
+        let mut first = Some(Error::AnotherWorkerFailed);
+        keep_cause(&mut first, Error::AnotherWorkerFailed);
+        assert!(matches!(first, Some(Error::AnotherWorkerFailed)));
     }
 }
