@@ -7,7 +7,7 @@
 //!     cargo run --release --example morris -- query morris.db "x../.o./... x"
 //!     cargo run --release --example morris -- play morris.db
 //!     cargo run --release --example morris -- serve morris.db
-use retrograde::play::{NotationError, NotationFault};
+use retrograde::play::NotationError;
 use retrograde::registry::{Entry, Param, Registry};
 use retrograde::StateGame;
 
@@ -82,7 +82,7 @@ impl StateGame for Morris {
         let invalid = |what: &str| {
             let what =
                 format!("{what} (expected rows of x, o and . then who moves: \"x../.o./... x\")");
-            NotationError::new("morris", text, NotationFault::Invalid(what))
+            NotationError::invalid("morris", text, what)
         };
         let (rows, mover) = text
             .trim()

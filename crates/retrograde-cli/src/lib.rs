@@ -443,23 +443,9 @@ fn needs_names_hint(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
         matches!(
             e.downcast_ref::<retrograde::Error>(),
-            Some(retrograde::Error::Parse { message, .. })
-                if message.starts_with("expected a vertex id") && found_a_word(message)
+            Some(retrograde::Error::NamedVertex { .. })
         )
     })
-}
-
-/// Whether the `found "…"` of a message is a word (a letter first, no
-/// control characters): a name, not binary data or a negative number.
-fn found_a_word(message: &str) -> bool {
-    message
-        .split_once("found \"")
-        .map(|(_, rest)| rest.trim_end_matches('"'))
-        .is_some_and(|w| {
-            w.chars().next().is_some_and(char::is_alphabetic)
-                && !w.contains('\\')
-                && !w.chars().any(char::is_control)
-        })
 }
 
 /// A closed pipe on standard output (`retrograde ... | head`) is not a failure.

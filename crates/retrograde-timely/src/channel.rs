@@ -274,9 +274,10 @@ impl<D: ExchangeData + Clone + Checked> Channel<D> {
     /// has arrived, handing each record addressed to this worker to `take`.
     ///
     /// # Errors
-    /// [`Error::Failed`] if another worker of this process failed meanwhile,
-    /// a record arrived damaged, or the round made no progress for the stall
-    /// timeout (naming the processes it still waits for).
+    /// [`Error::AnotherWorkerFailed`] if another worker of this process
+    /// failed meanwhile; [`Error::Failed`] if a record arrived damaged, or
+    /// the round made no progress for the stall timeout (naming the
+    /// processes it still waits for).
     pub(crate) fn wait_round(
         &mut self,
         worker: &mut Worker,
@@ -355,9 +356,7 @@ impl<D: ExchangeData + Clone + Checked> Channel<D> {
 /// Fails if another worker of this process has failed.
 pub(crate) fn check(abort: &AtomicBool) -> Result<()> {
     if abort.load(Ordering::Relaxed) {
-        Err(Error::Failed {
-            message: "another worker of this process stopped".into(),
-        })
+        Err(Error::AnotherWorkerFailed)
     } else {
         Ok(())
     }

@@ -21,7 +21,7 @@
 use std::sync::atomic::AtomicBool;
 
 use retrograde::graph::NONE;
-use retrograde::kernel::{self, Entry, Phase, DRAW, UNDECIDED};
+use retrograde::kernel::{self, Bookkeeping, Phase, DRAW, UNDECIDED};
 use retrograde::{Outcome, Rules, Solution};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
@@ -31,9 +31,9 @@ use crate::error::{Error, Result};
 use crate::input::EdgeShards;
 use crate::memory::{Limit, BUFFER_BYTES};
 
-/// What process 0 gets back.
+/// What process 0 gets back: the solution gathered from every worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solved {
+pub struct Gathered {
     /// The solution, for every position.
     pub solution: Solution,
     /// The number of edges (moves) read, parallel edges counted.
@@ -112,6 +112,13 @@ enum WireError {
         byte: u64,
         message: String,
     },
+    /// A word where a vertex id was expected: rebuilt as the same error.
+    Named {
+        path: String,
+        line: u64,
+        expected: String,
+        found: String,
+    },
     /// An edge naming a vertex out of range: rebuilt as the same error.
     Vertex { vertex: u64, vertices: Option<u64> },
     /// Anything else, as its message.
@@ -123,7 +130,7 @@ impl WireError {
         match e {
             retrograde::Error::Parse {
                 path,
-                position: retrograde::Position::Line(line),
+                location: retrograde::Location::Line(line),
                 message,
             } => WireError::Parse {
                 path: path.display().to_string(),
@@ -132,12 +139,23 @@ impl WireError {
             },
             retrograde::Error::Parse {
                 path,
-                position: retrograde::Position::Byte(byte),
+                location: retrograde::Location::Byte(byte),
                 message,
             } => WireError::Byte {
                 path: path.display().to_string(),
                 byte: *byte,
                 message: message.clone(),
+            },
+            retrograde::Error::NamedVertex {
+                path,
+                location: retrograde::Location::Line(line),
+                expected,
+                found,
+            } => WireError::Named {
+                path: path.display().to_string(),
+                line: *line,
+                expected: expected.clone(),
+                found: found.clone(),
             },
             retrograde::Error::VertexOutOfRange {
                 vertex, vertices, ..
@@ -161,6 +179,17 @@ impl WireError {
                 byte,
                 message,
             } => Error::Input(retrograde::Error::at_byte(path, byte, message)),
+            WireError::Named {
+                path,
+                line,
+                expected,
+                found,
+            } => Error::Input(retrograde::Error::NamedVertex {
+                path: path.into(),
+                location: retrograde::Location::Line(line),
+                expected,
+                found,
+            }),
             WireError::Vertex { vertex, vertices } => {
                 Error::Input(retrograde::Error::VertexOutOfRange {
                     what: retrograde::Naming::Edge,
@@ -317,7 +346,7 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
     watch: Watch,
     abort: &AtomicBool,
     limit: Option<Limit>,
-) -> Result<Option<Solved>> {
+) -> Result<Option<Gathered>> {
     let mut memory = crate::memory::channel(worker, watch);
     let need =
         |v: u64, e: u64| move |l: Limit| graph_share_bytes(v, e, l.processes, l.threads, l.process);
@@ -350,7 +379,7 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
     let full = gather(worker, &mut ch, share, n, abort)?;
     close(worker, ch, abort)?;
     match full {
-        Some((s, r, b)) => Ok(Some(Solved {
+        Some((s, r, b)) => Ok(Some(Gathered {
             solution: Solution::try_from_arrays(s, r, b).map_err(retrograde::Error::from)?,
             edges,
             rounds,
@@ -521,7 +550,7 @@ impl Share {
     #[inline]
     fn apply(&mut self, m: Move, round: u32) -> bool {
         let t = self.me.local(m.pred);
-        Entry {
+        Bookkeeping {
             state: &mut self.state[t],
             counter: &mut self.counter[t],
             remoteness: &mut self.rem[t],

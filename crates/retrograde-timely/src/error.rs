@@ -89,6 +89,10 @@ pub enum Error {
         /// The allocation that failed.
         bytes: u64,
     },
+    /// Another worker of this process stopped, and this one with it: a
+    /// consequence, whose cause is that worker's own error.
+    #[error("the run failed: another worker of this process stopped")]
+    AnotherWorkerFailed,
     /// The run failed after it started: a worker stopped, or the connection to a
     /// peer was lost (the peer crashed or was killed).
     #[error("the run failed: {message}")]

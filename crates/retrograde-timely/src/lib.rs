@@ -31,7 +31,8 @@
 //!   list, split at line boundaries), [`BinaryGraph`] (a binary graph file,
 //!   streamed and checked by every worker, which keeps its own rows) and
 //!   [`EdgeArray`] (edges in memory).
-//! - [`solve`]: runs the workers; process 0 gets [`Solved`], the others `None`.
+//! - [`solve`]: runs the workers; process 0 gets [`Gathered`] (the
+//!   solution gathered from every worker), the others `None`.
 //! - [`solve_graph`]: a game whose moves are generated (any
 //!   [`GameGraph`], such as a dense
 //!   [`Game`](retrograde::Game)): each worker generates the moves of its own
@@ -69,7 +70,7 @@ use timely::communication::{initialize_from, Hooks};
 use timely::worker::Worker;
 use timely::{CommunicationConfig, WorkerConfig};
 
-pub use engine::{graph_share_bytes, Solved};
+pub use engine::{graph_share_bytes, Gathered};
 pub use error::{ConfigError, Error, Result};
 pub use hosts::read_hostfile;
 pub use input::{BinaryGraph, EdgeArray, EdgeShards, TextEdgeList};
@@ -239,7 +240,7 @@ pub struct Timings {
 /// # Errors
 /// See [`Error`]: bad configuration, unreachable or mismatched peers, a peer
 /// lost during the run, or bad input (reported identically everywhere).
-pub fn solve<S>(config: &Config, source: S, rules: &Rules) -> Result<Option<Solved>>
+pub fn solve<S>(config: &Config, source: S, rules: &Rules) -> Result<Option<Gathered>>
 where
     S: EdgeShards + 'static,
 {
@@ -251,7 +252,7 @@ pub fn solve_timed<S>(
     config: &Config,
     source: S,
     rules: &Rules,
-) -> Result<(Option<Solved>, Timings)>
+) -> Result<(Option<Gathered>, Timings)>
 where
     S: EdgeShards + 'static,
 {
@@ -418,16 +419,7 @@ where
     for r in guards.join() {
         match r {
             Ok(Ok(s)) => solved = solved.or(s),
-            Ok(Err(e)) => {
-                // Prefer the error that caused the others (input errors are the
-                // same everywhere; "another worker stopped" is a consequence).
-                let secondary = matches!(&e, Error::Failed { message } if message.starts_with("another worker"));
-                if first_error.is_none()
-                    || (!secondary && matches!(first_error, Some(Error::Failed { .. })))
-                {
-                    first_error = Some(e);
-                }
-            }
+            Ok(Err(e)) => keep_cause(&mut first_error, e),
             Err(p) => {
                 panicked.get_or_insert(p);
             }
@@ -472,6 +464,22 @@ where
     Ok((solved, timings))
 }
 
+/// Keeps in `first` the error that caused the others, of those the workers
+/// return: input errors are the same everywhere, and another worker's
+/// stopping ([`Error::AnotherWorkerFailed`]) is a consequence, which gives
+/// way to any other error (as does a failure, for an error that may be its
+/// cause).
+fn keep_cause(first: &mut Option<Error>, e: Error) {
+    let consequence = matches!(e, Error::AnotherWorkerFailed);
+    let replaceable = matches!(
+        first,
+        Some(Error::Failed { .. } | Error::AnotherWorkerFailed)
+    );
+    if first.is_none() || (!consequence && replaceable) {
+        *first = Some(e);
+    }
+}
+
 /// Sets the abort flag if the worker thread unwinds, so that the other
 /// workers of this process stop instead of waiting for it.
 struct AbortOnPanic<'a>(&'a AtomicBool);
@@ -489,5 +497,43 @@ fn describe_panic(p: &str) -> String {
         "the connection to another process broke (it stopped or crashed)".to_string()
     } else {
         format!("a worker stopped: {p}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The run reports the worker's own error, not the others' stopping
+    /// because of it, in whatever order the workers are joined.
+    #[test]
+    fn the_cause_is_kept_over_another_worker_s_stopping() {
+        let input = || Error::Input(retrograde::Error::SourceChanged);
+        for order in [[0, 1, 2], [1, 0, 2], [1, 2, 0], [2, 1, 0]] {
+            let mut first = None;
+            for i in order {
+                keep_cause(
+                    &mut first,
+                    match i {
+                        0 => input(),
+                        _ => Error::AnotherWorkerFailed,
+                    },
+                );
+            }
+            assert!(
+                matches!(first, Some(Error::Input(retrograde::Error::SourceChanged))),
+                "{order:?}: {first:?}"
+            );
+        }
+        // A failure gives way to a later error that may be its cause; two
+        // consequences keep the first.
+        let mut first = Some(Error::Failed {
+            message: "a record arrived damaged".into(),
+        });
+        keep_cause(&mut first, input());
+        assert!(matches!(first, Some(Error::Input(_))), "{first:?}");
+        let mut first = Some(Error::AnotherWorkerFailed);
+        keep_cause(&mut first, Error::AnotherWorkerFailed);
+        assert!(matches!(first, Some(Error::AnotherWorkerFailed)));
     }
 }

@@ -332,7 +332,7 @@ pub struct Outline {
     pub histogram: Histogram,
     /// The number of indices (positions and unused numbers).
     pub indices: u64,
-    /// The rounds of message exchange (see [`Solved::rounds`](crate::Solved::rounds)).
+    /// The rounds of message exchange (see [`Gathered::rounds`](crate::Gathered::rounds)).
     pub rounds: u32,
 }
 

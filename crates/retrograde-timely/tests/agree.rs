@@ -92,6 +92,32 @@ fn bad_input_is_the_same_typed_error_for_every_worker() {
     );
 }
 
+/// A word where a line's vertex id goes keeps its kind as it travels
+/// between workers: every worker gives the same named-vertex error.
+#[test]
+fn a_named_vertex_is_the_same_typed_error_for_every_worker() {
+    let text = "0 1\n1 2\n2 0\nthree 3\n4 5\n";
+    let input = retrograde::io::Input::from_bytes("g.txt", text.as_bytes().to_vec());
+    let e = solve(
+        &Config::threads(3),
+        retrograde_timely::TextEdgeList::new(input, None),
+        &Rules::normal(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            Error::Input(retrograde::Error::NamedVertex { found, location: retrograde::Location::Line(4), .. })
+                if found == "three"
+        ),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "g.txt:line 4: expected a vertex id (a decimal number), found \"three\""
+    );
+}
+
 #[test]
 fn a_damaged_binary_graph_is_the_same_error_for_every_worker() {
     let g = Csr::from_edges(

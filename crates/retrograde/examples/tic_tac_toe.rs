@@ -1,5 +1,5 @@
 //! Tic-tac-toe from its rules alone, the `StateGame` tutorial: `cargo run --example tic_tac_toe`.
-use retrograde::play::{NotationError, NotationFault};
+use retrograde::play::NotationError;
 use retrograde::registry::{Entry, Param};
 use retrograde::{solve_states, Outcome, StateGame};
 /// 1. A position of your own type: 9 cells row by row, 0 empty, 1 X, 2 O.
@@ -18,6 +18,21 @@ fn to_move(b: &Board) -> u8 {
 pub struct TicTacToe {
     /// Whether boards equal up to rotations and mirrors are one position.
     pub symmetry: bool,
+}
+
+/// Why `parse` (3. below) finds a text no board, a variant a fault: the message for people,
+/// the variant for a program to match (`NotationError::kind::<BadBoard>()`).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadBoard {
+    /// Not three rows of three cells.
+    #[error(r#"expected three rows of x, o and . from the top, as in "x../.o./...""#)]
+    Shape,
+    /// A cell that is not `x`, `o` or `.`.
+    #[error("expected x, o or . in every cell, found {0:?}")]
+    Cell(char),
+    /// Marks no game reaches.
+    #[error("X moves first: X has as many marks as O or one more")]
+    Marks,
 }
 
 impl StateGame for TicTacToe {
@@ -63,15 +78,10 @@ impl StateGame for TicTacToe {
         rows.join("/")
     }
     fn parse(&self, text: &str) -> Result<Board, NotationError> {
-        let invalid = |what: &str| {
-            let what = format!(
-                "{what} (expected three rows of x, o and . from the top, as in \"x../.o./...\")"
-            );
-            NotationError::new("tic-tac-toe", text, NotationFault::Invalid(what))
-        };
+        let invalid = |fault: BadBoard| NotationError::invalid("tic-tac-toe", text, fault);
         let rows: Vec<&str> = text.trim().split('/').collect();
         if rows.len() != 3 || rows.iter().any(|r| r.chars().count() != 3) {
-            return Err(invalid("not three rows of three cells"));
+            return Err(invalid(BadBoard::Shape));
         }
         let mut b = Board([0; 9]);
         for (cell, ch) in b.0.iter_mut().zip(rows.concat().chars()) {
@@ -79,7 +89,7 @@ impl StateGame for TicTacToe {
                 '.' => 0,
                 'x' => 1,
                 'o' => 2,
-                _ => return Err(invalid("a cell is not x, o or .")),
+                _ => return Err(invalid(BadBoard::Cell(ch))),
             };
         }
         let (x, o) = (
@@ -87,9 +97,7 @@ impl StateGame for TicTacToe {
             b.0.iter().filter(|&&c| c == 2).count(),
         );
         if x != o && x != o + 1 {
-            return Err(invalid(
-                "X moves first: X has as many marks as O or one more",
-            ));
+            return Err(invalid(BadBoard::Marks));
         }
         Ok(b)
     }

@@ -8,18 +8,18 @@ use crate::io::paths::shown;
 
 /// Where in an input a problem was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Position {
+pub enum Location {
     /// A 1-based line of a text input.
     Line(u64),
     /// A byte offset into a binary input.
     Byte(u64),
 }
 
-impl fmt::Display for Position {
+impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Position::Line(l) => write!(f, "line {l}"),
-            Position::Byte(b) => write!(f, "byte {b}"),
+            Location::Line(l) => write!(f, "line {l}"),
+            Location::Byte(b) => write!(f, "byte {b}"),
         }
     }
 }
@@ -37,14 +37,28 @@ pub enum Error {
         source: io::Error,
     },
     /// The input does not follow its format.
-    #[error("{}:{position}: {message}", shown(path))]
+    #[error("{}:{location}: {message}", shown(path))]
     Parse {
         /// The file (`-` for standard input).
         path: PathBuf,
         /// Where the problem is.
-        position: Position,
+        location: Location,
         /// What was expected and what was found.
         message: String,
+    },
+    /// A word where a line's vertex id (a number) was expected: the
+    /// input names its vertices, and is read as such by
+    /// [`io::names`](crate::io::names).
+    #[error("{}:{location}: expected {expected}, found {found:?}", shown(path))]
+    NamedVertex {
+        /// The file (`-` for standard input).
+        path: PathBuf,
+        /// Where the word is.
+        location: Location,
+        /// What was expected (`a vertex id (a decimal number)`).
+        expected: String,
+        /// The word (its first 20 bytes, in a text file's fields).
+        found: String,
     },
     /// The run would need more memory than allowed.
     #[error("a graph of {vertices} vertices and {edges} edges would need about {} of memory, more than the {} allowed", human_bytes(*needed), human_bytes(*limit))]
@@ -238,7 +252,7 @@ impl Error {
     pub fn at_line(path: impl Into<PathBuf>, line: u64, message: impl Into<String>) -> Error {
         Error::Parse {
             path: path.into(),
-            position: Position::Line(line),
+            location: Location::Line(line),
             message: message.into(),
         }
     }
@@ -247,7 +261,7 @@ impl Error {
     pub fn at_byte(path: impl Into<PathBuf>, byte: u64, message: impl Into<String>) -> Error {
         Error::Parse {
             path: path.into(),
-            position: Position::Byte(byte),
+            location: Location::Byte(byte),
             message: message.into(),
         }
     }
@@ -261,10 +275,35 @@ impl Error {
     }
 
     /// Where the problem is, for parse errors.
-    pub fn position(&self) -> Option<&Position> {
+    pub fn location(&self) -> Option<&Location> {
         match self {
-            Error::Parse { position, .. } => Some(position),
+            Error::Parse { location, .. } | Error::NamedVertex { location, .. } => Some(location),
             _ => None,
+        }
+    }
+
+    /// A line's vertex id was expected and `found` was there instead: an
+    /// [`Error::NamedVertex`] if it is a word (a letter first, nothing a
+    /// message would escape: a name, not binary data or a negative
+    /// number), `otherwise` if not.
+    pub(crate) fn expected_vertex(
+        path: impl Into<PathBuf>,
+        location: Location,
+        expected: &str,
+        found: &str,
+        otherwise: impl FnOnce() -> Error,
+    ) -> Error {
+        let word = found.chars().next().is_some_and(char::is_alphabetic)
+            && !format!("{found:?}").contains('\\');
+        if word {
+            Error::NamedVertex {
+                path: path.into(),
+                location,
+                expected: expected.into(),
+                found: found.into(),
+            }
+        } else {
+            otherwise()
         }
     }
 }

@@ -10,7 +10,7 @@
 //! - **Terminal precedence** ([`start`]): not a position at all, then a
 //!   label, then the game's own value, then the no-move rule; every other
 //!   position starts undecided with one counter per move.
-//! - **A decided successor** ([`effect`], [`Entry::successor_decided`]): a
+//! - **A decided successor** ([`effect`], [`Bookkeeping::successor_decided`]): a
 //!   `Lose` successor makes an undecided position a `Win` at once; a `Win`
 //!   successor counts its moves down, the last one makes it a `Lose`; a `Tie`
 //!   successor makes a position a `Tie` once no side can force a win.
@@ -404,7 +404,7 @@ pub const MAX_LEVEL: u32 = (1 << 31) - 1;
 /// best-ranked `Win` successor so far (the loser holds out: greatest
 /// remoteness); once decided, its own remoteness and best move.
 #[derive(Debug)]
-pub struct Entry<'a> {
+pub struct Bookkeeping<'a> {
     /// The state code.
     pub state: &'a mut u8,
     /// Moves not yet known to reach a `Win`, while undecided.
@@ -415,7 +415,7 @@ pub struct Entry<'a> {
     pub best: &'a mut u32,
 }
 
-impl Entry<'_> {
+impl Bookkeeping<'_> {
     /// The rule: successor `u` has been decided as `u_state` with remoteness
     /// `ru`. Returns true if this decides the position (its state, remoteness
     /// and best move are then set).
@@ -588,7 +588,7 @@ mod tests {
         }
 
         fn report(&mut self, u: u32, code: u8, ru: u32) -> bool {
-            Entry {
+            Bookkeeping {
                 state: &mut self.state,
                 counter: &mut self.counter,
                 remoteness: &mut self.rem,

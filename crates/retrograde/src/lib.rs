@@ -57,7 +57,7 @@ pub mod solve;
 pub mod verify;
 
 pub use alloc::{allocation_may_fail, fallibly};
-pub use error::{human_bytes, ArraysError, Error, Naming, Position, Result, SolveError};
+pub use error::{human_bytes, ArraysError, Error, Location, Naming, Result, SolveError};
 pub use explore::{solve_states, Explorer, StateGame, StateSolution};
 pub use game::{solve_game, Game};
 pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Successors};

@@ -20,7 +20,18 @@ use crate::db::{Database, DbError, Meta};
 use crate::{kernel, Value};
 
 /// Text that is not a position of the game.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+///
+/// ```
+/// use retrograde::games::chess::{Endgame, Ending, FenErrorKind};
+/// use retrograde::play::Playable;
+/// let krk = Endgame::new(Ending::KRK, true);
+/// let e = krk.parse("8/8/8/8/8/2k5/8/R1K5 x").unwrap_err();
+/// assert_eq!(
+///     e.kind::<FenErrorKind>(),
+///     Some(&FenErrorKind::Side { found: "x".into() })
+/// );
+/// ```
+#[derive(Debug, thiserror::Error)]
 #[error("{text:?} is not a position of {game}: {fault}")]
 pub struct NotationError {
     /// The game.
@@ -40,10 +51,33 @@ impl NotationError {
             fault,
         }
     }
+
+    /// `text` does not spell a position of `game`, for the parser's own
+    /// `kind` of fault ([`NotationFault::Invalid`]): an error type with a
+    /// variant a fault, or a message (`"expected a number"`).
+    pub fn invalid(
+        game: impl Into<String>,
+        text: impl Into<String>,
+        kind: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> Self {
+        NotationError::new(game, text, NotationFault::Invalid(kind.into()))
+    }
+
+    /// The parser's fault as its own type `K` (a game's kind of fault, such
+    /// as chess's [`FenErrorKind`](crate::games::chess::FenErrorKind)), to
+    /// match on; `None` when the text was refused for another reason
+    /// ([`NotationFault::Unsupported`], [`NotationFault::Unnumbered`]) or
+    /// by a parser whose faults are of another type.
+    pub fn kind<K: std::error::Error + 'static>(&self) -> Option<&K> {
+        match &self.fault {
+            NotationFault::Invalid(kind) => kind.downcast_ref(),
+            _ => None,
+        }
+    }
 }
 
 /// Why a text is not a position.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum NotationFault {
     /// The game reads no positions: it does not implement
@@ -55,10 +89,26 @@ pub enum NotationFault {
     /// can be looked up in a database.
     #[error("the game does not number its positions")]
     Unnumbered,
-    /// The text does not spell a position: what is wrong, and what was
-    /// expected.
+    /// The text does not spell a position: the parser's own error, which
+    /// says what is wrong and what was expected, one variant a fault (the
+    /// games' [`FenErrorKind`](crate::games::chess::FenErrorKind),
+    /// [`SfenErrorKind`](crate::games::dobutsu::SfenErrorKind),
+    /// [`TeekoErrorKind`](crate::games::teeko::TeekoErrorKind),
+    /// [`PositionErrorKind`](crate::games::cop_thief::PositionErrorKind),
+    /// a graph's [`GraphErrorKind`]; [`NotationError::kind`] gives it back as
+    /// its type). A game of one's own may give any error, or a message.
     #[error("{0}")]
-    Invalid(String),
+    Invalid(Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// Why a text is not a vertex of a graph kept in a database
+/// ([`StoredGraph`]'s [`Playable::parse`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GraphErrorKind {
+    /// The text is not a number.
+    #[error("expected a vertex id (a number)")]
+    NotAVertexId,
 }
 
 /// A game that can be read, shown and played by name.
@@ -418,12 +468,10 @@ impl Playable for StoredGraph<'_> {
     }
 
     fn parse(&self, text: &str) -> Result<u64, NotationError> {
-        let err =
-            |what: String| NotationError::new("the graph", text, NotationFault::Invalid(what));
         // A number past the graph is read, and found in no record.
         text.trim()
             .parse()
-            .map_err(|_| err("expected a vertex id (a number)".into()))
+            .map_err(|_| NotationError::invalid("the graph", text, GraphErrorKind::NotAVertexId))
     }
 
     fn notation(&self, p: u64) -> String {

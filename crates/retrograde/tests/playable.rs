@@ -51,28 +51,28 @@ fn dobutsu_moves_by_name_reach_the_solver_s_positions() {
     let (start, sente) = notation::parse("1lc/3/3/CL1 b -").unwrap();
     for capture in [Capture::Played, Capture::Terminal] {
         let game = Dobutsu::from_start(start, true, capture, &retrograde::NoProgress).unwrap();
-        let rules = game.rules(start, sente);
+        let setup = game.setup(start, sente);
         let n = game.position_count() as u32;
         assert!(n > 1000, "{n}");
         let keys = game.keys();
         for p in 0..n {
             let key = game.key(p).unwrap();
             assert_eq!(key, keys[p as usize]);
-            let code = rules.position_at(key);
-            assert_eq!(rules.key(code), Some(key));
-            if rules.notation(code) != "the lion captured" {
-                assert_eq!(rules.parse(&rules.notation(code)).unwrap(), code);
+            let code = setup.position_at(key);
+            assert_eq!(setup.key(code), Some(key));
+            if setup.notation(code) != "the lion captured" {
+                assert_eq!(setup.parse(&setup.notation(code)).unwrap(), code);
             }
             let named = sorted(
-                rules
+                setup
                     .moves(code)
                     .iter()
-                    .map(|(_, q)| rules.key(*q).unwrap())
+                    .map(|(_, q)| setup.key(*q).unwrap())
                     .collect(),
             );
             let mut solver = Vec::new();
             game.for_each_move(p, |q| solver.push(game.key(q).unwrap()));
-            assert_eq!(named, sorted(solver), "{}", rules.notation(code));
+            assert_eq!(named, sorted(solver), "{}", setup.notation(code));
         }
     }
 }
@@ -107,6 +107,71 @@ fn teeko_and_cop_thief_moves_by_name_are_the_solver_s_moves() {
     }
 }
 
+/// A position's text refused by a game's parser comes back as that
+/// parser's kind of fault, with its data: a caller matches on it, never on
+/// the message.
+#[test]
+fn bad_notation_is_refused_with_the_game_s_kind_of_fault() {
+    use retrograde::games::cop_thief::PositionErrorKind;
+    use retrograde::games::dobutsu::{Setup, SfenErrorKind};
+    use retrograde::games::tic_tac_toe::{BadBoard, TicTacToe};
+
+    let game = CopThief::new(Board::parse(b"2 3\nP.T\n*..\n", "b.txt").unwrap()).unwrap();
+    for (text, kind) in [
+        ("cop 1,1 thief 1,3", PositionErrorKind::Words { found: 4 }),
+        ("thief 1,1 cop 1,3 cop", PositionErrorKind::Order),
+        (
+            "cop 1;1 thief 1,3 cop",
+            PositionErrorKind::Cell {
+                found: "1;1".into(),
+            },
+        ),
+        (
+            "cop 1,1 thief 1,3 robber",
+            PositionErrorKind::Side {
+                found: "robber".into(),
+            },
+        ),
+        ("cop 2,1 thief 1,3 cop", PositionErrorKind::NotFree),
+        ("cop 1,1 thief 1,4 cop", PositionErrorKind::NotFree),
+    ] {
+        let e = Playable::parse(&game, text).unwrap_err();
+        assert_eq!(e.kind::<PositionErrorKind>(), Some(&kind), "{e}");
+        assert_eq!((e.game.as_str(), e.text.as_str()), ("cop-thief", text));
+    }
+    assert!(Playable::parse(&game, "cop 1,1 thief 1,3 thief").is_ok());
+
+    // Dōbutsu: the notation's faults, and a board of another game's pieces.
+    let (start, sente) = notation::parse("1lc/3/3/CL1 b -").unwrap();
+    let setup = Setup::new(start, sente, true, Capture::Played);
+    let e = setup.parse("1lc/3/3/CL1 x -").unwrap_err();
+    assert_eq!(
+        e.kind::<SfenErrorKind>(),
+        Some(&SfenErrorKind::Side { found: "x".into() })
+    );
+    let e = setup.parse("gle/1c1/1C1/ELG b -").unwrap_err();
+    assert_eq!(
+        e.kind::<SfenErrorKind>(),
+        Some(&SfenErrorKind::OtherPieces {
+            game: [0, 0, 2],
+            board: [2, 2, 2]
+        })
+    );
+
+    // The tutorial's own kind, through the same door.
+    let ttt = TicTacToe { symmetry: false };
+    for (text, kind) in [
+        ("x../.o.", BadBoard::Shape),
+        ("x../.q./...", BadBoard::Cell('q')),
+        ("xx./.../...", BadBoard::Marks),
+    ] {
+        let e = ttt.parse(text).unwrap_err();
+        assert_eq!(e.kind::<BadBoard>(), Some(&kind), "{e}");
+        // Not another game's kind.
+        assert_eq!(e.kind::<SfenErrorKind>(), None);
+    }
+}
+
 #[test]
 fn a_database_answers_every_position_as_the_solve_does() {
     let (start, sente) = notation::parse("1lc/3/3/CL1 b -").unwrap();
@@ -115,8 +180,8 @@ fn a_database_answers_every_position_as_the_solve_does() {
     let keys = game.keys();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("d.db");
-    let rules = game.rules(start, sente);
-    db::Writer::new(rules.meta())
+    let setup = game.setup(start, sente);
+    db::Writer::new(setup.meta())
         .write(
             &path,
             &Source {
@@ -128,13 +193,13 @@ fn a_database_answers_every_position_as_the_solve_does() {
         )
         .unwrap();
     let d = Database::open(&path).unwrap();
-    assert_eq!(d.meta(), &rules.meta());
+    assert_eq!(d.meta(), &setup.meta());
     let probe = Probe {
-        game: &rules,
+        game: &setup,
         db: &d,
     };
     for p in 0..game.position_count() as u32 {
-        let code = rules.position_at(game.key(p).unwrap());
+        let code = setup.position_at(game.key(p).unwrap());
         let answer = probe.answer(code).unwrap();
         assert_eq!(Some(answer.value), sol.value(p));
         // The best move's value is the position's, one ply on.

@@ -29,6 +29,8 @@
 //! assert_eq!(t.show(t.start()).lines().count(), 6);
 //! ```
 
+use std::fmt;
+
 use crate::{Game, Outcome, Rules};
 
 /// Cells on the board.
@@ -404,6 +406,52 @@ fn cell_name(cell: u32) -> String {
     format!("{}{}", char::from(b'a' + (cell % 5) as u8), 5 - cell / 5)
 }
 
+/// Why a text is not a Teeko position, one variant a fault; the message
+/// says what is wrong and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TeekoErrorKind {
+    /// The board is not five rows of five cells.
+    Shape,
+    /// A cell that is not `x`, `o` or `.`.
+    Cell {
+        /// The character found.
+        found: char,
+    },
+    /// No side to move after the board.
+    NoSide,
+    /// A side to move that is not `x` or `o`.
+    Side {
+        /// The word found.
+        found: String,
+    },
+    /// A word after the side to move.
+    Trailing {
+        /// The word.
+        found: String,
+    },
+    /// A board no game reaches: X drops first, four pieces each at most.
+    Unreachable,
+}
+
+impl fmt::Display for TeekoErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TeekoErrorKind::Shape => f.write_str("the board is not five rows of five cells")?,
+            TeekoErrorKind::Cell { found } => write!(f, "{found:?} is not x, o or .")?,
+            TeekoErrorKind::NoSide => f.write_str("no side to move")?,
+            TeekoErrorKind::Side { found } => write!(f, "{found:?} is not a side to move")?,
+            TeekoErrorKind::Trailing { found } => write!(f, "{found:?} after the side to move")?,
+            TeekoErrorKind::Unreachable => {
+                f.write_str("not a position of the game: X drops first, four pieces each at most")?
+            }
+        }
+        f.write_str(" (expected five rows of x, o and . from the top, then x or o to move, as in \"...../...../..x../...../..... o\")")
+    }
+}
+
+impl std::error::Error for TeekoErrorKind {}
+
 /// Teeko as people play it: a position is its number; the notation is the
 /// five rows from the top (`x`, `o`, `.`), then who moves, as in
 /// `...../..x../...../..o../..... x`; a drop is named by its cell (`c3`),
@@ -418,13 +466,11 @@ impl crate::play::Playable for Teeko {
     }
 
     fn parse(&self, text: &str) -> Result<u64, crate::play::NotationError> {
-        let err = |what: &str| {
-            crate::play::NotationError::new("teeko", text, crate::play::NotationFault::Invalid(format!("{what} (expected five rows of x, o and . from the top, then x or o to move, as in \"...../...../..x../...../..... o\")")))
-        };
+        let err = |kind: TeekoErrorKind| crate::play::NotationError::invalid("teeko", text, kind);
         let mut fields = text.split_whitespace();
         let rows: Vec<&str> = fields.next().unwrap_or("").split('/').collect();
         if rows.len() != 5 || rows.iter().any(|r| r.chars().count() != 5) {
-            return Err(err("the board is not five rows of five cells"));
+            return Err(err(TeekoErrorKind::Shape));
         }
         let (mut x, mut o) = (0u32, 0u32);
         for (r, row) in rows.iter().enumerate() {
@@ -434,23 +480,22 @@ impl crate::play::Playable for Teeko {
                     'x' => x |= bit,
                     'o' => o |= bit,
                     '.' => {}
-                    _ => return Err(err("a cell is not x, o or .")),
+                    _ => return Err(err(TeekoErrorKind::Cell { found: ch })),
                 }
             }
         }
-        let x_to_move = match fields.next().map(str::to_ascii_lowercase).as_deref() {
-            Some("x") => true,
-            Some("o") => false,
-            _ => return Err(err("no side to move")),
+        let x_to_move = match fields.next() {
+            Some(w) if w.eq_ignore_ascii_case("x") => true,
+            Some(w) if w.eq_ignore_ascii_case("o") => false,
+            Some(w) => return Err(err(TeekoErrorKind::Side { found: w.into() })),
+            None => return Err(err(TeekoErrorKind::NoSide)),
         };
-        if fields.next().is_some() {
-            return Err(err("text after the side to move"));
+        if let Some(w) = fields.next() {
+            return Err(err(TeekoErrorKind::Trailing { found: w.into() }));
         }
         self.number(Board { x, o, x_to_move })
             .map(u64::from)
-            .ok_or_else(|| {
-                err("not a position of the game: X drops first, four pieces each at most")
-            })
+            .ok_or_else(|| err(TeekoErrorKind::Unreachable))
     }
 
     fn notation(&self, p: u64) -> String {
@@ -607,6 +652,43 @@ mod tests {
             .chain(first_moves);
         let report = check_game(&t, positions, 5);
         assert!(report.is_ok(), "{}", report.show(&t));
+    }
+
+    /// Each fault of a position's text is its own kind, with its data: a
+    /// caller matches on it, never on the message.
+    #[test]
+    fn bad_notation_is_refused_with_its_kind() {
+        use crate::play::Playable;
+        let t = Teeko::new();
+        let empty = "...../...../...../...../.....";
+        for (text, kind) in [
+            (
+                "..../...../...../...../..... x".to_string(),
+                TeekoErrorKind::Shape,
+            ),
+            (
+                "...../...../..#../...../..... x".to_string(),
+                TeekoErrorKind::Cell { found: '#' },
+            ),
+            (empty.to_string(), TeekoErrorKind::NoSide),
+            (
+                format!("{empty} z"),
+                TeekoErrorKind::Side { found: "z".into() },
+            ),
+            (
+                format!("{empty} x 1"),
+                TeekoErrorKind::Trailing { found: "1".into() },
+            ),
+            (format!("{empty} o"), TeekoErrorKind::Unreachable),
+        ] {
+            let e = t.parse(&text).unwrap_err();
+            assert_eq!(e.kind::<TeekoErrorKind>(), Some(&kind), "{e}");
+            assert!(e.to_string().contains("(expected five rows"), "{e}");
+        }
+        assert_eq!(
+            t.parse(&format!("{empty} X")).ok(),
+            Some(u64::from(t.start()))
+        );
     }
 
     #[test]

@@ -104,7 +104,7 @@ impl EdgeList<'_> {
             if !s.next_record() {
                 break;
             }
-            let u = s.number("a vertex id (a decimal number)", limit, &too_big)?;
+            let u = s.vertex_id("a vertex id (a decimal number)", limit, &too_big)?;
             s.separator("a space or tab, then the second vertex id")?;
             let v = s.number("the second vertex id (a decimal number)", limit, &too_big)?;
             s.end_record("the second vertex id")?;
@@ -464,6 +464,37 @@ mod tests {
             e,
             "g.txt:line 2: vertex id 5 is not below the vertex count 5"
         );
+    }
+
+    /// A word where a line's first vertex id goes is its own kind of error
+    /// (the graph names its vertices), with the same message; anything else
+    /// found there, or a word in the second field, stays a parse error.
+    #[test]
+    fn a_word_for_a_vertex_id_is_a_named_vertex() {
+        use crate::Error;
+        let e = parse("0 1\nstart 2\n", None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "g.txt:line 2: expected a vertex id (a decimal number), found \"start\""
+        );
+        match e {
+            Error::NamedVertex {
+                path,
+                location,
+                expected,
+                found,
+            } => {
+                assert_eq!(path, Path::new("g.txt"));
+                assert_eq!(location, crate::Location::Line(2));
+                assert_eq!(expected, "a vertex id (a decimal number)");
+                assert_eq!(found, "start");
+            }
+            other => panic!("{other:?}"),
+        }
+        for not_a_word in ["-1 2\n", "\u{1}a 2\n", "_a 2\n", "a\\b 2\n", "0 x\n"] {
+            let e = parse(not_a_word, None).unwrap_err();
+            assert!(matches!(e, Error::Parse { .. }), "{not_a_word:?}: {e:?}");
+        }
     }
 
     /// Regression: with a vertex count past u32 ids, an entry past them was

@@ -22,7 +22,7 @@ use crate::{GameGraph, Labels, Outcome};
 pub fn read(input: &Input, vertices: Option<usize>) -> Result<Labels> {
     let (limit, too_big) = super::text::vertex_id_limit(vertices);
     read_with(input, None, |s| {
-        Ok(s.number("a vertex id (a decimal number)", limit, &too_big)? as u32)
+        Ok(s.vertex_id("a vertex id (a decimal number)", limit, &too_big)? as u32)
     })
 }
 
@@ -144,6 +144,19 @@ mod tests {
             &Input::from_bytes("t.txt", text.as_bytes().to_vec()),
             Some(10),
         )
+    }
+
+    #[test]
+    fn a_word_for_a_vertex_id_is_a_named_vertex() {
+        let e = labels("0 win\nstart lose\n").unwrap_err();
+        assert!(
+            matches!(&e, Error::NamedVertex { found, .. } if found == "start"),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "t.txt:line 2: expected a vertex id (a decimal number), found \"start\""
+        );
     }
 
     #[test]

@@ -34,7 +34,7 @@ use std::io::{self, Write};
 use super::names::Names;
 use super::text::Scanner;
 use super::Input;
-use crate::error::{Error, Result};
+use crate::error::{Error, Location, Result};
 use crate::graph::NONE;
 use crate::outcome::OUTCOME_NAMES;
 use crate::{Answers, Outcome, Solution};
@@ -529,7 +529,7 @@ fn read_layout(
         // Line numbers are found by counting from the start of the file:
         // only for an error, or reading would be quadratic.
         c.room(|| s.line())?;
-        let v = s.number(
+        let v = s.vertex_id(
             "a vertex id (a decimal number)",
             u64::from(NONE),
             &too_big("vertex id"),
@@ -632,6 +632,24 @@ fn read_records(
                 (Id::Name(n), None) => Err(c.error(line, format!("expected {what}, found {n:?}"))),
             }
         };
+        // The line's own vertex: a word where its id was expected is a
+        // named vertex.
+        let line_vertex = |f: Id| -> Result<u64> {
+            const WHAT: &str = "a vertex id (a decimal number)";
+            match (&f, names) {
+                (Id::Name(n), None) => {
+                    let otherwise = || c.error(line, format!("expected {WHAT}, found {n:?}"));
+                    Err(Error::expected_vertex(
+                        c.path,
+                        Location::Line(line),
+                        WHAT,
+                        n,
+                        otherwise,
+                    ))
+                }
+                _ => vertex(WHAT, f),
+            }
+        };
         let field = |f: &str| -> Id {
             match (names, f.parse::<u64>()) {
                 (None, Ok(v)) => Id::Number(v),
@@ -645,7 +663,7 @@ fn read_records(
                     format!("expected a JSON object with position, outcome, remoteness and best_move: {e}"),
                 )
             })?;
-            let v = vertex("a vertex id (a decimal number)", r.position)?;
+            let v = line_vertex(r.position)?;
             let mv = match r.best_move {
                 Some(m) => Some(vertex("the best move (a vertex id, or null for none)", m)?),
                 None => None,
@@ -672,7 +690,7 @@ fn read_records(
                 ));
             }
             let none = |f: &str| f.is_empty() || f == "-";
-            let v = vertex("a vertex id (a decimal number)", field(&fields[0]))?;
+            let v = line_vertex(field(&fields[0]))?;
             let rem = if none(&fields[2]) {
                 None
             } else {
@@ -746,6 +764,30 @@ mod tests {
 
     fn error(text: &str, n: Option<usize>) -> String {
         read_text(text, n).unwrap_err().to_string()
+    }
+
+    /// A word where a line's vertex goes is a named vertex in every layout;
+    /// a word for the best move stays a parse error.
+    #[test]
+    fn a_word_for_a_line_s_vertex_is_a_named_vertex() {
+        for text in [
+            "x\twin\t1\t1\n",
+            "x,win,1,1\n",
+            "{\"position\":\"x\",\"outcome\":\"win\",\"remoteness\":1,\"best_move\":1}\n",
+        ] {
+            let e = read_text(text, None).unwrap_err();
+            assert!(
+                matches!(&e, Error::NamedVertex { found, location: Location::Line(1), .. } if found == "x"),
+                "{text:?}: {e:?}"
+            );
+            assert!(e
+                .to_string()
+                .ends_with("expected a vertex id (a decimal number), found \"x\""));
+        }
+        for text in ["0\twin\t1\tx\n", "0,win,1,x\n", "-1\twin\t1\t1\n"] {
+            let e = read_text(text, None).unwrap_err();
+            assert!(matches!(e, Error::Parse { .. }), "{text:?}: {e:?}");
+        }
     }
 
     #[test]

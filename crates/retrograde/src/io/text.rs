@@ -187,6 +187,24 @@ impl<'a> Scanner<'a> {
         Ok(acc)
     }
 
+    /// Reads a line's vertex id below `limit`, as [`Scanner::number`]; a
+    /// word where it was expected is [`Error::NamedVertex`].
+    #[inline]
+    pub(crate) fn vertex_id(
+        &mut self,
+        what: &str,
+        limit: u64,
+        too_big: &dyn Fn(u64) -> String,
+    ) -> Result<u64, Error> {
+        self.number(what, limit, too_big).map_err(|e| {
+            let (Error::Parse { path, location, .. }, Some(found)) = (&e, self.field()) else {
+                return e;
+            };
+            let (path, location) = (path.clone(), location.clone());
+            Error::expected_vertex(path, location, what, &found, || e)
+        })
+    }
+
     /// Consumes a lone `-` field (a dash followed by a blank or the end of
     /// the line); false, and nothing consumed, otherwise.
     #[inline]
@@ -216,8 +234,17 @@ impl<'a> Scanner<'a> {
 
     /// A short description of what is at the cursor, for messages.
     pub(crate) fn found(&self) -> String {
+        match self.field() {
+            Some(field) => format!("{field:?}"),
+            None => "the end of the line".to_string(),
+        }
+    }
+
+    /// The field at the cursor (its first 20 bytes), for messages; `None`
+    /// at the end of the line.
+    fn field(&self) -> Option<String> {
         if self.at_line_end() {
-            return "the end of the line".to_string();
+            return None;
         }
         let rest = &self.data[self.pos..];
         let end = rest
@@ -225,7 +252,7 @@ impl<'a> Scanner<'a> {
             .position(|&b| b == b'\n' || b == b'\r' || is_blank(b))
             .unwrap_or(rest.len())
             .clamp(1, 20);
-        format!("{:?}", String::from_utf8_lossy(&rest[..end]))
+        Some(String::from_utf8_lossy(&rest[..end]).into_owned())
     }
 
     /// The 1-based line of the cursor: a scan from the start of the input,

@@ -35,7 +35,7 @@ use crate::StateGame;
 /// assert_eq!(pile.start(), Some(5));
 /// let names: Vec<String> = pile.moves(5).into_iter().map(|(name, _)| name).collect();
 /// assert_eq!(names, ["4", "3"]);
-/// assert_eq!(pile.parse("3"), Ok(3));
+/// assert_eq!(pile.parse("3").ok(), Some(3));
 /// ```
 #[derive(Debug)]
 pub struct States<G> {

@@ -4,7 +4,7 @@ use super::{NoProgress, Progress, Solution};
 use crate::alloc::filled;
 use crate::error::SolveError;
 use crate::graph::NONE;
-use crate::kernel::{self, Entry, Phase, UNDECIDED};
+use crate::kernel::{self, Bookkeeping, Phase, UNDECIDED};
 use crate::{GameGraph, Rules};
 
 /// Bytes a position [`solve`] needs beyond the graph, to refuse games too
@@ -118,7 +118,7 @@ pub(crate) fn run<G: GameGraph + ?Sized, T: super::trace::Trace>(
             let (us, ru) = (state[u as usize], rem[u as usize]);
             g.for_each_predecessor(u, |p| {
                 let pi = p as usize;
-                let entry = Entry {
+                let entry = Bookkeeping {
                     state: &mut state[pi],
                     counter: &mut counter[pi],
                     remoteness: &mut rem[pi],

@@ -2,19 +2,89 @@
 //! from rank 8 down to rank 1, then the side to move. Castling, en passant
 //! and the move counters are written as `- - 0 1` and ignored when read.
 
-use super::{Endgame, Piece, Position};
+use super::{Endgame, Ending, Piece, Position};
 use crate::StateGame;
 
 /// Why a FEN does not give a position of the ending.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("not a position of {ending}: {what} (in {fen:?})")]
+#[error("not a position of {}: {kind} (in {fen:?})", ending.name())]
 pub struct FenError {
-    /// The ending's name.
-    pub ending: &'static str,
+    /// The ending.
+    pub ending: Ending,
     /// The FEN as given.
     pub fen: String,
     /// What is wrong with it.
-    pub what: String,
+    pub kind: FenErrorKind,
+}
+
+/// What is wrong with a FEN, one variant a fault; the message names what
+/// was expected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FenErrorKind {
+    /// No board: the text is blank.
+    #[error("expected a board")]
+    NoBoard,
+    /// The side to move is not `w` or `b`.
+    #[error("expected w or b to move, found {found:?}")]
+    Side {
+        /// The field found instead.
+        found: String,
+    },
+    /// The board is not 8 ranks.
+    #[error("expected 8 ranks separated by /, found {found}")]
+    Ranks {
+        /// The ranks found.
+        found: usize,
+    },
+    /// A rank passes its 8 squares.
+    #[error("rank {rank} has more than 8 squares")]
+    RankTooLong {
+        /// The rank, 1 to 8.
+        rank: u8,
+    },
+    /// A rank falls short of its 8 squares.
+    #[error("rank {rank} has {squares} squares, expected 8")]
+    RankTooShort {
+        /// The rank, 1 to 8.
+        rank: u8,
+        /// The squares it has.
+        squares: u8,
+    },
+    /// Two kings of one colour.
+    #[error("more than one {} king", if *white { "white" } else { "black" })]
+    TwoKings {
+        /// Whether they are white.
+        white: bool,
+    },
+    /// A king is missing.
+    #[error("expected both kings")]
+    NoKing,
+    /// A letter that is no man of the ending.
+    #[error("{found:?} is not a man of {} (white K and {}, black k)", ending.name(), ending.pieces().iter().map(|p| p.letter()).collect::<String>())]
+    NotAMan {
+        /// The letter found.
+        found: char,
+        /// The ending.
+        ending: Ending,
+    },
+    /// Some of the ending's men are missing.
+    #[error("expected the men of {}", ending.name())]
+    MissingMen {
+        /// The ending.
+        ending: Ending,
+    },
+    /// More men than the ending's.
+    #[error("expected the men of {}, found more", ending.name())]
+    ExtraMen {
+        /// The ending.
+        ending: Ending,
+    },
+    /// The men are where they cannot be.
+    #[error(
+        "illegal: kings adjacent, the side not to move in check, or (KBBK) bishops on one colour"
+    )]
+    Illegal,
 }
 
 impl Endgame {
@@ -68,26 +138,26 @@ impl Endgame {
     /// illegal position (kings adjacent, the side not to move in check,
     /// KBBK's bishops on one colour).
     pub fn parse_fen(&self, fen: &str) -> Result<Position, FenError> {
-        let err = |what: String| FenError {
-            ending: self.ending.name(),
+        let ending = self.ending;
+        let err = |kind: FenErrorKind| FenError {
+            ending,
             fen: fen.to_string(),
-            what,
+            kind,
         };
         let mut fields = fen.split_whitespace();
-        let board = fields
-            .next()
-            .ok_or_else(|| err("expected a board".into()))?;
+        let board = fields.next().ok_or_else(|| err(FenErrorKind::NoBoard))?;
         let black = match fields.next() {
             Some("w") | None => false,
             Some("b") => true,
-            Some(other) => return Err(err(format!("expected w or b to move, found {other:?}"))),
+            Some(other) => {
+                return Err(err(FenErrorKind::Side {
+                    found: other.into(),
+                }))
+            }
         };
         let ranks: Vec<&str> = board.split('/').collect();
         if ranks.len() != 8 {
-            return Err(err(format!(
-                "expected 8 ranks separated by /, found {}",
-                ranks.len()
-            )));
+            return Err(err(FenErrorKind::Ranks { found: ranks.len() }));
         }
         let (mut wk, mut bk) = (None, None);
         let mut found: Vec<(Piece, u8)> = Vec::new();
@@ -100,7 +170,7 @@ impl Endgame {
                 let empty = c.to_digit(10).filter(|d| (1..=8).contains(d));
                 let width = empty.map_or(1, |d| d as u8);
                 if f + width > 8 {
-                    return Err(err(format!("rank {} has more than 8 squares", r + 1)));
+                    return Err(err(FenErrorKind::RankTooLong { rank: r + 1 }));
                 }
                 if empty.is_some() {
                     f += width;
@@ -110,52 +180,44 @@ impl Endgame {
                 match c {
                     'K' if wk.is_none() => wk = Some(s),
                     'k' if bk.is_none() => bk = Some(s),
-                    'K' | 'k' => return Err(err("more than one king of a colour".into())),
-                    other => match self.ending.pieces().iter().find(|p| p.letter() == other) {
+                    'K' | 'k' => return Err(err(FenErrorKind::TwoKings { white: c == 'K' })),
+                    other => match ending.pieces().iter().find(|p| p.letter() == other) {
                         Some(&kind) => found.push((kind, s)),
                         None => {
-                            return Err(err(format!(
-                                "{other:?} is not a man of {} (white K and {}, black k)",
-                                self.ending.name(),
-                                self.ending
-                                    .pieces()
-                                    .iter()
-                                    .map(|p| p.letter())
-                                    .collect::<String>()
-                            )))
+                            return Err(err(FenErrorKind::NotAMan {
+                                found: other,
+                                ending,
+                            }))
                         }
                     },
                 }
                 f += 1;
             }
             if f != 8 {
-                return Err(err(format!("rank {} has {f} squares, expected 8", r + 1)));
+                return Err(err(FenErrorKind::RankTooShort {
+                    rank: r + 1,
+                    squares: f,
+                }));
             }
         }
         let (Some(wk), Some(bk)) = (wk, bk) else {
-            return Err(err("expected both kings".into()));
+            return Err(err(FenErrorKind::NoKing));
         };
         // Match the men found to the ending's pieces, in its order.
         let mut squares = [0u8; 2];
-        for (i, kind) in self.ending.pieces().iter().enumerate() {
+        for (i, kind) in ending.pieces().iter().enumerate() {
             let at = found
                 .iter()
                 .position(|(p, _)| p == kind)
-                .ok_or_else(|| err(format!("expected the men of {}", self.ending.name())))?;
+                .ok_or_else(|| err(FenErrorKind::MissingMen { ending }))?;
             squares[i] = found.remove(at).1;
         }
         if !found.is_empty() {
-            return Err(err(format!(
-                "expected the men of {}, found more",
-                self.ending.name()
-            )));
+            return Err(err(FenErrorKind::ExtraMen { ending }));
         }
         let p = Position::new(wk, bk, self.sorted(squares), black);
         if !self.is_legal(p) {
-            return Err(err(
-                "illegal: kings adjacent, the side not to move in check, or (KBBK) bishops on one colour"
-                    .into(),
-            ));
+            return Err(err(FenErrorKind::Illegal));
         }
         Ok(p)
     }

@@ -48,7 +48,7 @@ use std::fmt;
 
 use crate::{Outcome, StateGame};
 
-pub use fen::FenError;
+pub use fen::{FenError, FenErrorKind};
 pub use play::entry;
 
 /// Which ending: the white pieces besides the king.

@@ -5,7 +5,7 @@
 use super::{Endgame, Ending, Position};
 use crate::db::Database;
 use crate::db::Meta;
-use crate::play::{NotationError, NotationFault, Playable};
+use crate::play::{NotationError, Playable};
 use crate::registry::{self, Checked, Entry, GameSolution, How, Param, Params, RunError, Solvable};
 use crate::StateGame;
 
@@ -40,11 +40,7 @@ impl Playable for Endgame {
             return Ok(u64::from(Position::CAPTURED.0));
         }
         self.parse_fen(text).map(|p| u64::from(p.0)).map_err(|e| {
-            NotationError::new(
-                format!("chess {}", self.ending.name()),
-                text,
-                NotationFault::Invalid(e.what),
-            )
+            NotationError::invalid(format!("chess {}", self.ending.name()), text, e.kind)
         })
     }
 

@@ -80,6 +80,68 @@ fn fen_round_trips_and_bad_fen_is_refused() {
         .contains("illegal"));
 }
 
+/// Each fault of a FEN is its own kind, with its data: a caller matches
+/// on it, never on the message.
+#[test]
+fn bad_fen_is_refused_with_its_kind() {
+    let game = Endgame::new(Ending::KBNK, false);
+    let kbnk = Ending::KBNK;
+    for (bad, kind) in [
+        ("", FenErrorKind::NoBoard),
+        (
+            "7k/8/6K1/8/8/8/8/8 x",
+            FenErrorKind::Side { found: "x".into() },
+        ),
+        ("7k/8/6K1/8/8/8/8 w", FenErrorKind::Ranks { found: 7 }),
+        (
+            "7k/72/5BKN/8/8/8/8/8 b",
+            FenErrorKind::RankTooLong { rank: 7 },
+        ),
+        (
+            "7k/8/6K/8/8/8/8/8 w",
+            FenErrorKind::RankTooShort {
+                rank: 6,
+                squares: 7,
+            },
+        ),
+        (
+            "7k/8/5KKN/8/8/8/8/8 w",
+            FenErrorKind::TwoKings { white: true },
+        ),
+        (
+            "7k/8/5BNk/8/8/8/8/8 w",
+            FenErrorKind::TwoKings { white: false },
+        ),
+        ("8/8/5BKN/8/8/8/8/8 w", FenErrorKind::NoKing),
+        (
+            "7k/8/6KQ/8/8/8/8/8 w",
+            FenErrorKind::NotAMan {
+                found: 'Q',
+                ending: kbnk,
+            },
+        ),
+        (
+            "7k/8/6K1/8/8/8/8/8 w",
+            FenErrorKind::MissingMen { ending: kbnk },
+        ),
+        (
+            "7k/8/4BBKN/8/8/8/8/8 w",
+            FenErrorKind::ExtraMen { ending: kbnk },
+        ),
+        ("6Kk/8/5B1N/8/8/8/8/8 w", FenErrorKind::Illegal),
+    ] {
+        let e = game.parse_fen(bad).unwrap_err();
+        assert_eq!(
+            (e.ending, e.fen.as_str(), &e.kind),
+            (kbnk, bad, &kind),
+            "{e}"
+        );
+        // Played, the same kind comes back through the notation error.
+        let e = crate::play::Playable::parse(&game, bad).unwrap_err();
+        assert_eq!(e.kind::<FenErrorKind>(), Some(&kind), "{e}");
+    }
+}
+
 #[test]
 fn mate_stalemate_and_captures_are_scored_by_hand() {
     let (game, sol) = solve(Ending::KQK, true);

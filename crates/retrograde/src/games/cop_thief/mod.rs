@@ -39,7 +39,7 @@ mod svg;
 
 pub use board::{Board, BoardError, BoardErrorKind, Cell, Piece};
 pub use display::{State, Verdict};
-pub use play::entry;
+pub use play::{entry, PositionErrorKind};
 
 use index::{Adjacency, Divisor};
 

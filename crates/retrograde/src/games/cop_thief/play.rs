@@ -2,9 +2,11 @@
 //! cells (row and column, from 1 at the top left) and who moves, as in
 //! `cop 1,2 thief 6,5 cop`; a move is named by the cell reached.
 
+use std::fmt;
+
 use super::{Board, CopThief, Side};
 use crate::db::{Database, Meta};
-use crate::play::{NotationError, NotationFault, Playable};
+use crate::play::{NotationError, Playable};
 use crate::registry::{
     self, Checked, Entry, GameSolution, How, Param, Params, RunError, SmallGraph, Solvable,
 };
@@ -23,6 +25,50 @@ fn cell((r, c): (usize, usize)) -> String {
     format!("{},{}", r + 1, c + 1)
 }
 
+/// Why a text is not a position of the cop and the thief, one variant a
+/// fault; the message says what is wrong and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PositionErrorKind {
+    /// Not five words.
+    Words {
+        /// The words found.
+        found: usize,
+    },
+    /// The words are not `cop`, a cell, `thief`, a cell.
+    Order,
+    /// A cell that is not `ROW,COLUMN` (each from 1).
+    Cell {
+        /// The word found.
+        found: String,
+    },
+    /// The last word is not `cop` or `thief`.
+    Side {
+        /// The word found.
+        found: String,
+    },
+    /// A cell is a wall or off the board.
+    NotFree,
+}
+
+impl fmt::Display for PositionErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionErrorKind::Words { found } => write!(f, "{found} words, not five")?,
+            PositionErrorKind::Order => f.write_str("the cop's cell first, then the thief's")?,
+            PositionErrorKind::Cell { found } => write!(f, "the cell {found:?} is not ROW,COLUMN")?,
+            PositionErrorKind::Side { found } => write!(
+                f,
+                "the last word says who moves: cop or thief, not {found:?}"
+            )?,
+            PositionErrorKind::NotFree => f.write_str("a cell is a wall or off the board")?,
+        }
+        f.write_str(" (expected \"cop ROW,COLUMN thief ROW,COLUMN cop|thief\", counting from 1 at the top left)")
+    }
+}
+
+impl std::error::Error for PositionErrorKind {}
+
 impl Playable for CopThief {
     /// The game; the board itself is the `board` parameter its database
     /// adds (the file's text).
@@ -35,33 +81,31 @@ impl Playable for CopThief {
     }
 
     fn parse(&self, text: &str) -> Result<u64, NotationError> {
-        let err = |what: &str| {
-            NotationError::new("cop-thief", text, NotationFault::Invalid(format!("{what} (expected \"cop ROW,COLUMN thief ROW,COLUMN cop|thief\", counting from 1 at the top left)")))
-        };
+        let err = |kind: PositionErrorKind| NotationError::invalid("cop-thief", text, kind);
         let words: Vec<&str> = text.split_whitespace().collect();
         let [c, cop, t, thief, side] = words[..] else {
-            return Err(err("not five words"));
+            return Err(err(PositionErrorKind::Words { found: words.len() }));
         };
         if !c.eq_ignore_ascii_case("cop") || !t.eq_ignore_ascii_case("thief") {
-            return Err(err("the cop's cell first, then the thief's"));
+            return Err(err(PositionErrorKind::Order));
         }
-        let at = |w: &str| -> Option<(usize, usize)> {
-            let (r, c) = w.split_once(',')?;
-            let (r, c): (usize, usize) = (r.trim().parse().ok()?, c.trim().parse().ok()?);
-            (r >= 1 && c >= 1).then(|| (r - 1, c - 1))
+        let at = |w: &str| -> Result<(usize, usize), NotationError> {
+            let cell = || -> Option<(usize, usize)> {
+                let (r, c) = w.split_once(',')?;
+                let (r, c): (usize, usize) = (r.trim().parse().ok()?, c.trim().parse().ok()?);
+                (r >= 1 && c >= 1).then(|| (r - 1, c - 1))
+            };
+            cell().ok_or_else(|| err(PositionErrorKind::Cell { found: w.into() }))
         };
         let side = match side.to_ascii_lowercase().as_str() {
             "cop" => Side::Cop,
             "thief" => Side::Thief,
-            _ => return Err(err("the last word says who moves: cop or thief")),
+            _ => return Err(err(PositionErrorKind::Side { found: side.into() })),
         };
-        let (cop, thief) = (at(cop), at(thief));
-        let (Some(cop), Some(thief)) = (cop, thief) else {
-            return Err(err("a cell is not ROW,COLUMN"));
-        };
+        let (cop, thief) = (at(cop)?, at(thief)?);
         self.position(cop, thief, side)
             .map(u64::from)
-            .ok_or_else(|| err("a cell is a wall or off the board"))
+            .ok_or_else(|| err(PositionErrorKind::NotFree))
     }
 
     fn notation(&self, p: u64) -> String {

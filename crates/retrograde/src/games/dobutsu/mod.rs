@@ -57,8 +57,8 @@ pub mod reach;
 mod tests;
 
 pub use board::{Board, Move};
-pub use notation::NotationError;
-pub use play::{entry, Rules};
+pub use notation::{SfenError, SfenErrorKind};
+pub use play::{entry, Setup};
 
 use index::{Numbering, MIRROR};
 use reach::Reachable;
@@ -111,11 +111,11 @@ impl Dobutsu {
         mirror: bool,
         capture: Capture,
         progress: &dyn Progress,
-    ) -> Result<Dobutsu, NotationError> {
+    ) -> Result<Dobutsu, SfenError> {
         if !start.is_valid() {
-            return Err(NotationError {
+            return Err(SfenError {
                 text: notation::write(&start, true),
-                what: "expected one lion a side and no more than two of another kind".into(),
+                kind: SfenErrorKind::Pieces,
             });
         }
         Ok(Dobutsu::explore(start, mirror, capture, progress))
@@ -214,7 +214,7 @@ impl Dobutsu {
 
     /// The key of every position in order, as its database keeps them: the
     /// board number of each reachable position, then (with
-    /// [`Capture::Played`]) [`Rules::captured_key`] for the captured lion.
+    /// [`Capture::Played`]) [`Setup::captured_key`] for the captured lion.
     pub fn keys(&self) -> Vec<u64> {
         let mut keys = Vec::with_capacity(self.position_count());
         self.reachable.for_each(|n| keys.push(n));
@@ -238,10 +238,10 @@ impl Dobutsu {
         }
     }
 
-    /// The rules alone, without the numbering of the reachable positions:
+    /// The setup alone, without the numbering of the reachable positions:
     /// what playing and probing a database need.
-    pub fn rules(&self, start: Board, sente: bool) -> Rules {
-        Rules::new(start, sente, self.mirror, self.capture)
+    pub fn setup(&self, start: Board, sente: bool) -> Setup {
+        Setup::new(start, sente, self.mirror, self.capture)
     }
 
     /// Bytes held by the numbering of the reachable positions.

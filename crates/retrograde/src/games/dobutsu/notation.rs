@@ -20,12 +20,100 @@ use super::board::{Board, Move, CHICK, ELEPHANT, GIRAFFE, HEN, LION, SQUARES, TH
 
 /// Why a text is not a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("not a Dōbutsu shōgi position: {what} (in {text:?}; expected a board, b or w, and hands, as in \"gle/1c1/1C1/ELG b -\")")]
-pub struct NotationError {
+#[error("not a Dōbutsu shōgi position: {kind} (in {text:?}; expected a board, b or w, and hands, as in \"gle/1c1/1C1/ELG b -\")")]
+pub struct SfenError {
     /// The text as given.
     pub text: String,
     /// What is wrong with it.
-    pub what: String,
+    pub kind: SfenErrorKind,
+}
+
+/// What is wrong with a position's text, one variant a fault; the message
+/// names what was expected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SfenErrorKind {
+    /// No board: the text is blank.
+    #[error("expected a board")]
+    NoBoard,
+    /// The side to move is missing.
+    #[error("expected the side to move (b or w) after the board")]
+    NoSide,
+    /// The side to move is not `b` or `w`.
+    #[error("side to move {found:?}: expected b or w")]
+    Side {
+        /// The field found instead.
+        found: String,
+    },
+    /// A field after the hands that is not a move count.
+    #[error("unexpected {found:?} after the hands")]
+    Trailing {
+        /// The field.
+        found: String,
+    },
+    /// The board is not 4 rows.
+    #[error("{found} rows: expected 4, separated by /")]
+    Rows {
+        /// The rows found.
+        found: usize,
+    },
+    /// A count of empty squares that is not 1 to 3.
+    #[error("row {row}: {count} empty squares")]
+    Empty {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The count.
+        count: u32,
+    },
+    /// A letter that is no piece.
+    #[error("row {row}: {found:?} is no piece (L, G, E, C, H; lower case for the second player)")]
+    NotAPiece {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The letter.
+        found: char,
+    },
+    /// A row passes its 3 squares.
+    #[error("row {row}: more than 3 squares")]
+    RowTooLong {
+        /// The row, from 1 at the top.
+        row: usize,
+    },
+    /// A row falls short of its 3 squares.
+    #[error("row {row}: {squares} squares, expected 3")]
+    RowTooShort {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The squares it has.
+        squares: usize,
+    },
+    /// A count in the hands of more than one digit (`12C`).
+    #[error("a count of more than one digit in the hands ({hands:?})")]
+    LongCount {
+        /// The hands field.
+        hands: String,
+    },
+    /// A letter in the hands that is not a giraffe, an elephant or a chick.
+    #[error("{found:?} in hand: expected G, E or C (a captured hen is held as a chick)")]
+    NotInHand {
+        /// The letter.
+        found: char,
+    },
+    /// A count with no piece after it at the end of the hands.
+    #[error("a count at the end of the hands")]
+    TrailingCount,
+    /// Not one lion a side, or more than two of another kind.
+    #[error("expected one lion a side and no more than two giraffes, elephants or chicks (hens included) in all")]
+    Pieces,
+    /// A board with other pieces than the game's (a game played from a
+    /// start with fewer pieces reads only boards with its own).
+    #[error("this game has giraffes, elephants and chicks {game:?}, this board {board:?}")]
+    OtherPieces {
+        /// The game's giraffes, elephants and chicks (hens counted as chicks).
+        game: [u8; 3],
+        /// The board's.
+        board: [u8; 3],
+    },
 }
 
 fn letter(kind: u8) -> char {
@@ -130,28 +218,28 @@ pub fn write(b: &Board, sente: bool) -> String {
 /// # Errors
 /// A malformed field, a piece other than the game's, more than one lion a
 /// side or more than two of another kind, or a hen in hand.
-pub fn parse(text: &str) -> Result<(Board, bool), NotationError> {
-    let err = |what: String| NotationError {
+pub fn parse(text: &str) -> Result<(Board, bool), SfenError> {
+    let err = |kind: SfenErrorKind| SfenError {
         text: text.to_string(),
-        what,
+        kind,
     };
     let mut fields = text.split_whitespace();
-    let rows = fields
-        .next()
-        .ok_or_else(|| err("expected a board".into()))?;
+    let rows = fields.next().ok_or_else(|| err(SfenErrorKind::NoBoard))?;
     let sente = match fields.next() {
         Some("b") => true,
         Some("w") => false,
-        Some(other) => return Err(err(format!("side to move {other:?}: expected b or w"))),
-        None => {
-            return Err(err(
-                "expected the side to move (b or w) after the board".into()
-            ))
+        Some(other) => {
+            return Err(err(SfenErrorKind::Side {
+                found: other.into(),
+            }))
         }
+        None => return Err(err(SfenErrorKind::NoSide)),
     };
     let hands = fields.next().unwrap_or("-");
     if let Some(extra) = fields.find(|f| f.parse::<u32>().is_err()) {
-        return Err(err(format!("unexpected {extra:?} after the hands")));
+        return Err(err(SfenErrorKind::Trailing {
+            found: extra.into(),
+        }));
     }
     let mut b = Board {
         cells: [0; SQUARES],
@@ -159,36 +247,30 @@ pub fn parse(text: &str) -> Result<(Board, bool), NotationError> {
     };
     let ranks: Vec<&str> = rows.split('/').collect();
     if ranks.len() != 4 {
-        return Err(err(format!(
-            "{} rows: expected 4, separated by /",
-            ranks.len()
-        )));
+        return Err(err(SfenErrorKind::Rows { found: ranks.len() }));
     }
     for (r, rank) in ranks.iter().enumerate() {
+        let row = r + 1;
         let mut c = 0;
         for ch in rank.chars() {
             if let Some(d) = ch.to_digit(10) {
                 if !(1..=3).contains(&d) {
-                    return Err(err(format!("row {}: {d} empty squares", r + 1)));
+                    return Err(err(SfenErrorKind::Empty { row, count: d }));
                 }
                 c += d as usize;
                 continue;
             }
-            let kind = kind_of(ch).ok_or_else(|| {
-                err(format!(
-                    "row {}: {ch:?} is no piece (L, G, E, C, H; lower case for the second player)",
-                    r + 1
-                ))
-            })?;
+            let kind =
+                kind_of(ch).ok_or_else(|| err(SfenErrorKind::NotAPiece { row, found: ch }))?;
             if c >= 3 {
-                return Err(err(format!("row {}: more than 3 squares", r + 1)));
+                return Err(err(SfenErrorKind::RowTooLong { row }));
             }
             let theirs = ch.is_ascii_lowercase();
             b.cells[3 * r + c] = kind | if theirs { THEIRS } else { 0 };
             c += 1;
         }
         if c != 3 {
-            return Err(err(format!("row {}: {c} squares, expected 3", r + 1)));
+            return Err(err(SfenErrorKind::RowTooShort { row, squares: c }));
         }
     }
     if hands != "-" {
@@ -198,9 +280,9 @@ pub fn parse(text: &str) -> Result<(Board, bool), NotationError> {
                 // One digit: no kind is held more than twice, and a second
                 // digit must not replace the first (`12C` is not `2C`).
                 if count.is_some() {
-                    return Err(err(format!(
-                        "a count of more than one digit in the hands ({hands:?})"
-                    )));
+                    return Err(err(SfenErrorKind::LongCount {
+                        hands: hands.into(),
+                    }));
                 }
                 count = Some(d as u8);
                 continue;
@@ -209,25 +291,18 @@ pub fn parse(text: &str) -> Result<(Board, bool), NotationError> {
                 'G' => 0,
                 'E' => 1,
                 'C' => 2,
-                _ => {
-                    return Err(err(format!(
-                        "{ch:?} in hand: expected G, E or C (a captured hen is held as a chick)"
-                    )))
-                }
+                _ => return Err(err(SfenErrorKind::NotInHand { found: ch })),
             };
             let side = usize::from(ch.is_ascii_lowercase());
             let held = &mut b.hands[side][slot];
             *held = held.saturating_add(count.take().unwrap_or(1));
         }
         if count.is_some() {
-            return Err(err("a count at the end of the hands".into()));
+            return Err(err(SfenErrorKind::TrailingCount));
         }
     }
     if !b.is_valid() {
-        return Err(err(
-            "expected one lion a side and no more than two giraffes, elephants or chicks (hens included) in all"
-                .into(),
-        ));
+        return Err(err(SfenErrorKind::Pieces));
     }
     Ok((if sente { b } else { b.flipped() }, sente))
 }
@@ -279,6 +354,36 @@ mod tests {
         ] {
             let e = parse(text).unwrap_err();
             assert!(e.to_string().contains(what), "{text:?}: {e}");
+        }
+    }
+
+    /// Each fault is its own kind, with its data: a caller matches on it,
+    /// never on the message.
+    #[test]
+    fn bad_notation_is_refused_with_its_kind() {
+        use SfenErrorKind as K;
+        for (text, kind) in [
+            ("", K::NoBoard),
+            ("gle/1c1/1C1/ELG", K::NoSide),
+            ("gle/1c1/1C1/ELG x", K::Side { found: "x".into() }),
+            ("gle/1c1/1C1/ELG b - x", K::Trailing { found: "x".into() }),
+            ("gle/1c1/1C1 b", K::Rows { found: 3 }),
+            ("gle/1c1/1C1/EL4 b", K::Empty { row: 4, count: 4 }),
+            ("gle/1c1/1C1/ELQ b", K::NotAPiece { row: 4, found: 'Q' }),
+            ("gle/1c1/1C1C/ELG b", K::RowTooLong { row: 3 }),
+            ("gle/1c1/1C1/EL b", K::RowTooShort { row: 4, squares: 2 }),
+            (
+                "l2/3/3/2L b 12C",
+                K::LongCount {
+                    hands: "12C".into(),
+                },
+            ),
+            ("gle/1c1/1C1/ELG b H", K::NotInHand { found: 'H' }),
+            ("l2/3/3/2L b C2", K::TrailingCount),
+            ("gle/1c1/1C1/ELL b", K::Pieces),
+        ] {
+            let e = parse(text).unwrap_err();
+            assert_eq!((e.text.as_str(), &e.kind), (text, &kind), "{e}");
         }
     }
 

@@ -4,22 +4,22 @@
 
 use super::board::Board;
 use super::index::Numbering;
-use super::{canonical, notation, Capture};
+use super::{canonical, notation, Capture, SfenErrorKind};
 use crate::db::{Database, Meta};
-use crate::play::{NotationError, NotationFault, Playable};
+use crate::play::{NotationError, Playable};
 use crate::registry::{self, Checked, Entry, GameSolution, How, Param, Params, RunError, Solvable};
 use crate::Outcome;
 
 /// The position after a lion is captured (with [`Capture::Played`]).
 pub const CAPTURED: u64 = u64::MAX;
 
-/// The rules of a game of Dōbutsu shōgi played from `start`: which pieces
+/// The setup of a game of Dōbutsu shōgi played from `start`: which pieces
 /// are in it, whether mirror images are one position and how the capture
 /// of a lion counts. A position (for [`Playable`]) is the board's number,
 /// seen by its player to move, times two, plus one when that player is
 /// Sente; a code of its own, above every board's, after a lion is taken.
 #[derive(Clone, Debug)]
-pub struct Rules {
+pub struct Setup {
     numbering: Numbering,
     mirror: bool,
     capture: Capture,
@@ -27,10 +27,10 @@ pub struct Rules {
     sente: bool,
 }
 
-impl Rules {
-    /// The rules of the game from `start` (Sente to move if `sente`).
-    pub fn new(start: Board, sente: bool, mirror: bool, capture: Capture) -> Rules {
-        Rules {
+impl Setup {
+    /// The game from `start` (Sente to move if `sente`).
+    pub fn new(start: Board, sente: bool, mirror: bool, capture: Capture) -> Setup {
+        Setup {
             numbering: Numbering::new(start.piece_counts()),
             mirror,
             capture,
@@ -39,9 +39,9 @@ impl Rules {
         }
     }
 
-    /// The rules of the game from its opening.
-    pub fn opening(mirror: bool, capture: Capture) -> Rules {
-        Rules::new(Board::start(), true, mirror, capture)
+    /// The game from its opening.
+    pub fn opening(mirror: bool, capture: Capture) -> Setup {
+        Setup::new(Board::start(), true, mirror, capture)
     }
 
     /// The key under which a database keeps the captured lion: one past
@@ -64,7 +64,7 @@ impl Rules {
     }
 }
 
-impl Playable for Rules {
+impl Playable for Setup {
     fn meta(&self) -> Meta {
         Meta::new("dobutsu")
             .param("start", notation::write(&self.start, self.sente))
@@ -83,17 +83,16 @@ impl Playable for Rules {
     }
 
     fn parse(&self, text: &str) -> Result<u64, NotationError> {
-        let err = |what: String| NotationError::new("dobutsu", text, NotationFault::Invalid(what));
+        let err = |kind: SfenErrorKind| NotationError::invalid("dobutsu", text, kind);
         if text.trim() == "the lion captured" && self.capture == Capture::Played {
             return Ok(CAPTURED);
         }
-        let (b, sente) = notation::parse(text).map_err(|e| err(e.what))?;
+        let (b, sente) = notation::parse(text).map_err(|e| err(e.kind))?;
         if b.piece_counts() != self.numbering.counts() {
-            return Err(err(format!(
-                "this game has giraffes, elephants and chicks {:?}, this board {:?}",
-                self.numbering.counts(),
-                b.piece_counts()
-            )));
+            return Err(err(SfenErrorKind::OtherPieces {
+                game: self.numbering.counts(),
+                board: b.piece_counts(),
+            }));
         }
         Ok(self.code(&b, sente))
     }
@@ -170,7 +169,7 @@ impl Playable for Rules {
     }
 }
 
-impl Rules {
+impl Setup {
     /// The game of the positions reachable from the start, numbered,
     /// refused past `how`'s limit before it is explored.
     fn explore(&self, how: &How<'_>) -> Result<super::Dobutsu, RunError> {
@@ -189,7 +188,7 @@ impl Rules {
     }
 }
 
-impl Solvable for Rules {
+impl Solvable for Setup {
     fn solve(&self, how: &How<'_>) -> Result<Box<dyn GameSolution + '_>, RunError> {
         let game = self.explore(how)?;
         let start = Some(game.start());
@@ -222,8 +221,8 @@ pub fn entry() -> Entry {
                 "terminal" => Capture::Terminal,
                 other => return Err(p.bad("capture", other, "played or terminal")),
             };
-            let rules = Rules::new(start, sente, p.flag("symmetry")?, capture);
-            Ok(Box::new(rules) as Box<dyn Solvable>)
+            let setup = Setup::new(start, sente, p.flag("symmetry")?, capture);
+            Ok(Box::new(setup) as Box<dyn Solvable>)
         },
     )
     .help(
