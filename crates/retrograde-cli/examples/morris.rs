@@ -127,6 +127,14 @@ impl StateGame for Morris {
             None => name(to),
         }
     }
+    /// The board for the terminal and the web page: a row a line, the points named.
+    fn show(&self, Board(points, _): &Board) -> String {
+        let row = |(r, row): (usize, &[u8])| {
+            let cells: Vec<&str> = row.iter().map(|&c| [".", "X", "O"][c as usize]).collect();
+            format!("{} {}\n", 3 - r, cells.join(" "))
+        };
+        points.chunks(3).enumerate().map(row).collect::<String>() + "  a b c\n"
+    }
     fn to_move(&self, b: &Board) -> String {
         ["X", "O"][b.1 as usize - 1].into()
     }
