@@ -2,7 +2,9 @@
 // driven by playwright-core. Run by crates/retrograde-cli/tests/browser.rs,
 // which makes the databases and passes:
 //   RETROGRADE_BIN  the binary under test
-//   WORK            a directory with ttt.db, krk.db, chase.db, chase.txt, corridor.db, lions.db
+//   MORRIS_BIN      the tutorial's own binary (crates/retrograde-cli/examples/morris.rs)
+//   WORK            a directory with ttt.db, krk.db, chase.db, chase.txt, corridor.db, lions.db,
+//                   morris.db (the tutorial's game)
 //   ARTIFACTS       where the screenshots go
 //   CHROMIUM        the browser (default /usr/bin/chromium)
 import { chromium } from "playwright-core";
@@ -15,9 +17,9 @@ const bin = process.env.RETROGRADE_BIN;
 const work = process.env.WORK;
 const artifacts = process.env.ARTIFACTS;
 
-/** Starts `retrograde serve FILE --port 0`; resolves to its address. */
-function serve(file) {
-  const child = spawn(bin, ["serve", path.join(work, file), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+/** Starts `retrograde serve FILE --port 0` (or `by`'s); resolves to its address. */
+function serve(file, by = bin) {
+  const child = spawn(by, ["serve", path.join(work, file), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.once("line", (url) => resolve({ url, child }));
@@ -25,9 +27,9 @@ function serve(file) {
   });
 }
 
-/** What `retrograde query DB POSITION --json` says. */
-function query(db, position) {
-  return JSON.parse(execFileSync(bin, ["query", path.join(work, db), position, "--json"], { encoding: "utf8" }));
+/** What `retrograde query DB POSITION --json` (or `by`'s) says. */
+function query(db, position, by = bin) {
+  return JSON.parse(execFileSync(by, ["query", path.join(work, db), position, "--json"], { encoding: "utf8" }));
 }
 
 async function ready(page, url) {
@@ -157,6 +159,23 @@ try {
     assert.equal(await page.locator("#graph g.node[data-status=open]").count(), 0);
     await page.screenshot({ path: path.join(artifacts, "cop-thief-corridor.png"), fullPage: true });
     checks += 2;
+  }
+  // The tutorial's game, not built in, from its own binary: its board drawn,
+  // a move played, the value shown is its query's.
+  {
+    const morris = process.env.MORRIS_BIN;
+    const s = await serve("morris.db", morris); servers.push(s);
+    await ready(page, s.url);
+    assert.equal((await status(page)).text, "X to move: win in 9");
+    assert.equal(await page.locator("table.board td:not(.label)").count(), 9);
+    assert.equal(await page.locator("#moves button").count(), 9);
+    await page.locator("#moves button").first().click();
+    await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("O"));
+    const asked = query("morris.db", await page.inputValue("#notation"), morris);
+    assert.equal((await status(page)).outcome, asked.outcome);
+    assert.equal(await page.locator("table.board td.mark-x").count(), 1);
+    await page.screenshot({ path: path.join(artifacts, "morris.png"), fullPage: true });
+    checks += 4;
   }
   console.log(`browser: ${checks} checks passed; screenshots in ${artifacts}`);
 } finally {

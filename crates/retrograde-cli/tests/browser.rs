@@ -71,11 +71,22 @@ fn the_page_plays_moves_and_animates_the_solve_in_a_browser() {
         "corridor.db",
         "-q",
     ]);
+    // The tutorial's game, saved by its own binary (built beside the tool's).
+    let morris = Path::new(env!("CARGO_BIN_EXE_retrograde"))
+        .with_file_name("examples")
+        .join("morris");
+    let o = Command::new(&morris)
+        .args(["game", "morris", "--save", "morris.db", "-q"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let artifacts = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
     std::fs::create_dir_all(&artifacts).unwrap();
     let out = Command::new("node")
         .arg(&script)
         .env("RETROGRADE_BIN", env!("CARGO_BIN_EXE_retrograde"))
+        .env("MORRIS_BIN", &morris)
         .env("WORK", d)
         .env("ARTIFACTS", &artifacts)
         .env("CHROMIUM", &chromium)
@@ -89,6 +100,7 @@ fn the_page_plays_moves_and_animates_the_solve_in_a_browser() {
         "chess-krk.png",
         "chase-solved.png",
         "cop-thief-corridor.png",
+        "morris.png",
     ] {
         let len = std::fs::metadata(artifacts.join(shot))
             .map(|m| m.len())
