@@ -3,10 +3,12 @@
 //! or an SVG bar chart.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
+use retrograde::db::Database;
+use retrograde::play::Playable;
 use retrograde::{Histogram, HistogramCounter, Outcome};
 
 use crate::common;
@@ -37,26 +39,61 @@ struct Example {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    common::check_files(
-        &[&args.db],
-        &args.svg.iter().map(|p| p.as_path()).collect::<Vec<_>>(),
-    )?;
+    let chart: Vec<&Path> = args.svg.iter().map(|p| p.as_path()).collect();
+    common::check_files(&[&args.db], &chart)?;
     if let Some(svg) = &args.svg {
         common::check_json_output(args.json, svg, "chart")?;
     }
     let db = crate::db::open(&args.db)?;
-    // A game this build does not know is analysed without names; a damaged
-    // database is refused.
-    let game = match crate::db::game(&db) {
-        Ok(g) => Some(g),
-        Err(e) if e.downcast_ref::<retrograde::db::DbError>().is_some() => return Err(e),
-        Err(_) => None,
-    };
+    let game = known_game(&db)?;
     check_memory(&db, common::memory_limit(args.max_memory))?;
     let uncounted = game.as_ref().map(|g| g.uncounted()).unwrap_or_default();
+    let (h, longest) = count(&db, &uncounted)?;
+    let name = retrograde::play::describe(db.meta());
+    let example = |s| example(game.as_deref(), s);
+    let found = Found {
+        outcomes: report::Outcomes::from_histogram(&h),
+        win: example(longest[0]),
+        loss: example(longest[1]),
+    };
+    if let Some(path) = &args.svg {
+        let picture = svg(&name, &h);
+        retrograde::io::write_atomically(path, |w| w.write_all(picture.as_bytes()))?;
+        // As every command: said unless the report is JSON.
+        if !args.json {
+            common::wrote(path)?;
+        }
+    }
+    if args.json {
+        print_json(&args, &db, found)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    // The table is the data: standard output, unless the chart goes there.
+    let mut out = common::data_out(&chart);
+    print_table(&mut out, &args, &db, &name, &found)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The game `db` was written for; `None` for a game this build does not
+/// know, which is analysed without names. A damaged database is refused.
+fn known_game(db: &Database) -> Result<Option<Box<dyn Playable + '_>>> {
+    match crate::db::game(db) {
+        Ok(g) => Ok(Some(g)),
+        Err(e) if e.downcast_ref::<retrograde::db::DbError>().is_some() => Err(e),
+        Err(_) => Ok(None),
+    }
+}
+
+/// The remoteness and key of the first record of the longest win and of
+/// the longest loss.
+type Longest = [Option<(u32, u64)>; 2];
+
+/// The histogram of `db`'s records (but those keyed in `uncounted`), and
+/// the first record of the longest win and of the longest loss.
+fn count(db: &Database, uncounted: &[u64]) -> Result<(Histogram, Longest)> {
     let mut counter = HistogramCounter::default();
-    // The first record of the longest win and of the longest loss.
-    let mut longest: [Option<(u32, u64)>; 2] = [None, None];
+    let mut longest: Longest = [None, None];
     db.for_each(|_, key, v| {
         let Some(v) = v else { return };
         if uncounted.contains(&key) {
@@ -73,70 +110,79 @@ pub fn run(args: Args) -> Result<ExitCode> {
             *slot = Some((r, key));
         }
     })?;
-    let h = counter.finish();
-    let name = retrograde::play::describe(db.meta());
-    let example = |s: Option<(u32, u64)>| {
-        s.map(|(r, key)| Example {
-            remoteness: r,
-            position: game
-                .as_ref()
-                .map_or_else(|| format!("key {key}"), |g| g.notation(g.position_at(key))),
-        })
-    };
-    let (win, loss) = (example(longest[0]), example(longest[1]));
-    let outcomes = report::Outcomes::from_histogram(&h);
-    if let Some(path) = &args.svg {
-        let picture = svg(&name, &h);
-        retrograde::io::write_atomically(path, |w| w.write_all(picture.as_bytes()))?;
-        // As every command: said unless the report is JSON.
-        if !args.json {
-            common::wrote(path)?;
-        }
+    Ok((counter.finish(), longest))
+}
+
+/// The example of a longest record `s`, in the game's notation if the game
+/// is known, else by key.
+fn example(game: Option<&(dyn Playable + '_)>, s: Option<(u32, u64)>) -> Option<Example> {
+    s.map(|(r, key)| Example {
+        remoteness: r,
+        position: game.map_or_else(|| format!("key {key}"), |g| g.notation(g.position_at(key))),
+    })
+}
+
+/// What the analysis found: the counts and histogram, and the longest win
+/// and loss.
+struct Found {
+    outcomes: report::Outcomes,
+    win: Option<Example>,
+    loss: Option<Example>,
+}
+
+/// Prints the analysis as one JSON object.
+fn print_json(args: &Args, db: &Database, found: Found) -> Result<()> {
+    #[derive(serde::Serialize)]
+    struct Json {
+        command: &'static str,
+        database: String,
+        game: String,
+        variant: String,
+        #[serde(flatten)]
+        outcomes: report::Outcomes,
+        longest_win: Option<Example>,
+        longest_loss: Option<Example>,
+        record_bits: u32,
+        compression: retrograde::db::Compression,
+        bytes: retrograde::db::Sizes,
     }
-    let sizes = db.sizes();
     let header = db.header();
-    if args.json {
-        #[derive(serde::Serialize)]
-        struct Json {
-            command: &'static str,
-            database: String,
-            game: String,
-            variant: String,
-            #[serde(flatten)]
-            outcomes: report::Outcomes,
-            longest_win: Option<Example>,
-            longest_loss: Option<Example>,
-            record_bits: u32,
-            compression: retrograde::db::Compression,
-            bytes: retrograde::db::Sizes,
-        }
-        report::print(&Json {
-            command: "analyze",
-            database: args.db.display().to_string(),
-            game: db.meta().game.clone(),
-            variant: db.meta().variant.clone(),
-            outcomes,
-            longest_win: win,
-            longest_loss: loss,
-            record_bits: header.record_bits,
-            compression: header.compression,
-            bytes: sizes,
-        })?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    // The table is the data: standard output, unless the chart goes there.
-    let mut out = common::data_out(&args.svg.iter().map(|p| p.as_path()).collect::<Vec<_>>());
-    let n = outcomes.positions;
+    report::print(&Json {
+        command: "analyze",
+        database: args.db.display().to_string(),
+        game: db.meta().game.clone(),
+        variant: db.meta().variant.clone(),
+        outcomes: found.outcomes,
+        longest_win: found.win,
+        longest_loss: found.loss,
+        record_bits: header.record_bits,
+        compression: header.compression,
+        bytes: db.sizes(),
+    })?;
+    Ok(())
+}
+
+/// Prints the analysis as a table: the database's size, the counts by
+/// outcome, the histogram by remoteness and the longest win and loss.
+fn print_table(
+    out: &mut dyn Write,
+    args: &Args,
+    db: &Database,
+    name: &str,
+    found: &Found,
+) -> Result<()> {
+    let sizes = db.sizes();
+    let n = found.outcomes.positions;
     writeln!(
         out,
         "{}: {name}, {}; {} bits a record, {} ({:.3} bytes a position)",
         common::shown(&args.db),
         common::count(n, "position", "positions"),
-        header.record_bits,
+        db.header().record_bits,
         indicatif::HumanBytes(sizes.file),
         sizes.file as f64 / n.max(1) as f64
     )?;
-    let c = outcomes.counts;
+    let c = found.outcomes.counts;
     let pct = |x: u64| 100.0 * x as f64 / n.max(1) as f64;
     for (what, x) in [
         ("win", c.win),
@@ -151,20 +197,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "{:>10} {:>14} {:>14} {:>14}",
         "remoteness", "win", "lose", "tie"
     )?;
-    for level in &outcomes.histogram {
+    for level in &found.outcomes.histogram {
         writeln!(
             out,
             "{:>10} {:>14} {:>14} {:>14}",
             level.remoteness, level.win, level.lose, level.tie
         )?;
     }
-    for (what, e) in [("longest win", &win), ("longest loss", &loss)] {
+    for (what, e) in [("longest win", &found.win), ("longest loss", &found.loss)] {
         if let Some(e) = e {
             writeln!(out, "{what}: {} plies: {}", e.remoteness, e.position)?;
         }
     }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Refuses a database whose histogram could pass `limit`: one entry for

@@ -11,7 +11,7 @@ use anyhow::{bail, Result};
 use indicatif::HumanBytes;
 use retrograde::io::Input;
 use retrograde::{Answers, Rules};
-use retrograde_timely::{BinaryGraph, Config, TextEdgeList};
+use retrograde_timely::{BinaryGraph, Config, Gathered, TextEdgeList};
 
 use crate::answers::OutputArgs;
 use crate::common;
@@ -200,7 +200,6 @@ pub struct Run<'a> {
 /// Solves with the timely engine. Process 0 (or the only process) writes the
 /// output and prints the summary, queries and lines.
 pub fn run(run: &Run) -> Result<ExitCode> {
-    let c = run.cluster;
     let threads = run.threads;
     common::check_threads(threads, common::machine_limit())?;
     let started = Instant::now();
@@ -210,24 +209,10 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     common::check_files(&run.game.inputs(), &outputs)?;
     let limit = common::memory_limit(run.max_memory);
     let rules = run.game.rules(limit)?;
-    let input = common::open_input(&run.game.graph, limit, &bars)?;
-    let binary = retrograde::io::binary::is_binary(input.bytes());
-    if binary && run.game.vertices.is_some() {
-        bail!(
-            "{}: a binary graph declares its vertex count; --vertices applies to text edge lists",
-            run.game.graph.display()
-        );
-    }
-    // A binary graph's checksum fingerprints its content without reading it
-    // (each worker checks it against the content as it reads).
-    let checksum = input
-        .bytes()
-        .get(32..40)
-        .filter(|_| binary)
-        .and_then(|b| b.try_into().ok())
-        .map(u64::from_le_bytes);
-    let graph_hash = checksum.unwrap_or_else(|| input.content_hash());
-    let config = c
+    let (input, binary) = open_graph(run, limit, &bars)?;
+    let graph_hash = graph_hash(&input, binary);
+    let config = run
+        .cluster
         .config(threads, fingerprint(run.game.vertices, &rules, graph_hash))?
         .memory_limit(limit);
     let read = started.elapsed();
@@ -250,8 +235,7 @@ pub fn run(run: &Run) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     };
     let sol = &solved.solution;
-    let n = sol.len();
-    let asked = run.outputs.resolve(n, None)?;
+    let asked = run.outputs.resolve(sol.len(), None)?;
     // Only the phases that ran are shown.
     let mut t = common::Timings::default();
     t.record("read", read.as_secs_f64());
@@ -262,25 +246,7 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     }
 
     if !run.quiet {
-        writeln!(
-            out,
-            "{}",
-            common::graph_line(
-                &run.game.graph,
-                n as u64,
-                solved.edges,
-                rules.labels.len() as u64
-            )
-        )?;
-        writeln!(out, "{}", engine_line(&config, solved.rounds))?;
-        writeln!(out, "solved: {}", common::summary_line(&sol.summary()))?;
-        let peak = common::peak_memory().map_or_else(String::new, |b| {
-            format!("; peak memory {} (this process)", HumanBytes(b))
-        });
-        writeln!(out, "time: {}{peak}", t.line())?;
-        if let Some(path) = &run.outputs.output {
-            writeln!(out, "wrote: {}", common::shown(path))?;
-        }
+        print_summary(&mut out, run, &config, &solved, &rules, &t)?;
     }
     out.flush()?;
     if run.json {
@@ -300,6 +266,66 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     asked.print(&mut data, sol)?;
     data.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Opens the graph file, and tells whether it is binary (which declares
+/// its vertex count: `--vertices` is refused for it).
+fn open_graph(run: &Run, limit: u64, bars: &Bars) -> Result<(Input, bool)> {
+    let input = common::open_input(&run.game.graph, limit, bars)?;
+    let binary = retrograde::io::binary::is_binary(input.bytes());
+    if binary && run.game.vertices.is_some() {
+        bail!(
+            "{}: a binary graph declares its vertex count; --vertices applies to text edge lists",
+            run.game.graph.display()
+        );
+    }
+    Ok((input, binary))
+}
+
+/// The hash of the graph's content: a binary graph's checksum fingerprints
+/// its content without reading it (each worker checks it against the
+/// content as it reads); a text graph's content is hashed.
+fn graph_hash(input: &Input, binary: bool) -> u64 {
+    let checksum = input
+        .bytes()
+        .get(32..40)
+        .filter(|_| binary)
+        .and_then(|b| b.try_into().ok())
+        .map(u64::from_le_bytes);
+    checksum.unwrap_or_else(|| input.content_hash())
+}
+
+/// Prints the summary of a solved run: the graph, the engine, the counts,
+/// the phases' times and memory, and the file written.
+fn print_summary(
+    out: &mut impl Write,
+    run: &Run,
+    config: &Config,
+    solved: &Gathered,
+    rules: &Rules,
+    t: &common::Timings,
+) -> Result<()> {
+    let sol = &solved.solution;
+    writeln!(
+        out,
+        "{}",
+        common::graph_line(
+            &run.game.graph,
+            sol.len() as u64,
+            solved.edges,
+            rules.labels.len() as u64
+        )
+    )?;
+    writeln!(out, "{}", engine_line(config, solved.rounds))?;
+    writeln!(out, "solved: {}", common::summary_line(&sol.summary()))?;
+    let peak = common::peak_memory().map_or_else(String::new, |b| {
+        format!("; peak memory {} (this process)", HumanBytes(b))
+    });
+    writeln!(out, "time: {}{peak}", t.line())?;
+    if let Some(path) = &run.outputs.output {
+        writeln!(out, "wrote: {}", common::shown(path))?;
+    }
+    Ok(())
 }
 
 /// A fingerprint of everything that decides the answer, which the processes

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use retrograde::play::{Playable, Probe};
+use retrograde::db::Database;
+use retrograde::play::{Answer, MoveAnswer, Playable, Probe};
 use retrograde::Outcome;
 
 /// Who the person at the keyboard plays.
@@ -48,147 +49,236 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let db = crate::db::read(&args.db, None)?;
     let game = crate::db::game(&db)?;
     let game: &dyn Playable = &*game;
-    let start = match &args.position {
-        Some(text) => crate::db::parse(game, text)?,
-        None => game.start().ok_or_else(|| {
-            anyhow::anyhow!(
-                "{} has no single start: give one with --position",
-                retrograde::play::describe(db.meta())
-            )
-        })?,
-    };
+    let start = start_position(game, &db, args.position.as_deref())?;
     let you = if args.watch { You::None } else { args.you };
     let probe = Probe { game, db: &db };
     // Refuse a start that is not in the game before anything is printed.
     probe.answer(start)?;
-    let human = |ply: usize| match you {
-        You::First => ply % 2 == 0,
-        You::Second => ply % 2 == 1,
-        You::Both => true,
-        You::None => false,
-    };
-    let mut input = std::io::stdin().lock();
-    // Commands read from a pipe are echoed, so that the transcript reads as a game.
-    let echo = !std::io::IsTerminal::is_terminal(&std::io::stdin());
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
         "{}: {}. Moves: a number or a name; u takes back, q quits.",
         retrograde::play::describe(db.meta()),
-        match you {
+        you.describe()
+    )?;
+    let mut table = Table {
+        probe,
+        you,
+        max_plies: args.max_plies,
+        history: vec![start],
+        input: Commands::stdin(),
+    };
+    table.play(&mut out)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The position to start from: `position` read in the game's notation, or
+/// else the game's own start.
+fn start_position(game: &dyn Playable, db: &Database, position: Option<&str>) -> Result<u64> {
+    match position {
+        Some(text) => crate::db::parse(game, text),
+        None => game.start().ok_or_else(|| {
+            anyhow::anyhow!(
+                "{} has no single start: give one with --position",
+                retrograde::play::describe(db.meta())
+            )
+        }),
+    }
+}
+
+impl You {
+    /// Whether the person at the keyboard chooses the move at `ply`.
+    fn moves_at(self, ply: usize) -> bool {
+        match self {
+            You::First => ply % 2 == 0,
+            You::Second => ply % 2 == 1,
+            You::Both => true,
+            You::None => false,
+        }
+    }
+
+    /// Who plays what, for the opening line.
+    fn describe(self) -> &'static str {
+        match self {
             You::First => "you play the side to move first",
             You::Second => "you play the side moving second",
             You::Both => "you play both sides",
             You::None => "the perfect player plays both sides",
         }
-    )?;
-    let mut history = vec![start];
-    let mut line = Vec::new();
-    // Lines read from standard input, for messages.
-    let mut read = 0u64;
-    loop {
-        let ply = history.len() - 1;
-        let p = history[ply];
-        let a = probe.answer(p)?;
-        writeln!(out)?;
-        out.write_all(game.board(p).as_bytes())?;
-        writeln!(out, "ply {ply}: {} to move: {}", game.to_move(p), a.value)?;
-        if a.moves.is_empty() {
-            let result = match a.value.outcome {
-                Outcome::Win => "wins",
-                Outcome::Lose => "loses",
-                Outcome::Tie => "ties",
-                Outcome::Draw => "draws",
-            };
-            writeln!(out, "game over: {} {result}", game.to_move(p))?;
-        }
-        for (i, m) in a.moves.iter().enumerate() {
-            writeln!(
-                out,
-                "  {:>3}. {:<10} {:<12} {:>5}",
-                i + 1,
-                m.name,
-                m.value.to_string(),
-                crate::query::delta(m.delta)
-            )?;
-        }
-        let over = a.moves.is_empty();
-        if !over && !human(ply) {
-            if ply >= args.max_plies {
-                writeln!(out, "stopped after {ply} plies (see --max-plies)")?;
-                break;
+    }
+}
+
+/// A game in progress: the positions played so far, and who plays them.
+struct Table<'a> {
+    probe: Probe<'a>,
+    you: You,
+    max_plies: usize,
+    /// The positions from the start, the last one current.
+    history: Vec<u64>,
+    input: Commands,
+}
+
+impl Table<'_> {
+    /// Plays until the game is over for the perfect player, the person
+    /// quits, the input ends or the perfect player has played `max_plies`.
+    fn play(&mut self, out: &mut impl Write) -> Result<()> {
+        loop {
+            let ply = self.history.len() - 1;
+            let a = self.probe.answer(self.history[ply])?;
+            show_position(out, self.probe.game, &a, ply)?;
+            let over = a.moves.is_empty();
+            if !over && !self.you.moves_at(ply) {
+                if ply >= self.max_plies {
+                    writeln!(out, "stopped after {ply} plies (see --max-plies)")?;
+                    return Ok(());
+                }
+                let best = &a.moves[0];
+                writeln!(out, "the perfect player plays {}", best.name)?;
+                self.history.push(best.to);
+                continue;
             }
-            let best = &a.moves[0];
-            writeln!(out, "the perfect player plays {}", best.name)?;
-            history.push(best.to);
-            continue;
-        }
-        if over && you == You::None {
-            break;
-        }
-        write!(
-            out,
-            "{}",
-            if over {
+            if over && self.you == You::None {
+                return Ok(());
+            }
+            let prompt = if over {
                 "u to take back, q to quit: "
             } else {
                 "your move: "
-            }
-        )?;
-        out.flush()?;
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            writeln!(out)?;
-            break;
-        }
-        read += 1;
-        let Ok(said) = std::str::from_utf8(&line) else {
-            writeln!(out)?;
-            out.flush()?;
-            anyhow::bail!(
-                "standard input, line {read}: not UTF-8 text (expected a move's number or name, u or q)"
-            );
-        };
-        let said = said.trim();
-        if echo {
-            writeln!(out, "{said}")?;
-        }
-        match said {
-            "q" | "quit" => break,
-            "u" | "undo" => {
-                // Back to the last position where it was your move.
-                if history.len() > 1 {
-                    history.pop();
-                    while history.len() > 1 && !human(history.len() - 1) {
-                        history.pop();
-                    }
-                } else {
-                    writeln!(out, "nothing to take back")?;
-                }
-            }
-            "" => {}
-            _ if over => writeln!(out, "the game is over: u or q")?,
-            _ => {
-                let chosen = said
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|&k| (1..=a.moves.len()).contains(&k))
-                    .map(|k| &a.moves[k - 1])
-                    .or_else(|| {
-                        let (name, to) = game.find_move(a.position, said)?;
-                        a.moves.iter().find(|m| m.name == name && m.to == to)
-                    });
-                match chosen {
-                    Some(m) => history.push(m.to),
-                    None => writeln!(
-                        out,
-                        "{said:?} is not a move here: give its number (1 to {}) or its name",
-                        a.moves.len()
-                    )?,
-                }
+            };
+            let Some(said) = self.input.next(out, prompt)? else {
+                return Ok(());
+            };
+            if !self.obey(out, &said, &a, over)? {
+                return Ok(());
             }
         }
     }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+
+    /// Carries out the command `said` at the position answered by `a`:
+    /// quit (returns `false`), take back, or a move by number or name.
+    fn obey(&mut self, out: &mut impl Write, said: &str, a: &Answer, over: bool) -> Result<bool> {
+        match said {
+            "q" | "quit" => return Ok(false),
+            "u" | "undo" => self.take_back(out)?,
+            "" => {}
+            _ if over => writeln!(out, "the game is over: u or q")?,
+            _ => match self.chosen_move(said, a) {
+                Some(m) => self.history.push(m.to),
+                None => writeln!(
+                    out,
+                    "{said:?} is not a move here: give its number (1 to {}) or its name",
+                    a.moves.len()
+                )?,
+            },
+        }
+        Ok(true)
+    }
+
+    /// Back to the last position where it was your move.
+    fn take_back(&mut self, out: &mut impl Write) -> Result<()> {
+        if self.history.len() > 1 {
+            self.history.pop();
+            while self.history.len() > 1 && !self.you.moves_at(self.history.len() - 1) {
+                self.history.pop();
+            }
+        } else {
+            writeln!(out, "nothing to take back")?;
+        }
+        Ok(())
+    }
+
+    /// The move `said` names among `a`'s: its number in the list, or its
+    /// name in the game's notation.
+    fn chosen_move<'m>(&self, said: &str, a: &'m Answer) -> Option<&'m MoveAnswer> {
+        said.parse::<usize>()
+            .ok()
+            .filter(|&k| (1..=a.moves.len()).contains(&k))
+            .map(|k| &a.moves[k - 1])
+            .or_else(|| {
+                let (name, to) = self.probe.game.find_move(a.position, said)?;
+                a.moves.iter().find(|m| m.name == name && m.to == to)
+            })
+    }
+}
+
+/// Prints the board of the position answered by `a`, reached at `ply`, its
+/// value, the result if the game is over, and its moves with their values.
+fn show_position(out: &mut impl Write, game: &dyn Playable, a: &Answer, ply: usize) -> Result<()> {
+    let p = a.position;
+    writeln!(out)?;
+    out.write_all(game.board(p).as_bytes())?;
+    writeln!(out, "ply {ply}: {} to move: {}", game.to_move(p), a.value)?;
+    if a.moves.is_empty() {
+        let result = match a.value.outcome {
+            Outcome::Win => "wins",
+            Outcome::Lose => "loses",
+            Outcome::Tie => "ties",
+            Outcome::Draw => "draws",
+        };
+        writeln!(out, "game over: {} {result}", game.to_move(p))?;
+    }
+    for (i, m) in a.moves.iter().enumerate() {
+        writeln!(
+            out,
+            "  {:>3}. {:<10} {:<12} {:>5}",
+            i + 1,
+            m.name,
+            m.value.to_string(),
+            crate::query::delta(m.delta)
+        )?;
+    }
+    Ok(())
+}
+
+/// Commands read a line at a time from standard input.
+struct Commands {
+    input: std::io::StdinLock<'static>,
+    /// Commands read from a pipe are echoed, so that the transcript reads
+    /// as a game.
+    echo: bool,
+    line: Vec<u8>,
+    /// Lines read so far, for messages.
+    read: u64,
+}
+
+impl Commands {
+    /// Commands from standard input.
+    fn stdin() -> Commands {
+        Commands {
+            input: std::io::stdin().lock(),
+            echo: !std::io::IsTerminal::is_terminal(&std::io::stdin()),
+            line: Vec::new(),
+            read: 0,
+        }
+    }
+
+    /// Shows `prompt` and reads the next command, trimmed; `None` at the
+    /// end of the input.
+    ///
+    /// # Errors
+    /// A line that is not UTF-8, or a failed read or write.
+    fn next(&mut self, out: &mut impl Write, prompt: &str) -> Result<Option<String>> {
+        write!(out, "{prompt}")?;
+        out.flush()?;
+        self.line.clear();
+        if self.input.read_until(b'\n', &mut self.line)? == 0 {
+            writeln!(out)?;
+            return Ok(None);
+        }
+        self.read += 1;
+        let Ok(said) = std::str::from_utf8(&self.line) else {
+            writeln!(out)?;
+            out.flush()?;
+            anyhow::bail!(
+                "standard input, line {}: not UTF-8 text (expected a move's number or name, u or q)",
+                self.read
+            );
+        };
+        let said = said.trim();
+        if self.echo {
+            writeln!(out, "{said}")?;
+        }
+        Ok(Some(said.to_owned()))
+    }
 }

@@ -5,8 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use indicatif::HumanBytes;
+use retrograde::io::names::Names;
 use retrograde::io::Outputs;
-use retrograde::{solve, Answers, GameGraph};
+use retrograde::{solve, Answers, Csr, GameGraph, Rules, Solution};
 
 use crate::answers::{Asked, OutputArgs};
 use crate::cluster::{self, ClusterArgs};
@@ -103,52 +104,15 @@ pub const SOLVE_BYTES_PER_POSITION: u64 = {
 };
 
 pub fn run(args: Args, global: Global) -> Result<ExitCode> {
-    let timely = match (args.engine, args.cluster.cluster.is_some()) {
-        (Engine::Timely, _) | (Engine::Auto, true) => true,
-        (_, true) => anyhow::bail!("--cluster runs the timely engine; drop --engine"),
-        _ => false,
-    };
-    // Refused before any work, on every engine.
-    let files_to_stdout: Vec<Stdout<'_>> = args
-        .save
-        .save
-        .iter()
-        .map(|p| Stdout::File("database", p))
-        .chain(args.dot.iter().map(|p| Stdout::File("Graphviz graph", p)))
-        .collect();
-    args.outputs.check(args.json, &files_to_stdout)?;
+    let timely = wants_timely(&args)?;
+    check_stdout(&args)?;
     if timely {
-        if args.game.names {
-            anyhow::bail!("--names applies to the sequential and parallel engines only");
-        }
-        if args.save.save.is_some() || args.dot.is_some() {
-            anyhow::bail!("--save and --dot apply to the sequential and parallel engines only");
-        }
-        return crate::cluster::run(&cluster::Run {
-            game: &args.game,
-            outputs: &args.outputs,
-            cluster: &args.cluster,
-            quiet: args.quiet,
-            json: args.json,
-            threads: global.threads.unwrap_or(1),
-            max_memory: args.max_memory,
-        });
+        return run_timely(&args, &global);
     }
-    let mut outputs: Vec<&std::path::Path> =
-        args.outputs.output.iter().map(|p| p.as_path()).collect();
-    outputs.extend(args.save.outputs());
-    outputs.extend(args.dot.iter().map(|p| p.as_path()));
-    common::check_files(&args.game.inputs(), &outputs)?;
+    check_files(&args)?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
-    // The solver's state, and what writing the database --save keeps holds.
-    let (save_per_vertex, save_per_edge) = args.save.graph_bytes();
-    let budget = Budget {
-        limit: common::memory_limit(args.max_memory),
-        per_vertex: SOLVE_BYTES_PER_POSITION + save_per_vertex,
-        per_edge: save_per_edge,
-    };
-    let (graph, rules, names) = times.time("read", || args.game.load(budget, &bars))?;
+    let (graph, rules, names) = load(&args, &bars, &mut times)?;
     let n = graph.vertex_count();
     let asked = args.outputs.resolve(n, names.as_ref())?;
     if args.dot.is_some() {
@@ -156,30 +120,20 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     }
 
     let threads = rayon::current_num_threads();
-    let engine = args.engine.resolve(n, threads);
-    if engine != args.engine && args.engine == Engine::Parallel {
-        eprintln!(
-            "retrograde: note: {n} positions are more than the parallel engine takes; \
-             solving with the sequential engine"
-        );
-    }
+    let engine = choose_engine(args.engine, n, threads);
     let sol = times.time("solve", || match engine {
         Engine::Parallel => solve::solve_parallel_with_progress(&graph, &rules, &bars),
         _ => solve::solve_with_progress(&graph, &rules, &bars),
     })?;
-    // Every output is staged, then all appear together (or none does).
-    let mut files = Outputs::new();
-    if args.outputs.output.is_some() {
-        times.time("write", || {
-            args.outputs.stage(&mut files, &sol, names.as_ref(), &bars)
-        })?;
-    }
-    let saved = save(&args, &graph, &rules, &sol, &bars, &mut files, &mut times)?;
-    if let Some(path) = &args.dot {
-        let text = dot(&graph, &sol, names.as_ref());
-        files.write(path, |w| w.write_all(text.as_bytes()))?;
-    }
-    files.commit()?;
+    let saved = write_files(
+        &args,
+        &graph,
+        &rules,
+        &sol,
+        names.as_ref(),
+        &bars,
+        &mut times,
+    )?;
     Saved::say(saved.as_ref(), args.quiet || args.json)?;
 
     let threads = if engine == Engine::Parallel {
@@ -189,30 +143,13 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     };
     let mut out = common::talk();
     if !args.quiet {
-        writeln!(
-            out,
-            "{}",
-            common::graph_line(
-                &args.game.graph,
-                n as u64,
-                graph.edge_count(),
-                rules.labels.len() as u64
-            )
-        )?;
-        writeln!(out, "solved: {}", common::summary_line(&sol.summary()))?;
-        let peak = times
-            .peak()
-            .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
-        writeln!(
-            out,
-            "time: {}{peak} ({} engine, {})",
-            times.line(),
-            engine.name(),
-            common::count(threads as u64, "thread", "threads"),
-        )?;
-        for path in args.outputs.output.iter().chain(&args.dot) {
-            writeln!(out, "wrote: {}", common::shown(path))?;
-        }
+        let run = SolveRun {
+            graph: &graph,
+            rules: &rules,
+            engine,
+            threads,
+        };
+        print_summary(&mut out, &args, &run, &sol, &times)?;
     }
     if args.stats {
         write!(out, "{}", times.table(graph.edge_count()))?;
@@ -239,6 +176,153 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     asked.print(&mut out, &sol)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether the timely engine runs: asked for, or implied by `--cluster`
+/// (which no other engine takes).
+fn wants_timely(args: &Args) -> Result<bool> {
+    Ok(match (args.engine, args.cluster.cluster.is_some()) {
+        (Engine::Timely, _) | (Engine::Auto, true) => true,
+        (_, true) => anyhow::bail!("--cluster runs the timely engine; drop --engine"),
+        _ => false,
+    })
+}
+
+/// Refuses, before any work and on every engine, outputs that would share
+/// standard output with one another.
+fn check_stdout(args: &Args) -> Result<()> {
+    let files_to_stdout: Vec<Stdout<'_>> = args
+        .save
+        .save
+        .iter()
+        .map(|p| Stdout::File("database", p))
+        .chain(args.dot.iter().map(|p| Stdout::File("Graphviz graph", p)))
+        .collect();
+    args.outputs.check(args.json, &files_to_stdout)
+}
+
+/// Solves with the timely engine (in one process or a cluster), refusing
+/// the options it does not take.
+fn run_timely(args: &Args, global: &Global) -> Result<ExitCode> {
+    if args.game.names {
+        anyhow::bail!("--names applies to the sequential and parallel engines only");
+    }
+    if args.save.save.is_some() || args.dot.is_some() {
+        anyhow::bail!("--save and --dot apply to the sequential and parallel engines only");
+    }
+    crate::cluster::run(&cluster::Run {
+        game: &args.game,
+        outputs: &args.outputs,
+        cluster: &args.cluster,
+        quiet: args.quiet,
+        json: args.json,
+        threads: global.threads.unwrap_or(1),
+        max_memory: args.max_memory,
+    })
+}
+
+/// Refuses outputs that would overwrite an input or one another.
+fn check_files(args: &Args) -> Result<()> {
+    let mut outputs: Vec<&std::path::Path> =
+        args.outputs.output.iter().map(|p| p.as_path()).collect();
+    outputs.extend(args.save.outputs());
+    outputs.extend(args.dot.iter().map(|p| p.as_path()));
+    common::check_files(&args.game.inputs(), &outputs)
+}
+
+/// Reads the graph, its rules and names, refused if the graph, the
+/// solver's state and what writing the database `--save` keeps holds do
+/// not fit the memory limit.
+fn load(args: &Args, bars: &Bars, times: &mut Timings) -> Result<(Csr, Rules, Option<Names>)> {
+    let (save_per_vertex, save_per_edge) = args.save.graph_bytes();
+    let budget = Budget {
+        limit: common::memory_limit(args.max_memory),
+        per_vertex: SOLVE_BYTES_PER_POSITION + save_per_vertex,
+        per_edge: save_per_edge,
+    };
+    times.time("read", || args.game.load(budget, bars))
+}
+
+/// The engine that solves `n` positions on `threads` threads, with a note
+/// when the parallel engine was asked for and cannot take them.
+fn choose_engine(asked: Engine, n: usize, threads: usize) -> Engine {
+    let engine = asked.resolve(n, threads);
+    if engine != asked && asked == Engine::Parallel {
+        eprintln!(
+            "retrograde: note: {n} positions are more than the parallel engine takes; \
+             solving with the sequential engine"
+        );
+    }
+    engine
+}
+
+/// Stages every output (`--output`, `--save`, `--dot`), then commits them
+/// so that all appear together (or none does). Returns the database saved.
+fn write_files(
+    args: &Args,
+    graph: &Csr,
+    rules: &Rules,
+    sol: &Solution,
+    names: Option<&Names>,
+    bars: &Bars,
+    times: &mut Timings,
+) -> Result<Option<Saved>> {
+    let mut files = Outputs::new();
+    if args.outputs.output.is_some() {
+        times.time("write", || args.outputs.stage(&mut files, sol, names, bars))?;
+    }
+    let saved = save(args, graph, rules, sol, bars, &mut files, times)?;
+    if let Some(path) = &args.dot {
+        let text = dot(graph, sol, names);
+        files.write(path, |w| w.write_all(text.as_bytes()))?;
+    }
+    files.commit()?;
+    Ok(saved)
+}
+
+/// What was solved, and how: for the summary.
+struct SolveRun<'a> {
+    graph: &'a Csr,
+    rules: &'a Rules,
+    engine: Engine,
+    /// The threads the engine ran on.
+    threads: usize,
+}
+
+/// Prints the summary on `out`: the graph, the counts, the time and
+/// memory, the engine, and the files written.
+fn print_summary(
+    out: &mut impl Write,
+    args: &Args,
+    run: &SolveRun<'_>,
+    sol: &Solution,
+    times: &Timings,
+) -> Result<()> {
+    writeln!(
+        out,
+        "{}",
+        common::graph_line(
+            &args.game.graph,
+            run.graph.vertex_count() as u64,
+            run.graph.edge_count(),
+            run.rules.labels.len() as u64
+        )
+    )?;
+    writeln!(out, "solved: {}", common::summary_line(&sol.summary()))?;
+    let peak = times
+        .peak()
+        .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
+    writeln!(
+        out,
+        "time: {}{peak} ({} engine, {})",
+        times.line(),
+        run.engine.name(),
+        common::count(run.threads as u64, "thread", "threads"),
+    )?;
+    for path in args.outputs.output.iter().chain(&args.dot) {
+        writeln!(out, "wrote: {}", common::shown(path))?;
+    }
+    Ok(())
 }
 
 /// Stages the database of an explicit graph's solution, if `--save` was

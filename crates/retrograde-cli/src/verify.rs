@@ -127,7 +127,49 @@ fn print(
     edges: Option<u64>,
     times: &Timings,
 ) -> Result<ExitCode> {
+    let verdict = Verdict {
+        solution,
+        against,
+        report,
+        names,
+        n,
+        edges,
+        times,
+    };
     if args.json {
+        verdict.print_json()?;
+    } else {
+        verdict.print_violations()?;
+    }
+    if !args.quiet {
+        verdict.print_summary()?;
+    }
+    Ok(if report.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// What a check found, and of what.
+struct Verdict<'a> {
+    /// The solution checked.
+    solution: &'a std::path::Path,
+    /// The game it was checked against, as said.
+    against: &'a str,
+    report: &'a retrograde::Report,
+    /// The graph's vertex names, if it has them.
+    names: Option<&'a retrograde::io::names::Names>,
+    /// Positions checked.
+    n: u64,
+    /// Moves of the graph; `None` where they were generated.
+    edges: Option<u64>,
+    times: &'a Timings,
+}
+
+impl Verdict<'_> {
+    /// Prints the verdict as one JSON object on standard output.
+    fn print_json(&self) -> Result<()> {
         #[derive(serde::Serialize)]
         struct ViolationJson {
             position: u32,
@@ -148,13 +190,14 @@ fn print(
             violations: Vec<ViolationJson>,
             time: crate::report::Time,
         }
+        let report = self.report;
         crate::report::print(&Json {
             command: "verify",
-            graph: against.to_string(),
-            solution: solution.display().to_string(),
+            graph: self.against.to_string(),
+            solution: self.solution.display().to_string(),
             correct: report.is_ok(),
-            positions: n,
-            moves: edges,
+            positions: self.n,
+            moves: self.edges,
             violations_total: report.total,
             violations: report
                 .violations
@@ -163,26 +206,32 @@ fn print(
                     position: v.vertex,
                     outcome: v.value.map(|x| x.outcome.as_str()),
                     remoteness: v.value.and_then(|x| x.remoteness),
-                    name: names
-                        .as_ref()
-                        .and_then(|n| n.name(v.vertex))
-                        .map(String::from),
+                    name: self.name(v.vertex).map(String::from),
                     message: v.to_string(),
                 })
                 .collect(),
-            time: crate::report::Time::of(times),
+            time: crate::report::Time::of(self.times),
         })?;
-    } else {
-        // The violations are the data: standard output.
+        Ok(())
+    }
+
+    /// The name of `vertex`, if the graph names its vertices.
+    fn name(&self, vertex: u32) -> Option<&str> {
+        self.names.as_ref().and_then(|n| n.name(vertex))
+    }
+
+    /// Prints the violations kept, and how many more there are, on
+    /// standard output: they are the data.
+    fn print_violations(&self) -> Result<()> {
+        let report = self.report;
         let stdout = io::stdout();
         let mut out = stdout.lock();
         for v in &report.violations {
             // With names, the vertex's name before the ids the check speaks in.
-            let name = names
-                .as_ref()
-                .and_then(|n| n.name(v.vertex))
+            let name = self
+                .name(v.vertex)
                 .map_or_else(String::new, |n| format!("{n:?} is "));
-            writeln!(out, "{}: {name}{v}", solution.display())?;
+            writeln!(out, "{}: {name}{v}", self.solution.display())?;
         }
         if report.total > report.violations.len() as u64 {
             writeln!(
@@ -192,17 +241,21 @@ fn print(
             )?;
         }
         out.flush()?;
+        Ok(())
     }
-    if !args.quiet {
+
+    /// Prints the summary on standard error: verified or wrong, and the
+    /// time taken.
+    fn print_summary(&self) -> Result<()> {
         let mut out = common::talk();
-        if report.is_ok() {
+        if self.report.is_ok() {
             writeln!(
                 out,
                 "verified: {} solves {} ({}, {})",
-                solution.display(),
-                against,
-                common::count(n, "position", "positions"),
-                edges.map_or_else(
+                self.solution.display(),
+                self.against,
+                common::count(self.n, "position", "positions"),
+                self.edges.map_or_else(
                     || "moves generated".to_string(),
                     |e| common::count(e, "edge", "edges")
                 ),
@@ -211,18 +264,14 @@ fn print(
             writeln!(
                 out,
                 "wrong: {} in {} ({})",
-                common::count(report.total, "violation", "violations"),
-                solution.display(),
-                common::count(n, "position", "positions"),
+                common::count(self.report.total, "violation", "violations"),
+                self.solution.display(),
+                common::count(self.n, "position", "positions"),
             )?;
         }
-        writeln!(out, "time: {}", times.line())?;
+        writeln!(out, "time: {}", self.times.line())?;
+        Ok(())
     }
-    Ok(if report.is_ok() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
 }
 
 /// `verify DB`: the game rebuilt from the database's header, its positions

@@ -64,9 +64,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use retrograde::{GameGraph, Rules};
-use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::zero_copy::initialize::{
+    initialize_networking_from_sockets, CommsGuard,
+};
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
-use timely::communication::{initialize_from, Hooks};
+use timely::communication::{initialize_from, Hooks, WorkerGuards};
 use timely::worker::Worker;
 use timely::{CommunicationConfig, WorkerConfig};
 
@@ -354,55 +356,80 @@ where
     config.check()?;
     let started = Instant::now();
     let (builders, comms) = match &config.cluster {
-        None => {
-            let comm = if config.threads == 1 {
-                CommunicationConfig::Thread
-            } else {
-                CommunicationConfig::Process(config.threads)
-            };
-            let (builders, _) = comm
-                .try_build()
-                .map_err(|message| Error::Failed { message })?;
-            (builders, None)
-        }
+        None => (local_builders(config.threads)?, None),
         Some(c) => {
-            let sockets = net::connect(&net::Plan {
-                addresses: &c.addresses,
-                process: c.process,
-                threads: config.threads,
-                fingerprint: config.fingerprint,
-                timeout: config.connect_timeout,
-            })?;
-            let hooks = Hooks::default();
-            let local = ProcessBuilder::new_typed_vector(
-                config.threads,
-                hooks.refill.clone(),
-                hooks.spill.clone(),
-            );
-            let (builders, guard) = initialize_networking_from_sockets(
-                local,
-                sockets,
-                c.process,
-                config.threads,
-                hooks,
-            )
-            .map_err(|e| Error::Failed {
-                message: format!("starting the network threads: {e}"),
-            })?;
-            (
-                builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
-                Some(guard),
-            )
+            let (builders, guard) = cluster_builders(config, c)?;
+            (builders, Some(guard))
         }
     };
     let connect = started.elapsed();
+    let guards = start_workers(config, builders, work)?;
+    let mut joined = Joined::of(guards);
+    if let Some(guard) = comms {
+        joined.shut_down(guard)?;
+    }
+    let solved = joined.result()?;
+    let timings = Timings {
+        connect,
+        solve: started.elapsed() - connect,
+    };
+    Ok((solved, timings))
+}
 
+/// The allocators of `threads` workers in this process alone.
+fn local_builders(threads: usize) -> Result<Vec<AllocatorBuilder>> {
+    let comm = if threads == 1 {
+        CommunicationConfig::Thread
+    } else {
+        CommunicationConfig::Process(threads)
+    };
+    let (builders, _) = comm
+        .try_build()
+        .map_err(|message| Error::Failed { message })?;
+    Ok(builders)
+}
+
+/// The allocators of this process's workers in cluster `c`, connected to
+/// the other processes, and the guard of the network threads.
+fn cluster_builders(config: &Config, c: &Cluster) -> Result<(Vec<AllocatorBuilder>, CommsGuard)> {
+    let sockets = net::connect(&net::Plan {
+        addresses: &c.addresses,
+        process: c.process,
+        threads: config.threads,
+        fingerprint: config.fingerprint,
+        timeout: config.connect_timeout,
+    })?;
+    let hooks = Hooks::default();
+    let local =
+        ProcessBuilder::new_typed_vector(config.threads, hooks.refill.clone(), hooks.spill.clone());
+    let (builders, guard) =
+        initialize_networking_from_sockets(local, sockets, c.process, config.threads, hooks)
+            .map_err(|e| Error::Failed {
+                message: format!("starting the network threads: {e}"),
+            })?;
+    Ok((
+        builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
+        guard,
+    ))
+}
+
+/// Starts one worker thread per allocator, each running `work`; a worker
+/// that fails or panics sets the abort flag the others watch.
+fn start_workers<R, W>(
+    config: &Config,
+    builders: Vec<AllocatorBuilder>,
+    work: W,
+) -> Result<WorkerGuards<Result<Option<R>>>>
+where
+    R: Send + 'static,
+    W: Fn(&mut Worker, channel::Watch, &AtomicBool) -> Result<Option<R>> + Send + Sync + 'static,
+{
     let watch = channel::Watch {
         stall: config.stall_timeout,
         threads: config.threads,
     };
     let abort = Arc::new(AtomicBool::new(false));
-    let guards = initialize_from(builders, Box::new(()), move |allocator| {
+    initialize_from(builders, Box::new(()), move |allocator| {
         let _flag = AbortOnPanic(&abort);
         let mut worker = Worker::new(WorkerConfig::default(), allocator, Some(Instant::now()));
         let result = work(&mut worker, watch, &abort);
@@ -411,57 +438,79 @@ where
         }
         result
     })
-    .map_err(|message| Error::Failed { message })?;
+    .map_err(|message| Error::Failed { message })
+}
 
-    let mut solved = None;
-    let mut first_error: Option<Error> = None;
-    let mut panicked: Option<String> = None;
-    for r in guards.join() {
-        match r {
-            Ok(Ok(s)) => solved = solved.or(s),
-            Ok(Err(e)) => keep_cause(&mut first_error, e),
-            Err(p) => {
-                panicked.get_or_insert(p);
+/// What the workers returned, once all were joined.
+struct Joined<R> {
+    /// The first answer a worker gave back.
+    solved: Option<R>,
+    /// The error that caused the others ([`keep_cause`]).
+    first_error: Option<Error>,
+    /// The first panic's message.
+    panicked: Option<String>,
+}
+
+impl<R: Send + 'static> Joined<R> {
+    /// Joins the workers of `guards`.
+    fn of(guards: WorkerGuards<Result<Option<R>>>) -> Joined<R> {
+        let mut joined = Joined {
+            solved: None,
+            first_error: None,
+            panicked: None,
+        };
+        for r in guards.join() {
+            match r {
+                Ok(Ok(s)) => joined.solved = joined.solved.or(s),
+                Ok(Err(e)) => keep_cause(&mut joined.first_error, e),
+                Err(p) => {
+                    joined.panicked.get_or_insert(p);
+                }
             }
         }
+        joined
     }
-    // An input error is agreed on by every worker at the same point: the run
-    // shuts down cleanly. Any other failure may leave the network threads
-    // stuck on a dead peer: do not wait for them.
-    let clean = panicked.is_none()
-        && matches!(
-            first_error,
-            None | Some(Error::Input(_)) | Some(Error::ShareTooLarge { .. })
-        );
-    if let Some(guard) = comms {
-        if clean {
-            // Joining the network threads panics if a connection broke.
-            let shutdown = std::thread::Builder::new()
-                .name("timely:shutdown".into())
-                .spawn(move || drop(guard))
-                .map_err(|e| Error::Failed {
-                    message: format!("shutting down the network threads: {e}"),
-                })?;
-            if shutdown.join().is_err() && first_error.is_none() {
-                panicked = Some("timely communication error: at shutdown".into());
-            }
-        } else {
+
+    /// Shuts the network threads of `guard` down if the run ended cleanly.
+    ///
+    /// An input error is agreed on by every worker at the same point: the
+    /// run shuts down cleanly. Any other failure may leave the network
+    /// threads stuck on a dead peer: they are not waited for.
+    fn shut_down(&mut self, guard: CommsGuard) -> Result<()> {
+        let clean = self.panicked.is_none()
+            && matches!(
+                self.first_error,
+                None | Some(Error::Input(_)) | Some(Error::ShareTooLarge { .. })
+            );
+        if !clean {
             std::mem::forget(guard);
+            return Ok(());
         }
+        // Joining the network threads panics if a connection broke.
+        let shutdown = std::thread::Builder::new()
+            .name("timely:shutdown".into())
+            .spawn(move || drop(guard))
+            .map_err(|e| Error::Failed {
+                message: format!("shutting down the network threads: {e}"),
+            })?;
+        if shutdown.join().is_err() && self.first_error.is_none() {
+            self.panicked = Some("timely communication error: at shutdown".into());
+        }
+        Ok(())
     }
-    if let Some(p) = panicked {
-        return Err(Error::Failed {
-            message: describe_panic(&p),
-        });
+
+    /// The answer, or the panic or error that stopped the run.
+    fn result(self) -> Result<Option<R>> {
+        if let Some(p) = self.panicked {
+            return Err(Error::Failed {
+                message: describe_panic(&p),
+            });
+        }
+        if let Some(e) = self.first_error {
+            return Err(e);
+        }
+        Ok(self.solved)
     }
-    if let Some(e) = first_error {
-        return Err(e);
-    }
-    let timings = Timings {
-        connect,
-        solve: started.elapsed() - connect,
-    };
-    Ok((solved, timings))
 }
 
 /// Keeps in `first` the error that caused the others, of those the workers

@@ -375,36 +375,59 @@ fn check_position<G: Successors + ?Sized, S: Answers + ?Sized>(
     fail: &mut dyn FnMut(Condition),
 ) {
     let best = s.best_move(v);
-    let mut m = Successions::default();
-    let min = |a: Option<u32>, w: u32| Some(a.map_or(w, |a| a.min(w)));
-    let least = |a: Option<u64>, r: Option<u64>| match (a, r) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
-    g.for_each_successor(v, |w| {
-        m.move_is_edge |= best == Some(w);
-        let Some(x) = s.value(w) else {
-            return;
+    let m = Successions::gather(g, s, v, best);
+    check_value(&m, stated, fail);
+    check_best_move(s, best, m.move_is_edge, stated, fail);
+}
+
+impl Successions {
+    /// What the moves of `v` show, whose listed best move is `best`.
+    fn gather<G: Successors + ?Sized, S: Answers + ?Sized>(
+        g: &G,
+        s: &S,
+        v: u32,
+        best: Option<u32>,
+    ) -> Successions {
+        let mut m = Successions::default();
+        g.for_each_successor(v, |w| {
+            m.move_is_edge |= best == Some(w);
+            if let Some(x) = s.value(w) {
+                m.add(w, x);
+            }
+        });
+        m
+    }
+
+    /// Takes in a move to `w`, whose value is `x`.
+    fn add(&mut self, w: u32, x: Value) {
+        let min = |a: Option<u32>, w: u32| Some(a.map_or(w, |a| a.min(w)));
+        let least = |a: Option<u64>, r: Option<u64>| match (a, r) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         };
         let r = x.remoteness.map(u64::from);
         match x.outcome {
             Outcome::Lose => {
-                m.least_lose = least(m.least_lose, r);
-                m.first_lose = min(m.first_lose, w);
-                m.first_not_win = min(m.first_not_win, w);
+                self.least_lose = least(self.least_lose, r);
+                self.first_lose = min(self.first_lose, w);
+                self.first_not_win = min(self.first_not_win, w);
             }
-            Outcome::Win => m.greatest_win = m.greatest_win.max(r),
+            Outcome::Win => self.greatest_win = self.greatest_win.max(r),
             Outcome::Tie => {
-                m.least_tie = least(m.least_tie, r);
-                m.first_tie = min(m.first_tie, w);
-                m.first_not_win = min(m.first_not_win, w);
+                self.least_tie = least(self.least_tie, r);
+                self.first_tie = min(self.first_tie, w);
+                self.first_not_win = min(self.first_not_win, w);
             }
             Outcome::Draw => {
-                m.any_draw = true;
-                m.first_not_win = min(m.first_not_win, w);
+                self.any_draw = true;
+                self.first_not_win = min(self.first_not_win, w);
             }
         }
-    });
+    }
+}
+
+/// The conditions on a position's `stated` value that its moves `m` show.
+fn check_value(m: &Successions, stated: Value, fail: &mut dyn FnMut(Condition)) {
     let rem = stated.remoteness.map(u64::from);
     match stated.outcome {
         Outcome::Win => match m.least_lose {
@@ -449,9 +472,21 @@ fn check_position<G: Successors + ?Sized, S: Answers + ?Sized>(
             }
         }
     }
+}
+
+/// The conditions on a position's listed `best` move (`move_is_edge`:
+/// whether it is among the position's moves), for its `stated` value.
+fn check_best_move<S: Answers + ?Sized>(
+    s: &S,
+    best: Option<u32>,
+    move_is_edge: bool,
+    stated: Value,
+    fail: &mut dyn FnMut(Condition),
+) {
+    let rem = stated.remoteness.map(u64::from);
     match best {
         None => fail(Condition::MissingMove),
-        Some(to) if !m.move_is_edge => fail(Condition::NotAnEdge { to }),
+        Some(to) if !move_is_edge => fail(Condition::NotAnEdge { to }),
         Some(to) => {
             let next = s.value(to);
             let one_less = next.and_then(|x| x.remoteness).map(|r| u64::from(r) + 1) == rem;

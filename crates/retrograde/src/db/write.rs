@@ -138,101 +138,18 @@ impl Writer {
     {
         let n = source.records;
         check_source(source)?;
-        let blocks = n.div_ceil(BLOCK_RECORDS);
-        let range = |b: u64| b * BLOCK_RECORDS..((b + 1) * BLOCK_RECORDS).min(n);
-
-        // The counts, the longest remoteness and the largest code.
-        let tally = (0..blocks)
-            .into_par_iter()
-            .map(|b| {
-                let mut t = Tally::default();
-                for r in range(b) {
-                    t.add((source.value)(r));
-                }
-                t
-            })
-            .reduce(Tally::default, Tally::join);
+        let tally = tally_records(source);
         let bits = (64 - tally.max_code.leading_zeros()).max(1);
-
-        // The blocks, packed and compressed.
-        let stored: Vec<Vec<u8>> = (0..blocks)
-            .into_par_iter()
-            .map(|b| {
-                let r = range(b);
-                let mut packed = vec![0u8; packed_bytes(r.end - r.start, bits)];
-                for (j, rec) in r.enumerate() {
-                    put_bits(
-                        &mut packed,
-                        j as u64 * u64::from(bits),
-                        bits,
-                        encode((source.value)(rec)),
-                    );
-                }
-                match self.compression {
-                    Compression::None => Ok(packed),
-                    Compression::Zstd => zstd::bulk::compress(&packed, self.level),
-                }
-            })
-            .collect::<std::io::Result<_>>()
-            .map_err(|e| DbError::Write(crate::Error::io(path, e)))?;
+        let stored = self.pack_blocks(path, source, bits)?;
 
         // The data: sections one after another, each at a multiple of 64.
         let mut data: Vec<u8> = Vec::new();
-        let place = |bytes: &[u8], data: &mut Vec<u8>| -> u64 {
-            let at = (data.len() as u64).div_ceil(64) * 64;
-            data.resize(at as usize, 0);
-            data.extend_from_slice(bytes);
-            at
-        };
-        let mut sums = Vec::with_capacity(stored.len());
-        let mut ends = Vec::with_capacity(stored.len());
-        let mut total = 0u64;
-        for block in &stored {
-            data.extend_from_slice(block);
-            total += block.len() as u64;
-            sums.push(xxhash_rust::xxh3::xxh3_64(block));
-            ends.push(total);
-        }
-        let raw_record_bytes = packed_bytes(n, bits) as u64;
-        // Raw blocks have a fixed size; compressed ones list their ends.
-        let raw = self.compression == Compression::None;
-        let blocks_section = Section {
-            offset: 0,
-            bytes: total,
-            chunk: if raw {
-                packed_bytes(BLOCK_RECORDS, bits) as u64
-            } else {
-                0
-            },
-            ends: if raw { Vec::new() } else { ends },
-            checksums: sums,
-        };
+        let blocks_section = self.place_blocks(&stored, bits, &mut data);
         drop(stored);
-
-        let keys = source.keys.map(|k| {
-            let built = keys::build(k);
-            let lows = place(&built.lows, &mut data);
-            let highs = place(&built.highs, &mut data);
-            let samples = place(&built.samples, &mut data);
-            KeysHeader {
-                count: k.len() as u64,
-                low_bits: built.low_bits,
-                universe: built.universe,
-                lows: Section::of(&built.lows, lows),
-                highs: Section::of(&built.highs, highs),
-                samples: Section::of(&built.samples, samples),
-            }
-        });
-        let moves = source.moves.map(|(offsets, targets)| {
-            let o: Vec<u8> = offsets.iter().flat_map(|x| x.to_le_bytes()).collect();
-            let t: Vec<u8> = targets.iter().flat_map(|x| x.to_le_bytes()).collect();
-            let (oa, ta) = (place(&o, &mut data), place(&t, &mut data));
-            MovesHeader {
-                count: targets.len() as u64,
-                offsets: Section::of(&o, oa),
-                targets: Section::of(&t, ta),
-            }
-        });
+        let keys = source.keys.map(|k| place_keys(k, &mut data));
+        let moves = source
+            .moves
+            .map(|(offsets, targets)| place_moves(offsets, targets, &mut data));
 
         let header = Header {
             format: "retrograde solution database".into(),
@@ -249,22 +166,7 @@ impl Writer {
             moves,
             blocks: blocks_section,
         };
-        let text = serde_json::to_vec(&header).map_err(|e| DbError::Header {
-            path: path.to_path_buf(),
-            what: e.to_string(),
-        })?;
-        let start = (24 + text.len() as u64).div_ceil(ALIGN) * ALIGN;
-        let pad = start as usize - 24 - text.len();
-        outputs.write(path, |w: &mut dyn Write| {
-            let mut w = std::io::BufWriter::with_capacity(WRITE_BUFFER_BYTES as usize, w);
-            w.write_all(MAGIC)?;
-            w.write_all(&(text.len() as u64).to_le_bytes())?;
-            w.write_all(&xxhash_rust::xxh3::xxh3_64(&text).to_le_bytes())?;
-            w.write_all(&text)?;
-            w.write_all(&vec![0u8; pad])?;
-            w.write_all(&data)?;
-            w.flush()
-        })?;
+        let start = write_file(outputs, path, &header, &data)?;
         let h = &header;
         Ok(WriteSummary {
             records: n,
@@ -272,8 +174,8 @@ impl Writer {
             record_bits: bits,
             compression: self.compression,
             bytes: start + data.len() as u64,
-            record_bytes: total,
-            raw_record_bytes,
+            record_bytes: h.blocks.bytes,
+            raw_record_bytes: packed_bytes(n, bits) as u64,
             key_bytes: h
                 .keys
                 .as_ref()
@@ -284,6 +186,154 @@ impl Writer {
                 .map_or(0, |m| m.offsets.bytes + m.targets.bytes),
         })
     }
+
+    /// The records' blocks, each packed in `bits` bits a record and stored
+    /// as the writer's compression says, on all threads.
+    fn pack_blocks<F>(
+        &self,
+        path: &Path,
+        source: &Source<'_, F>,
+        bits: u32,
+    ) -> Result<Vec<Vec<u8>>, DbError>
+    where
+        F: Fn(u64) -> Option<Value> + Sync,
+    {
+        let n = source.records;
+        (0..n.div_ceil(BLOCK_RECORDS))
+            .into_par_iter()
+            .map(|b| {
+                let r = block_range(b, n);
+                let mut packed = vec![0u8; packed_bytes(r.end - r.start, bits)];
+                for (j, rec) in r.enumerate() {
+                    put_bits(
+                        &mut packed,
+                        j as u64 * u64::from(bits),
+                        bits,
+                        encode((source.value)(rec)),
+                    );
+                }
+                match self.compression {
+                    Compression::None => Ok(packed),
+                    Compression::Zstd => zstd::bulk::compress(&packed, self.level),
+                }
+            })
+            .collect::<std::io::Result<_>>()
+            .map_err(|e| DbError::Write(crate::Error::io(path, e)))
+    }
+
+    /// Appends the `stored` blocks to `data` (at its start) and describes
+    /// them: raw blocks have a fixed size; compressed ones list their ends.
+    fn place_blocks(&self, stored: &[Vec<u8>], bits: u32, data: &mut Vec<u8>) -> Section {
+        let mut sums = Vec::with_capacity(stored.len());
+        let mut ends = Vec::with_capacity(stored.len());
+        let mut total = 0u64;
+        for block in stored {
+            data.extend_from_slice(block);
+            total += block.len() as u64;
+            sums.push(xxhash_rust::xxh3::xxh3_64(block));
+            ends.push(total);
+        }
+        let raw = self.compression == Compression::None;
+        Section {
+            offset: 0,
+            bytes: total,
+            chunk: if raw {
+                packed_bytes(BLOCK_RECORDS, bits) as u64
+            } else {
+                0
+            },
+            ends: if raw { Vec::new() } else { ends },
+            checksums: sums,
+        }
+    }
+}
+
+/// The records of block `b` of `n` records.
+fn block_range(b: u64, n: u64) -> std::ops::Range<u64> {
+    b * BLOCK_RECORDS..((b + 1) * BLOCK_RECORDS).min(n)
+}
+
+/// The counts, the longest remoteness and the largest code of `source`'s
+/// records, a block a task.
+fn tally_records<F>(source: &Source<'_, F>) -> Tally
+where
+    F: Fn(u64) -> Option<Value> + Sync,
+{
+    let n = source.records;
+    (0..n.div_ceil(BLOCK_RECORDS))
+        .into_par_iter()
+        .map(|b| {
+            let mut t = Tally::default();
+            for r in block_range(b, n) {
+                t.add((source.value)(r));
+            }
+            t
+        })
+        .reduce(Tally::default, Tally::join)
+}
+
+/// Appends `bytes` to `data` at the next multiple of 64, returning where.
+fn place(bytes: &[u8], data: &mut Vec<u8>) -> u64 {
+    let at = (data.len() as u64).div_ceil(64) * 64;
+    data.resize(at as usize, 0);
+    data.extend_from_slice(bytes);
+    at
+}
+
+/// Appends the Elias–Fano encoding of the sorted keys `k` to `data`.
+fn place_keys(k: &[u64], data: &mut Vec<u8>) -> KeysHeader {
+    let built = keys::build(k);
+    let lows = place(&built.lows, data);
+    let highs = place(&built.highs, data);
+    let samples = place(&built.samples, data);
+    KeysHeader {
+        count: k.len() as u64,
+        low_bits: built.low_bits,
+        universe: built.universe,
+        lows: Section::of(&built.lows, lows),
+        highs: Section::of(&built.highs, highs),
+        samples: Section::of(&built.samples, samples),
+    }
+}
+
+/// Appends the moves' `offsets` and `targets` to `data`, little-endian.
+fn place_moves(offsets: &[u64], targets: &[u32], data: &mut Vec<u8>) -> MovesHeader {
+    let o: Vec<u8> = offsets.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let t: Vec<u8> = targets.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let (oa, ta) = (place(&o, data), place(&t, data));
+    MovesHeader {
+        count: targets.len() as u64,
+        offsets: Section::of(&o, oa),
+        targets: Section::of(&t, ta),
+    }
+}
+
+/// Stages the file at `path` in `outputs`: the magic, the header's length,
+/// checksum and text, padding to [`ALIGN`], then `data`. Returns where the
+/// data starts.
+fn write_file(
+    outputs: &mut Outputs,
+    path: &Path,
+    header: &Header,
+    data: &[u8],
+) -> Result<u64, DbError> {
+    let text = serde_json::to_vec(header).map_err(|e| DbError::Header {
+        path: path.to_path_buf(),
+        what: e.to_string(),
+    })?;
+    let start = (24 + text.len() as u64).div_ceil(ALIGN) * ALIGN;
+    let pad = start as usize - 24 - text.len();
+    outputs.write(path, |w: &mut dyn Write| {
+        let mut w = std::io::BufWriter::with_capacity(WRITE_BUFFER_BYTES as usize, w);
+        w.write_all(MAGIC)?;
+        w.write_all(&(text.len() as u64).to_le_bytes())?;
+        w.write_all(&xxhash_rust::xxh3::xxh3_64(&text).to_le_bytes())?;
+        w.write_all(&text)?;
+        w.write_all(&vec![0u8; pad])?;
+        w.write_all(data)?;
+        w.flush()
+    })?;
+    Ok(start)
 }
 
 impl Writer {

@@ -1,6 +1,6 @@
 //! The parallel engine: the same analysis, level by level, on all cores.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -73,12 +73,56 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
     let mut rem_v = filled(n, NONE);
     let mut counter_v = filled(n, 0u32);
     let mut key_v = filled(n, 0u64);
-    let state = as_atomic_u8(&mut state_v);
-    let rem = as_atomic_u32(&mut rem_v);
-    let counter = as_atomic_u32(&mut counter_v);
-    let key = as_atomic_u64(&mut key_v);
+    let a = Shared {
+        state: as_atomic_u8(&mut state_v),
+        rem: as_atomic_u32(&mut rem_v),
+        counter: as_atomic_u32(&mut counter_v),
+        key: as_atomic_u64(&mut key_v),
+    };
 
-    // Terminal positions, by the kernel's precedence.
+    let any_tie = start_terminals(g, rules, &a);
+    progress.advance(n as u64);
+    let win_lose = terminals(&a, Phase::WinLose);
+    let ties = if any_tie {
+        terminals(&a, Phase::Tie)
+    } else {
+        Vec::new()
+    };
+    for (phase, frontier) in Phase::BOTH.into_iter().zip([win_lose, ties]) {
+        walk_levels(g, &a, phase, frontier, progress);
+        // In the tie phase every key left is a Win candidate's, below any
+        // deciding key: the first Tie successor claims the position.
+    }
+    best_moves_from_keys(&a);
+    drop(key_v);
+    // Draws and their moves: a scan of the draws' reverse edges, in two
+    // halves at once (see draws.rs for why not more).
+    if rayon::current_num_threads() >= 2 && n >= 1 << 16 {
+        super::draws::finish_draws_parallel(g, &mut state_v, &mut rem_v, &mut counter_v, progress);
+    } else {
+        super::draws::finish_draws(g, &mut state_v, &mut rem_v, &mut counter_v, progress);
+    }
+    progress.end();
+    Ok(Solution::from_parts(state_v, rem_v, counter_v))
+}
+
+/// The engine's arrays, one entry a position, seen as atomics: the state
+/// byte, the remoteness, the move counter (the best move at the end) and
+/// the key that orders the candidate moves.
+struct Shared<'a> {
+    state: &'a [AtomicU8],
+    rem: &'a [AtomicU32],
+    counter: &'a [AtomicU32],
+    key: &'a [AtomicU64],
+}
+
+/// Starts every position by the kernel's precedence: a terminal one gets its
+/// state code, an open one its move counter. Returns whether a terminal
+/// position is a tie.
+#[inline]
+fn start_terminals<G: GameGraph + Sync + ?Sized>(g: &G, rules: &Rules, a: &Shared<'_>) -> bool {
+    let n = a.state.len();
+    let Shared { state, counter, .. } = *a;
     let any_tie = AtomicBool::new(false);
     let start_one = |v: usize, label: Option<Outcome>| {
         let start = kernel::start_of(g, v as u32, label, rules.no_move);
@@ -110,108 +154,143 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
             },
         );
     }
-    // The terminal positions of each phase (the ties only if there are any).
-    let terminals = |phase: Phase| -> Vec<u32> {
-        let f: Vec<u32> = (0..n as u32)
-            .into_par_iter()
-            .with_min_len(4096)
-            .filter(|&v| kernel::phase(state[v as usize].load(Relaxed)) == Some(phase))
-            .collect();
-        f.par_iter()
-            .for_each(|&v| rem[v as usize].store(0, Relaxed));
-        f
-    };
-    progress.advance(n as u64);
-    let win_lose = terminals(Phase::WinLose);
-    let ties = if any_tie.load(Relaxed) {
-        terminals(Phase::Tie)
-    } else {
-        Vec::new()
-    };
+    any_tie.load(Relaxed)
+}
 
-    for (phase, mut frontier) in Phase::BOTH.into_iter().zip([win_lose, ties]) {
-        let mut level: u32 = 0;
-        while !frontier.is_empty() {
-            progress.advance(frontier.len() as u64);
-            // Step A: walk the level's moves backwards; state is only read here.
-            let next: Vec<u32> = frontier
-                .par_chunks(CHUNK)
-                .flat_map_iter(|chunk| {
-                    let mut claimed = Vec::new();
-                    for &u in chunk {
-                        let us = state[u as usize].load(Relaxed);
-                        g.for_each_predecessor(u, |p| {
-                            let pi = p as usize;
-                            if state[pi].load(Relaxed) != UNDECIDED {
-                                return;
-                            }
-                            match kernel::effect(us) {
-                                Effect::Decide(_) => {
-                                    let k = kernel::level_rank(true, level, u);
-                                    if key[pi].load(Relaxed) < k {
-                                        let before = key[pi].fetch_max(k, Relaxed);
-                                        if before & LEVEL_DECIDES == 0 {
-                                            claimed.push(p);
-                                        }
-                                    }
-                                }
-                                Effect::CountDown => {
-                                    let k = kernel::level_rank(false, level, u);
-                                    if key[pi].load(Relaxed) < k {
-                                        key[pi].fetch_max(k, Relaxed);
-                                    }
-                                    if counter[pi].fetch_sub(1, Relaxed) == 1 {
-                                        claimed.push(p);
-                                    }
-                                }
-                                Effect::Nothing => {}
-                            }
-                        });
+/// The terminal positions of `phase`, their remoteness set to 0.
+#[inline]
+fn terminals(a: &Shared<'_>, phase: Phase) -> Vec<u32> {
+    let Shared { state, rem, .. } = *a;
+    let f: Vec<u32> = (0..state.len() as u32)
+        .into_par_iter()
+        .with_min_len(4096)
+        .filter(|&v| kernel::phase(state[v as usize].load(Relaxed)) == Some(phase))
+        .collect();
+    f.par_iter()
+        .for_each(|&v| rem[v as usize].store(0, Relaxed));
+    f
+}
+
+/// Decides the positions of `phase` level by level, from its terminal
+/// positions `frontier`, until a level decides nothing.
+#[inline]
+fn walk_levels<G: GameGraph + Sync + ?Sized>(
+    g: &G,
+    a: &Shared<'_>,
+    phase: Phase,
+    mut frontier: Vec<u32>,
+    progress: &dyn Progress,
+) {
+    let mut level: u32 = 0;
+    while !frontier.is_empty() {
+        progress.advance(frontier.len() as u64);
+        let next = claim_predecessors(g, a, &frontier, level);
+        decide_claimed(a, &next, phase, level);
+        frontier = next;
+        level += 1;
+    }
+}
+
+/// Step A of a level: walks the moves of the level's positions `frontier`
+/// backwards, raising their undecided predecessors' keys and counting down
+/// their counters; returns the predecessors claimed (decided by this level).
+/// The state is only read here.
+#[inline]
+fn claim_predecessors<G: GameGraph + Sync + ?Sized>(
+    g: &G,
+    a: &Shared<'_>,
+    frontier: &[u32],
+    level: u32,
+) -> Vec<u32> {
+    let Shared {
+        state,
+        counter,
+        key,
+        ..
+    } = *a;
+    frontier
+        .par_chunks(CHUNK)
+        .flat_map_iter(|chunk| {
+            let mut claimed = Vec::new();
+            for &u in chunk {
+                let us = state[u as usize].load(Relaxed);
+                g.for_each_predecessor(u, |p| {
+                    let pi = p as usize;
+                    if state[pi].load(Relaxed) != UNDECIDED {
+                        return;
                     }
-                    claimed
-                })
-                .collect();
-            // Step B: decide the claimed positions.
-            let decided = match phase {
-                Phase::WinLose => WIN,
-                Phase::Tie => TIE,
-            };
-            next.par_iter().for_each(|&p| {
-                let pi = p as usize;
-                let decides = key[pi].load(Relaxed) & LEVEL_DECIDES != 0;
-                state[pi].store(if decides { decided } else { LOSE }, Relaxed);
-                rem[pi].store(level + 1, Relaxed);
-            });
-            frontier = next;
-            level += 1;
-        }
-        // In the tie phase every key left is a Win candidate's, below any
-        // deciding key: the first Tie successor claims the position.
-    }
+                    match kernel::effect(us) {
+                        Effect::Decide(_) => {
+                            let k = kernel::level_rank(true, level, u);
+                            if key[pi].load(Relaxed) < k {
+                                let before = key[pi].fetch_max(k, Relaxed);
+                                if before & LEVEL_DECIDES == 0 {
+                                    claimed.push(p);
+                                }
+                            }
+                        }
+                        Effect::CountDown => {
+                            let k = kernel::level_rank(false, level, u);
+                            if key[pi].load(Relaxed) < k {
+                                key[pi].fetch_max(k, Relaxed);
+                            }
+                            if counter[pi].fetch_sub(1, Relaxed) == 1 {
+                                claimed.push(p);
+                            }
+                        }
+                        Effect::Nothing => {}
+                    }
+                });
+            }
+            claimed
+        })
+        .collect()
+}
 
-    // Best moves of decided positions: decoded from their keys, into the
-    // counter array (no longer needed).
-    (0..n).into_par_iter().with_min_len(4096).for_each(|v| {
-        // Only undecided positions' keys were raised (never to 0), so a
-        // decided position with a key was decided by a move.
-        let k = key[v].load(Relaxed);
-        let best = if k != 0 && matches!(state[v].load(Relaxed), WIN | LOSE | TIE) {
-            kernel::level_rank_id(k)
-        } else {
-            NONE
-        };
-        counter[v].store(best, Relaxed);
+/// Step B of a level: decides the `claimed` positions, each with
+/// remoteness `level + 1`: won (or tied, in the tie phase) if a deciding
+/// move claimed it, else lost.
+#[inline]
+fn decide_claimed(a: &Shared<'_>, claimed: &[u32], phase: Phase, level: u32) {
+    let Shared {
+        state, rem, key, ..
+    } = *a;
+    let decided = match phase {
+        Phase::WinLose => WIN,
+        Phase::Tie => TIE,
+    };
+    claimed.par_iter().for_each(|&p| {
+        let pi = p as usize;
+        let decides = key[pi].load(Relaxed) & LEVEL_DECIDES != 0;
+        state[pi].store(if decides { decided } else { LOSE }, Relaxed);
+        rem[pi].store(level + 1, Relaxed);
     });
-    drop(key_v);
-    // Draws and their moves: a scan of the draws' reverse edges, in two
-    // halves at once (see draws.rs for why not more).
-    if rayon::current_num_threads() >= 2 && n >= 1 << 16 {
-        super::draws::finish_draws_parallel(g, &mut state_v, &mut rem_v, &mut counter_v, progress);
-    } else {
-        super::draws::finish_draws(g, &mut state_v, &mut rem_v, &mut counter_v, progress);
-    }
-    progress.end();
-    Ok(Solution::from_parts(state_v, rem_v, counter_v))
+}
+
+/// Best moves of decided positions: decoded from their keys, into the
+/// counter array (no longer needed).
+#[inline]
+fn best_moves_from_keys(a: &Shared<'_>) {
+    let Shared {
+        state,
+        counter,
+        key,
+        ..
+    } = *a;
+    (0..state.len())
+        .into_par_iter()
+        .with_min_len(4096)
+        .for_each(|v| {
+            // Only undecided positions' keys were raised (never to 0), so a
+            // decided position with a key was decided by a move.
+            let k = key[v].load(Relaxed);
+            let best = if k != 0 && matches!(state[v].load(Relaxed), WIN | LOSE | TIE) {
+                kernel::level_rank_id(k)
+            } else {
+                NONE
+            };
+            counter[v].store(best, Relaxed);
+        });
 }
 
 /// Whether the parallel engine takes a graph of `n` positions: its keys hold

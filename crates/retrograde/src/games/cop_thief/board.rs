@@ -55,115 +55,23 @@ impl Board {
     /// header's numbers before the rows are read.
     pub fn parse(bytes: &[u8], path: impl Into<PathBuf>) -> Result<Board, BoardError> {
         let path = path.into();
-        let err = |line: Option<u64>, kind| BoardError {
+        let err = |(line, kind): Fault| BoardError {
             path: path.clone(),
             line,
             kind,
         };
-        // Lines without their ends; a final newline does not start another line.
-        let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-        let pieces: Vec<&[u8]> = if bytes.is_empty() {
-            Vec::new()
-        } else {
-            body.split(|&b| b == b'\n')
-                .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-                .collect()
-        };
-        let mut lines = pieces.into_iter().zip(1u64..);
-        let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
-
-        // The header, after comments and blank lines.
-        let mut last = 0;
-        let (header, hline) = loop {
-            match lines.next() {
-                Some((l, n)) if blank(l) || l.starts_with(b"#") => last = n,
-                Some(h) => break h,
-                None => {
-                    return Err(err(
-                        Some(last + 1),
-                        BoardErrorKind::Header {
-                            found: "the end of the input".into(),
-                        },
-                    ))
-                }
-            }
-        };
-        let dims: Vec<Option<usize>> = header
-            .split(u8::is_ascii_whitespace)
-            .filter(|t| !t.is_empty())
-            .map(|t| {
-                let digits = t.iter().all(u8::is_ascii_digit);
-                let n = std::str::from_utf8(t).ok()?.parse::<usize>().ok();
-                n.filter(|&n| digits && n > 0)
-            })
-            .collect();
-        let (rows, cols) = match dims[..] {
-            [Some(r), Some(c)] => (r, c),
-            _ => {
-                return Err(err(
-                    Some(hline),
-                    BoardErrorKind::Header {
-                        found: quote(header),
-                    },
-                ))
-            }
-        };
-
-        let mut cells = Vec::new();
-        let (mut cop, mut thief) = (None, None);
-        let mut last = hline;
-        for r in 0..rows {
-            let Some((line, n)) = lines.next() else {
-                return Err(err(
-                    Some(last + 1),
-                    BoardErrorKind::MissingRows {
-                        declared: rows,
-                        found: r,
-                    },
-                ));
-            };
-            last = n;
-            let text = String::from_utf8_lossy(line);
-            let len = text.chars().count();
-            if len != cols {
-                return Err(err(
-                    Some(n),
-                    BoardErrorKind::RowLength {
-                        expected: cols,
-                        found: len,
-                    },
-                ));
-            }
-            for (c, ch) in text.chars().enumerate() {
-                cells.push(match ch {
-                    '*' => Cell::Wall,
-                    'E' => Cell::Exit,
-                    _ => Cell::Free,
-                });
-                let (slot, piece) = match ch {
-                    'P' => (&mut cop, Piece::Cop),
-                    'T' => (&mut thief, Piece::Thief),
-                    _ => continue,
-                };
-                if let Some((_, first_line)) = *slot {
-                    return Err(err(Some(n), BoardErrorKind::Several { piece, first_line }));
-                }
-                *slot = Some(((r, c), n));
-            }
-        }
-        for (line, n) in lines {
-            if !blank(line) {
-                return Err(err(Some(n), BoardErrorKind::ExtraRows { declared: rows }));
-            }
-        }
-        let missing = |piece| err(None, BoardErrorKind::Missing { piece });
-        let cop = cop.ok_or_else(|| missing(Piece::Cop))?.0;
-        let thief = thief.ok_or_else(|| missing(Piece::Thief))?.0;
+        let mut lines = split_lines(bytes).into_iter();
+        let (rows, cols, hline) = read_header(&mut lines).map_err(err)?;
+        let starts = read_rows(&mut lines, rows, cols, hline).map_err(err)?;
+        check_after_rows(lines, rows).map_err(err)?;
+        let missing = |piece| err((None, BoardErrorKind::Missing { piece }));
+        let cop = starts.cop.ok_or_else(|| missing(Piece::Cop))?.0;
+        let thief = starts.thief.ok_or_else(|| missing(Piece::Thief))?.0;
         Ok(Board {
             path,
             rows,
             cols,
-            cells,
+            cells: starts.cells,
             cop,
             thief,
         })
@@ -207,6 +115,139 @@ impl Board {
     pub fn free_cells(&self) -> usize {
         self.cells.iter().filter(|&&c| c != Cell::Wall).count()
     }
+}
+
+/// A fault in a board file: the line (`None`: the whole file) and what.
+type Fault = (Option<u64>, BoardErrorKind);
+
+/// The lines of `bytes` without their ends (`\n` or `\r\n`), numbered from
+/// 1; a final newline does not start another line.
+fn split_lines(bytes: &[u8]) -> Vec<(&[u8], u64)> {
+    if bytes.is_empty() {
+        return Vec::new();
+    }
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    body.split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .zip(1u64..)
+        .collect()
+}
+
+/// Whether a line holds only white space.
+fn blank(l: &[u8]) -> bool {
+    l.iter().all(u8::is_ascii_whitespace)
+}
+
+/// Reads the header, after comments and blank lines: the rows, the
+/// columns and the header's line.
+fn read_header<'a>(
+    lines: &mut impl Iterator<Item = (&'a [u8], u64)>,
+) -> Result<(usize, usize, u64), Fault> {
+    let mut last = 0;
+    let (header, hline) = loop {
+        match lines.next() {
+            Some((l, n)) if blank(l) || l.starts_with(b"#") => last = n,
+            Some(h) => break h,
+            None => {
+                let found = "the end of the input".into();
+                return Err((Some(last + 1), BoardErrorKind::Header { found }));
+            }
+        }
+    };
+    let dims: Vec<Option<usize>> = header
+        .split(u8::is_ascii_whitespace)
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            let digits = t.iter().all(u8::is_ascii_digit);
+            let n = std::str::from_utf8(t).ok()?.parse::<usize>().ok();
+            n.filter(|&n| digits && n > 0)
+        })
+        .collect();
+    match dims[..] {
+        [Some(r), Some(c)] => Ok((r, c, hline)),
+        _ => {
+            let found = quote(header);
+            Err((Some(hline), BoardErrorKind::Header { found }))
+        }
+    }
+}
+
+/// The cells read so far, and where each piece starts (its cell and line).
+#[derive(Default)]
+struct Rows {
+    cells: Vec<Cell>,
+    cop: Option<((usize, usize), u64)>,
+    thief: Option<((usize, usize), u64)>,
+}
+
+/// Reads the `rows` rows of `cols` characters each that follow the header
+/// on line `hline`.
+fn read_rows<'a>(
+    lines: &mut impl Iterator<Item = (&'a [u8], u64)>,
+    rows: usize,
+    cols: usize,
+    hline: u64,
+) -> Result<Rows, Fault> {
+    let mut read = Rows::default();
+    let mut last = hline;
+    for r in 0..rows {
+        let Some((line, n)) = lines.next() else {
+            let kind = BoardErrorKind::MissingRows {
+                declared: rows,
+                found: r,
+            };
+            return Err((Some(last + 1), kind));
+        };
+        last = n;
+        read.row(r, line, n, cols)?;
+    }
+    Ok(read)
+}
+
+impl Rows {
+    /// Reads row `r`, the text of line `n`, which must hold `cols`
+    /// characters, at most one of each piece in the whole board.
+    fn row(&mut self, r: usize, line: &[u8], n: u64, cols: usize) -> Result<(), Fault> {
+        let text = String::from_utf8_lossy(line);
+        let len = text.chars().count();
+        if len != cols {
+            let kind = BoardErrorKind::RowLength {
+                expected: cols,
+                found: len,
+            };
+            return Err((Some(n), kind));
+        }
+        for (c, ch) in text.chars().enumerate() {
+            self.cells.push(match ch {
+                '*' => Cell::Wall,
+                'E' => Cell::Exit,
+                _ => Cell::Free,
+            });
+            let (slot, piece) = match ch {
+                'P' => (&mut self.cop, Piece::Cop),
+                'T' => (&mut self.thief, Piece::Thief),
+                _ => continue,
+            };
+            if let Some((_, first_line)) = *slot {
+                return Err((Some(n), BoardErrorKind::Several { piece, first_line }));
+            }
+            *slot = Some(((r, c), n));
+        }
+        Ok(())
+    }
+}
+
+/// Refuses anything but blank lines after the `rows` rows.
+fn check_after_rows<'a>(
+    lines: impl Iterator<Item = (&'a [u8], u64)>,
+    rows: usize,
+) -> Result<(), Fault> {
+    for (line, n) in lines {
+        if !blank(line) {
+            return Err((Some(n), BoardErrorKind::ExtraRows { declared: rows }));
+        }
+    }
+    Ok(())
 }
 
 /// `"text"`, shortened to 40 characters.

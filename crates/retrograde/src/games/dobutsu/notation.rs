@@ -223,88 +223,115 @@ pub fn parse(text: &str) -> Result<(Board, bool), SfenError> {
         text: text.to_string(),
         kind,
     };
-    let mut fields = text.split_whitespace();
-    let rows = fields.next().ok_or_else(|| err(SfenErrorKind::NoBoard))?;
-    let sente = match fields.next() {
-        Some("b") => true,
-        Some("w") => false,
-        Some(other) => {
-            return Err(err(SfenErrorKind::Side {
-                found: other.into(),
-            }))
-        }
-        None => return Err(err(SfenErrorKind::NoSide)),
-    };
-    let hands = fields.next().unwrap_or("-");
-    if let Some(extra) = fields.find(|f| f.parse::<u32>().is_err()) {
-        return Err(err(SfenErrorKind::Trailing {
-            found: extra.into(),
-        }));
-    }
+    let (rows, sente, hands) = split_fields(text).map_err(err)?;
     let mut b = Board {
         cells: [0; SQUARES],
         hands: [[0; 3]; 2],
     };
-    let ranks: Vec<&str> = rows.split('/').collect();
-    if ranks.len() != 4 {
-        return Err(err(SfenErrorKind::Rows { found: ranks.len() }));
-    }
-    for (r, rank) in ranks.iter().enumerate() {
-        let row = r + 1;
-        let mut c = 0;
-        for ch in rank.chars() {
-            if let Some(d) = ch.to_digit(10) {
-                if !(1..=3).contains(&d) {
-                    return Err(err(SfenErrorKind::Empty { row, count: d }));
-                }
-                c += d as usize;
-                continue;
-            }
-            let kind =
-                kind_of(ch).ok_or_else(|| err(SfenErrorKind::NotAPiece { row, found: ch }))?;
-            if c >= 3 {
-                return Err(err(SfenErrorKind::RowTooLong { row }));
-            }
-            let theirs = ch.is_ascii_lowercase();
-            b.cells[3 * r + c] = kind | if theirs { THEIRS } else { 0 };
-            c += 1;
-        }
-        if c != 3 {
-            return Err(err(SfenErrorKind::RowTooShort { row, squares: c }));
-        }
-    }
+    read_rows(rows, &mut b.cells).map_err(err)?;
     if hands != "-" {
-        let mut count: Option<u8> = None;
-        for ch in hands.chars() {
-            if let Some(d) = ch.to_digit(10) {
-                // One digit: no kind is held more than twice, and a second
-                // digit must not replace the first (`12C` is not `2C`).
-                if count.is_some() {
-                    return Err(err(SfenErrorKind::LongCount {
-                        hands: hands.into(),
-                    }));
-                }
-                count = Some(d as u8);
-                continue;
-            }
-            let slot = match ch.to_ascii_uppercase() {
-                'G' => 0,
-                'E' => 1,
-                'C' => 2,
-                _ => return Err(err(SfenErrorKind::NotInHand { found: ch })),
-            };
-            let side = usize::from(ch.is_ascii_lowercase());
-            let held = &mut b.hands[side][slot];
-            *held = held.saturating_add(count.take().unwrap_or(1));
-        }
-        if count.is_some() {
-            return Err(err(SfenErrorKind::TrailingCount));
-        }
+        read_hands(hands, &mut b.hands).map_err(err)?;
     }
     if !b.is_valid() {
         return Err(err(SfenErrorKind::Pieces));
     }
     Ok((if sente { b } else { b.flipped() }, sente))
+}
+
+/// The fields of a text: the rows, whether the first player is to move,
+/// and the hands (`-` when left out); move counters after them are
+/// ignored.
+fn split_fields(text: &str) -> Result<(&str, bool, &str), SfenErrorKind> {
+    let mut fields = text.split_whitespace();
+    let rows = fields.next().ok_or(SfenErrorKind::NoBoard)?;
+    let sente = match fields.next() {
+        Some("b") => true,
+        Some("w") => false,
+        Some(other) => {
+            return Err(SfenErrorKind::Side {
+                found: other.into(),
+            })
+        }
+        None => return Err(SfenErrorKind::NoSide),
+    };
+    let hands = fields.next().unwrap_or("-");
+    if let Some(extra) = fields.find(|f| f.parse::<u32>().is_err()) {
+        return Err(SfenErrorKind::Trailing {
+            found: extra.into(),
+        });
+    }
+    Ok((rows, sente, hands))
+}
+
+/// Reads the four rows, `/` between them, into `cells`.
+fn read_rows(rows: &str, cells: &mut [u8; SQUARES]) -> Result<(), SfenErrorKind> {
+    let ranks: Vec<&str> = rows.split('/').collect();
+    if ranks.len() != 4 {
+        return Err(SfenErrorKind::Rows { found: ranks.len() });
+    }
+    for (r, rank) in ranks.iter().enumerate() {
+        read_rank(r, rank, &mut cells[3 * r..3 * r + 3])?;
+    }
+    Ok(())
+}
+
+/// Reads row `r` (counted from 0) into its three cells: pieces, and digits
+/// for runs of empty squares.
+fn read_rank(r: usize, rank: &str, cells: &mut [u8]) -> Result<(), SfenErrorKind> {
+    let row = r + 1;
+    let mut c = 0;
+    for ch in rank.chars() {
+        if let Some(d) = ch.to_digit(10) {
+            if !(1..=3).contains(&d) {
+                return Err(SfenErrorKind::Empty { row, count: d });
+            }
+            c += d as usize;
+            continue;
+        }
+        let kind = kind_of(ch).ok_or(SfenErrorKind::NotAPiece { row, found: ch })?;
+        if c >= 3 {
+            return Err(SfenErrorKind::RowTooLong { row });
+        }
+        let theirs = ch.is_ascii_lowercase();
+        cells[c] = kind | if theirs { THEIRS } else { 0 };
+        c += 1;
+    }
+    if c != 3 {
+        return Err(SfenErrorKind::RowTooShort { row, squares: c });
+    }
+    Ok(())
+}
+
+/// Reads the pieces in hand (upper case the first player's, each after an
+/// optional one-digit count) into `held`.
+fn read_hands(hands: &str, held: &mut [[u8; 3]; 2]) -> Result<(), SfenErrorKind> {
+    let mut count: Option<u8> = None;
+    for ch in hands.chars() {
+        if let Some(d) = ch.to_digit(10) {
+            // One digit: no kind is held more than twice, and a second
+            // digit must not replace the first (`12C` is not `2C`).
+            if count.is_some() {
+                return Err(SfenErrorKind::LongCount {
+                    hands: hands.into(),
+                });
+            }
+            count = Some(d as u8);
+            continue;
+        }
+        let slot = match ch.to_ascii_uppercase() {
+            'G' => 0,
+            'E' => 1,
+            'C' => 2,
+            _ => return Err(SfenErrorKind::NotInHand { found: ch }),
+        };
+        let side = usize::from(ch.is_ascii_lowercase());
+        let n = &mut held[side][slot];
+        *n = n.saturating_add(count.take().unwrap_or(1));
+    }
+    if count.is_some() {
+        return Err(SfenErrorKind::TrailingCount);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
