@@ -117,7 +117,7 @@ impl<'p> Explorer<'p> {
     /// # Complexity
     /// Time **O(V + E)** expected (hash lookups), moves generated twice, on
     /// all threads of the current rayon pool. Memory: see the
-    /// [module documentation](self).
+    /// [module documentation](super).
     ///
     /// # Errors
     /// [`Error::TooLarge`] past the memory limit; [`Error::TooManyVertices`]
