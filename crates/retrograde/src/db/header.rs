@@ -1,0 +1,179 @@
+//! The header: what a database is of and where its sections lie, and its
+//! decoding from the first bytes of the file.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{DbError, Section, ALIGN, MAGIC, VERSION};
+
+/// What a database is of: the game, its variant and what else it takes to
+/// rebuild its rules (a board, a start, a reading of the rules).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    /// The game: `graph`, `chess`, `dobutsu`, ..., or a user game's name.
+    pub game: String,
+    /// Its variant (a chess ending's name), empty if none.
+    #[serde(default)]
+    pub variant: String,
+    /// Everything else that defines the game, as text.
+    #[serde(default)]
+    pub params: BTreeMap<String, String>,
+}
+
+impl Meta {
+    /// The game `game`, no variant, no parameters.
+    pub fn new(game: impl Into<String>) -> Meta {
+        Meta {
+            game: game.into(),
+            ..Meta::default()
+        }
+    }
+
+    /// With variant `variant`.
+    pub fn variant(mut self, variant: impl Into<String>) -> Meta {
+        self.variant = variant.into();
+        self
+    }
+
+    /// With parameter `key` set to `value`.
+    pub fn param(mut self, key: impl Into<String>, value: impl ToString) -> Meta {
+        self.params.insert(key.into(), value.to_string());
+        self
+    }
+}
+
+/// How the record blocks are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Compression {
+    /// As they are: probed in place.
+    None,
+    /// Each block compressed with Zstandard.
+    Zstd,
+}
+
+/// Positions by outcome.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// Won for the player to move.
+    pub win: u64,
+    /// Lost.
+    pub lose: u64,
+    /// Tied.
+    pub tie: u64,
+    /// Drawn (endless).
+    pub draw: u64,
+}
+
+/// The sorted keys' arrays, in the Elias–Fano encoding (`db/keys.rs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeysHeader {
+    /// How many keys (one per record).
+    pub count: u64,
+    /// Bits of each key's low part.
+    pub low_bits: u32,
+    /// One more than the largest key.
+    pub universe: u64,
+    /// The low parts, packed.
+    pub lows: Section,
+    /// The high parts in unary (`u64` words).
+    pub highs: Section,
+    /// Where every 256th bucket starts (`u64`s).
+    pub samples: Section,
+}
+
+/// An explicit graph's moves: `offsets[v]..offsets[v + 1]` index `targets`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MovesHeader {
+    /// How many moves.
+    pub count: u64,
+    /// `u64` little-endian, one per record and one more.
+    pub offsets: Section,
+    /// `u32` little-endian, one per move.
+    pub targets: Section,
+}
+
+/// The header: what the database holds and where.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always `retrograde solution database`.
+    pub format: String,
+    /// [`VERSION`].
+    pub version: u32,
+    /// The game.
+    #[serde(flatten)]
+    pub meta: Meta,
+    /// Records (positions and unused numbers).
+    pub records: u64,
+    /// Positions.
+    pub positions: u64,
+    /// Positions by outcome.
+    pub counts: Counts,
+    /// The longest remoteness; `None` if every position is a draw.
+    pub longest: Option<u32>,
+    /// Bits a record.
+    pub record_bits: u32,
+    /// Records a block.
+    pub block_records: u64,
+    /// How the blocks are stored.
+    pub compression: Compression,
+    /// The map from keys to records; `None`: keys are record numbers.
+    pub keys: Option<KeysHeader>,
+    /// The moves, for an explicit graph.
+    pub moves: Option<MovesHeader>,
+    /// The record blocks (chunks: one per block).
+    pub blocks: Section,
+}
+
+impl Header {
+    /// The header of the database whose file's bytes are `map`, and where
+    /// its data starts: refused if the file is no database, the header is
+    /// damaged or the file is cut short before the data.
+    pub(super) fn decode(path: &Path, map: &[u8]) -> Result<(Header, u64), DbError> {
+        let bad = |what: String| DbError::Header {
+            path: path.to_path_buf(),
+            what,
+        };
+        if map.len() < 24 || &map[..8] != MAGIC {
+            return Err(DbError::NotADatabase {
+                path: path.to_path_buf(),
+            });
+        }
+        let word = |at: usize| u64::from_le_bytes(map[at..at + 8].try_into().unwrap_or([0; 8]));
+        let (len, sum) = (word(8), word(16));
+        let end = 24u64.saturating_add(len);
+        if end > map.len() as u64 {
+            return Err(bad(format!(
+                "the file is cut short: the header needs {end} bytes, the file has {}",
+                map.len()
+            )));
+        }
+        let text = &map[24..end as usize];
+        if xxhash_rust::xxh3::xxh3_64(text) != sum {
+            return Err(bad("checksum mismatch (the file is damaged)".into()));
+        }
+        let header: Header = serde_json::from_slice(text).map_err(|e| bad(format!("{e}")))?;
+        if header.version != VERSION {
+            return Err(bad(format!(
+                "format version {} (this build reads version {VERSION})",
+                header.version
+            )));
+        }
+        let data = end.div_ceil(ALIGN) * ALIGN;
+        if data > map.len() as u64 {
+            return Err(bad(format!(
+                "the file is cut short: its data starts at byte {data}, the file has {}",
+                map.len()
+            )));
+        }
+        if header.records > 1 << 32 {
+            return Err(bad(format!(
+                "{} records is more than the 2^32 that positions are numbered with",
+                header.records
+            )));
+        }
+        Ok((header, data))
+    }
+}
