@@ -128,6 +128,20 @@ pub struct Header {
 }
 
 impl Header {
+    /// The bytes of the sorted keys' sections (none for a dense game).
+    pub fn key_bytes(&self) -> u64 {
+        self.keys
+            .as_ref()
+            .map_or(0, |k| k.lows.bytes + k.highs.bytes + k.samples.bytes)
+    }
+
+    /// The bytes of the moves' sections (none for a game with rules).
+    pub fn move_bytes(&self) -> u64 {
+        self.moves
+            .as_ref()
+            .map_or(0, |m| m.offsets.bytes + m.targets.bytes)
+    }
+
     /// The header of the database whose file's bytes are `map`, and where
     /// its data starts: refused if the file is no database, the header is
     /// damaged or the file is cut short before the data.

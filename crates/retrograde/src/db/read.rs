@@ -557,14 +557,8 @@ impl Database {
             file: self.store.len() as u64,
             header: self.data as u64,
             records: h.blocks.bytes,
-            keys: h
-                .keys
-                .as_ref()
-                .map_or(0, |k| k.lows.bytes + k.highs.bytes + k.samples.bytes),
-            moves: h
-                .moves
-                .as_ref()
-                .map_or(0, |m| m.offsets.bytes + m.targets.bytes),
+            keys: h.key_bytes(),
+            moves: h.move_bytes(),
         }
     }
 }

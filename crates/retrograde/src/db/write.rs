@@ -176,14 +176,8 @@ impl Writer {
             bytes: start + data.len() as u64,
             record_bytes: h.blocks.bytes,
             raw_record_bytes: packed_bytes(n, bits) as u64,
-            key_bytes: h
-                .keys
-                .as_ref()
-                .map_or(0, |k| k.lows.bytes + k.highs.bytes + k.samples.bytes),
-            move_bytes: h
-                .moves
-                .as_ref()
-                .map_or(0, |m| m.offsets.bytes + m.targets.bytes),
+            key_bytes: h.key_bytes(),
+            move_bytes: h.move_bytes(),
         })
     }
 
