@@ -15,7 +15,8 @@ fn morris_bin() -> PathBuf {
     let path = bin.with_file_name("examples").join("morris");
     assert!(
         path.exists(),
-        "{} is not built: cargo test builds the examples",
+        "{} is not built: `cargo test` builds the examples, a run of this test alone does not \
+         (cargo build --release --example morris)",
         path.display()
     );
     path
