@@ -219,7 +219,7 @@ fn answer(request: &Request<'_>, probe: &Probe<'_>, info: &str, trace: Option<&s
         "/api/info" => (200, "application/json", info.into()),
         "/api/trace" => match trace {
             Some(t) => (200, "application/json", t.into()),
-            None => error(404, "no animation for this game: it is not a graph or a board of the cop and the thief of at most --trace-limit positions"),
+            None => error(404, "no animation for this game: it has more than --trace-limit positions, or none can be laid out"),
         },
         "/api/query" => {
             let text = match parameter(query, "position") {

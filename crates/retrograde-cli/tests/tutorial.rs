@@ -96,7 +96,10 @@ fn the_tutorial_game_is_queried_played_and_served_by_name() {
     assert!(play.contains("X"), "{play}");
     // Served: the page's API answers from the tutorial's binary.
     let mut serve = Command::new(morris_bin());
-    serve.args(["serve", "m.db"]).stderr(Stdio::null());
+    // Small enough to animate its solve, as a built-in game's board is.
+    serve
+        .args(["serve", "m.db", "--trace-limit", "1000"])
+        .stderr(Stdio::null());
     let (mut child, addr) = common::start_server(serve, d);
     let mut c = TcpStream::connect(&addr).unwrap();
     write!(c, "GET /api/info HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
@@ -109,5 +112,6 @@ fn the_tutorial_game_is_queried_played_and_served_by_name() {
         "{text}"
     );
     assert!(text.contains("\"name\":\"morris\""), "{text}");
+    assert!(text.contains("\"trace\":true"), "{text}");
     assert!(text.contains("\"start\":\".../.../... x\""), "{text}");
 }

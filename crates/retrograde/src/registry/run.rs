@@ -196,7 +196,7 @@ pub fn solve_dense<G: Game + Sync>(
     let n = game.position_count() as u64;
     let keys = if key.is_some() { 8 } else { 0 };
     how.check(
-        || positions_of(&game, n),
+        || positions_of(n),
         n.saturating_mul(crate::solve::LEAN_BYTES_PER_POSITION + how.reserve + keys),
     )?;
     let values = crate::game::solve_game_with_progress(&game, rules, how.progress)?.into_values();
@@ -291,7 +291,7 @@ pub fn check_dense<G: Game + Sync + ?Sized>(
         None => VALUES_BYTES_PER_RECORD,
     };
     how.check(
-        || format!("reading back {}", positions_of(game, n)),
+        || format!("reading back {}", positions_of(n)),
         n.saturating_mul(per),
     )?;
     let values = how.phase("read", || match key {
@@ -310,6 +310,6 @@ pub fn check_dense<G: Game + Sync + ?Sized>(
 }
 
 /// `the game's 1,234 positions`, for messages.
-fn positions_of<G: Game + ?Sized>(_game: &G, n: u64) -> String {
+fn positions_of(n: u64) -> String {
     format!("the game's {n} positions")
 }

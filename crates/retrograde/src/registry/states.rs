@@ -143,7 +143,39 @@ impl<G: StateGame + Send> Solvable for States<G> {
         run::check_states(&self.game, db, how, key, keep)
     }
 
-    fn small_graph(&self, _limit: usize) -> Result<Option<SmallGraph>, RunError> {
-        Ok(None)
+    /// Explored within the memory `limit` positions could need (256 bytes
+    /// each, moves included, besides the positions themselves): a game
+    /// that needs more, or has more positions, is not small.
+    fn small_graph(&self, limit: usize) -> Result<Option<SmallGraph>, RunError> {
+        use crate::GameGraph;
+        let each = 256 + std::mem::size_of::<G::Position>() as u64;
+        let explorer = crate::Explorer::new().memory_limit((limit as u64).saturating_mul(each));
+        let explored = match explorer.explore(&self.game) {
+            Ok(e) if e.len() <= limit => e,
+            Ok(_)
+            | Err(crate::Error::TooLarge { .. } | crate::Error::ExplorationTooLarge { .. }) => {
+                return Ok(None)
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let n = explored.len() as u32;
+        let mut edges = Vec::new();
+        for v in 0..n {
+            explored.for_each_predecessor(v, |u| edges.push((u, v)));
+        }
+        let terminal = (0..n).filter_map(|v| explored.terminal(v).map(|o| (v, o)));
+        let show = |v| {
+            explored
+                .position(v)
+                .map_or_else(String::new, |p| self.game.notation(p))
+        };
+        Ok(Some(SmallGraph {
+            labels: (0..n).map(show).collect(),
+            edges,
+            rules: crate::Rules {
+                no_move: self.game.no_move(),
+                labels: crate::Labels::from_pairs(terminal.collect()),
+            },
+        }))
     }
 }
