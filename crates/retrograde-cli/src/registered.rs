@@ -221,24 +221,11 @@ impl Report<'_> {
     fn counted(&self) -> (report::Outcomes, retrograde::Summary) {
         let answers = self.solution.answers();
         let mut histogram = answers.values().histogram();
-        let mut summary = answers.summary();
-        for i in self.solution.uncounted() {
-            let Some(v) = answers.value(i) else { continue };
-            summary.positions -= 1;
-            match v.outcome {
-                Outcome::Win => summary.wins -= 1,
-                Outcome::Lose => summary.losses -= 1,
-                Outcome::Tie => summary.ties -= 1,
-                Outcome::Draw => summary.draws -= 1,
-            }
-            let column = match v.outcome {
-                Outcome::Win => 0,
-                Outcome::Lose => 1,
-                Outcome::Tie => 2,
-                Outcome::Draw => {
-                    histogram.draws -= 1;
-                    continue;
-                }
+        let uncounted = self.solution.uncounted();
+        for v in uncounted.into_iter().filter_map(|i| answers.value(i)) {
+            let Some(column) = retrograde::Histogram::column(v.outcome) else {
+                histogram.draws -= 1;
+                continue;
             };
             let r = v.remoteness.unwrap_or(0);
             if let Some(level) = histogram.by_remoteness.get_mut(&r) {
@@ -248,7 +235,10 @@ impl Report<'_> {
                 }
             }
         }
-        (report::Outcomes::from_histogram(&histogram), summary)
+        (
+            report::Outcomes::from_histogram(&histogram),
+            histogram.summary(),
+        )
     }
 
     /// The counted positions' counts and longest remoteness for each player
