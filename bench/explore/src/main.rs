@@ -19,6 +19,9 @@ use retrograde::explore::{Explorer, StateGame};
 use retrograde::game::{solve_game, Game};
 use retrograde::{Answers, Outcome, Rules};
 
+#[allow(dead_code)]
+mod teeko;
+
 /// The torus game.
 pub struct Torus {
     side: u32,
