@@ -1,9 +1,19 @@
-//! `bench-explore KIND SIDE PATH`: a pursuit on a torus, solved from its
-//! rules alone (`state`: explored, numbered and reversed by the library;
-//! `state-low`: the same, generating the moves again instead of holding them
-//! twice) or through a hand-written dense numbering with reverse moves
-//! (`dense`), printing one line of figures (and each phase's time on
-//! standard error).
+//! `bench-explore KIND SIDE PATH`: a pursuit on a torus, or Teeko
+//! (`teeko - PATH`), solved from its rules alone or through a hand-written
+//! dense numbering with reverse moves (`dense`, the baseline), printing one
+//! line of figures (and each phase's time on standard error). From the
+//! rules alone (a `StateGame` that numbers its positions, so the library
+//! explores it by key):
+//! - `state`: explored, numbered and reversed by the library with the moves
+//!   recorded, solved by the parallel engine (what `Explorer::solve` does
+//!   without a memory limit);
+//! - `state-low`: the moves generated again instead of held twice, solved by
+//!   the lean engine: the least memory;
+//! - `state-hash`: explored by hash, as a game that does not number its
+//!   positions is (the moves recorded, the parallel engine).
+//!
+//! Teeko's `dense` is the library's numbered Teeko (`games/teeko.rs`); its
+//! rules-alone form is `teeko.rs` here (positions are `u64` bit boards).
 //!
 //! The game: a cop and a thief on a `SIDE x SIDE` torus, the cop to move
 //! first. `KIND` is `king` (each steps to one of 8 neighbours or passes: 9
@@ -19,7 +29,6 @@ use retrograde::explore::{Explorer, StateGame};
 use retrograde::game::{solve_game, Game};
 use retrograde::{Answers, Outcome, Rules};
 
-#[allow(dead_code)]
 mod teeko;
 
 /// The torus game.
@@ -114,6 +123,13 @@ impl StateGame for Torus {
     fn terminal(&self, p: &u32) -> Option<Outcome> {
         self.value(*p)
     }
+    fn encode(&self, p: &u32) -> Option<u64> {
+        Some(u64::from(*p))
+    }
+    fn decode(&self, code: u64) -> Option<u32> {
+        let n = 2 * u64::from(self.cells) * u64::from(self.cells);
+        (code < n).then_some(code as u32)
+    }
 }
 
 impl Game for Torus {
@@ -173,49 +189,70 @@ fn peak_memory() -> u64 {
     kib * 1024
 }
 
+/// Explores and solves `game` by `path` (`state`: numbered by key, moves
+/// recorded, the parallel engine; `state-low`: numbered by key, moves
+/// generated again, the lean engine; `state-hash`: numbered by hash, moves
+/// recorded, the parallel engine): positions, moves, the start's value and
+/// the seconds to explore (the graph built).
+fn by_state<G: StateGame>(game: &G, path: &str) -> (u64, u64, String, f64) {
+    let t = Instant::now();
+    let phases = Phases(Default::default());
+    let mut explorer = Explorer::new().progress(&phases);
+    if path == "state-low" {
+        explorer = explorer.low_memory();
+    }
+    if path == "state-hash" {
+        explorer = explorer.by_hash();
+    }
+    let explored = explorer.explore(game).expect("explore");
+    let explore_s = t.elapsed().as_secs_f64();
+    let (v, e) = (explored.len() as u64, explored.move_count());
+    let rules = explored.rules();
+    let start = explored.starts()[0];
+    let start = if path == "state-low" {
+        let s = retrograde::solve::solve_lean_with_progress(&explored, &rules, &phases);
+        s.expect("solve").value(start)
+    } else {
+        let s = retrograde::solve::solve_parallel_with_progress(&explored, &rules, &phases);
+        s.expect("solve").value(start)
+    };
+    let start = start.expect("the start is a position").to_string();
+    (v, e, start, explore_s)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: bench-explore king|rook SIDE state|state-low|dense";
+    let usage = "usage: bench-explore king|rook SIDE PATH, or teeko - PATH; \
+                 PATH: state|state-low|state-hash|dense";
     let (Some(kind), Some(side), Some(path)) = (args.get(1), args.get(2), args.get(3)) else {
         eprintln!("{usage}");
         std::process::exit(2);
     };
-    let side: u32 = side.parse().expect("SIDE is a number");
-    let game = Torus::new(side, kind == "king");
+    if !["state", "state-low", "state-hash", "dense"].contains(&path.as_str()) {
+        eprintln!("{usage}");
+        std::process::exit(2);
+    }
     let threads = rayon::current_num_threads();
     let t = Instant::now();
-    let (positions, moves, start, explore_s) = match path.as_str() {
-        "state" | "state-low" => {
-            let phases = Phases(Default::default());
-            let explorer = Explorer::new().progress(&phases);
-            let explorer = if path == "state" {
-                explorer
-            } else {
-                explorer.low_memory()
-            };
-            let explored = explorer.explore(&game).expect("explore");
-            let explore_s = t.elapsed().as_secs_f64();
-            let (v, e) = (explored.len() as u64, explored.move_count());
-            let s = retrograde::solve::solve_parallel_with_progress(
-                &explored,
-                &explored.rules(),
-                &phases,
-            )
-            .expect("solve");
-            let start = s
-                .value(explored.starts()[0])
-                .expect("the start is a position");
-            (v, e, start, explore_s)
-        }
-        "dense" => {
+    let (positions, moves, start, explore_s) = match (kind.as_str(), path.as_str()) {
+        ("teeko", "dense") => {
+            let game = retrograde::games::teeko::Teeko::new();
             let s = solve_game(&game, &Rules::normal()).expect("solve");
-            let v = s.summary().positions;
-            let start = s.value(StateGame::starts(&game)[0]).expect("a position");
-            (v, 0, start, 0.0)
+            let start = s.value(game.start()).expect("a position").to_string();
+            (s.summary().positions, 0, start, 0.0)
         }
-        _ => {
-            eprintln!("{usage}");
-            std::process::exit(2);
+        ("teeko", _) => by_state(&teeko::TeekoState::new(), path),
+        (_, path) => {
+            let side: u32 = side.parse().expect("SIDE is a number");
+            let game = Torus::new(side, kind == "king");
+            if path == "dense" {
+                let s = solve_game(&game, &Rules::normal()).expect("solve");
+                let v = s.summary().positions;
+                let start = s.value(StateGame::starts(&game)[0]).expect("a position");
+                (v, 0, start.to_string(), 0.0)
+            } else {
+                by_state(&game, path)
+            }
         }
     };
     let total = t.elapsed().as_secs_f64();
@@ -252,7 +289,7 @@ mod tests {
         let x = Explorer::new().solve(&g).unwrap();
         let d = solve_game(&g, &Rules::normal()).unwrap();
         for v in 0..x.explored().len() as u32 {
-            let p = *x.explored().position(v).unwrap();
+            let p = x.explored().position(v).unwrap();
             assert_eq!(x.value(&p).unwrap(), d.value(p).unwrap(), "{p}");
         }
     }

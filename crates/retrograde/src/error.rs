@@ -142,6 +142,25 @@ pub enum Error {
         "the game's moves changed when generated again: they must depend on the position only"
     )]
     MovesChanged,
+    /// A game that numbers its positions ([`StateGame::encode`]) whose
+    /// [`StateGame::decode`] does not give back the position numbered `code`.
+    ///
+    /// [`StateGame::encode`]: crate::StateGame::encode
+    /// [`StateGame::decode`]: crate::StateGame::decode
+    #[error("the game's decode does not give back the position its encode numbered {code}: decode(encode(p)) must be p")]
+    BadNumber {
+        /// The number.
+        code: u64,
+    },
+    /// A game that numbers its start positions ([`StateGame::encode`]) but
+    /// not `position`, one its moves reach.
+    ///
+    /// [`StateGame::encode`]: crate::StateGame::encode
+    #[error("the game numbers its starts (encode) but not {position}: it must number every position, or none")]
+    NotNumbered {
+        /// The position, in the game's notation.
+        position: String,
+    },
     /// A solve, or a solution checked against a game, whose inputs do not fit together.
     #[error(transparent)]
     Solve(#[from] SolveError),

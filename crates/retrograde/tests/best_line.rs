@@ -171,7 +171,7 @@ fn database(game: &Shuffled, sol: &StateSolution<&Shuffled>) -> (tempfile::TempD
         .write_keyed(
             &path,
             explored.len() as u32,
-            |i| u64::from(*explored.position(i).unwrap()),
+            |i| u64::from(explored.position(i).unwrap()),
             |i| sol.solved().value(i),
         )
         .unwrap();
@@ -195,7 +195,7 @@ proptest! {
         let probe = Probe { game: &game, db: &d };
         let max_plies = 2 * explored.len() + 2;
         let mut starts: Vec<u32> = (0..explored.len() as u32)
-            .map(|i| *explored.position(i).unwrap())
+            .map(|i| explored.position(i).unwrap())
             .collect();
         if let Some(h) = game.half {
             starts.extend(starts.clone().into_iter().map(|x| x + h));

@@ -38,7 +38,7 @@ fn chess_notation_reads_back_and_named_moves_are_the_solver_s_moves() {
                     .collect(),
             );
             let mut solver = Vec::new();
-            game.for_each_move(explored.position(i).unwrap(), |q| {
+            game.for_each_move(&explored.position(i).unwrap(), |q| {
                 solver.push(game.key(u64::from(q.0)).unwrap())
             });
             assert_eq!(named, sorted(solver), "{}", Playable::notation(&game, p));

@@ -26,7 +26,8 @@ fn tic_tac_toe_has_5478_positions_958_terminal_and_ties_in_9() {
     let s = retrograde::solve_states(TicTacToe { symmetry: false }).unwrap();
     let e = s.explored();
     assert_eq!((e.len(), e.terminal_count()), (5478, 958));
-    assert_eq!(e.starts(), &[0]);
+    assert_eq!(e.starts().len(), 1);
+    assert_eq!(e.position(e.starts()[0]), Some(EMPTY));
     assert_eq!(s.value(&EMPTY).unwrap(), Value::new(Outcome::Tie, Some(9)));
     let moves = s.moves(&EMPTY).unwrap();
     assert_eq!(moves.len(), 9);
@@ -65,7 +66,7 @@ fn tic_tac_toe_up_to_symmetry_has_765_positions_with_the_same_values() {
         (765, 138)
     );
     for v in 0..full.explored().len() as u32 {
-        let board = *full.explored().position(v).unwrap();
+        let board = full.explored().position(v).unwrap();
         assert_eq!(full.value(&board).unwrap(), reduced.value(&board).unwrap());
         let want: Vec<Value> = full
             .moves(&board)
@@ -97,14 +98,21 @@ fn a_position_outside_the_game_is_an_error() {
 
 /// An explicit graph seen as a state game: positions are vertices, moves
 /// its edges, labels terminal. With `half`, vertex `x` and `x + half` are
-/// the same position (the graph is built so that this is a symmetry).
+/// the same position (the graph is built so that this is a symmetry). With
+/// `keyed`, the game numbers its positions (vertex `x` as `x · KEY`), so it
+/// is explored by number unless told otherwise.
 #[derive(Debug)]
 struct GraphGame {
     g: Graph,
     rules: Rules,
     starts: Vec<u32>,
     half: Option<u32>,
+    keyed: bool,
 }
+
+/// What a keyed [`GraphGame`] multiplies a vertex by to number it (vertex 0
+/// is number 0, which the explorer keeps aside).
+const KEY: u64 = 0x1_0000_0001;
 
 impl StateGame for GraphGame {
     type Position = u32;
@@ -122,6 +130,13 @@ impl StateGame for GraphGame {
     }
     fn no_move(&self) -> NoMoveRule {
         self.rules.no_move
+    }
+    fn encode(&self, p: &u32) -> Option<u64> {
+        self.keyed.then_some(u64::from(*p) * KEY)
+    }
+    fn decode(&self, code: u64) -> Option<u32> {
+        let p = u32::try_from(code / KEY).ok()?;
+        (self.keyed && code % KEY == 0 && (p as usize) < self.g.vertex_count()).then_some(p)
     }
 }
 
@@ -166,6 +181,7 @@ fn symmetric_game() -> impl Strategy<Value = (GraphGame, u32)> {
             rules,
             starts: vec![0],
             half: None,
+            keyed: cross & 1 == 1,
         };
         (game, m)
     })
@@ -184,11 +200,12 @@ proptest! {
     fn state_dense_and_explicit_paths_agree(
         (n, edges, rules) in strategy::random_game(1..20, 5),
         starts in prop::collection::vec(0u32..20, 1..3),
+        keyed in any::<bool>(),
     ) {
         let g = Csr::from_edges(n, &edges).with_successors();
         let starts: Vec<u32> = starts.into_iter().map(|s| s % n as u32).collect();
         let explicit = solve(&g, &rules).unwrap();
-        let game = GraphGame { g, rules: rules.clone(), starts: starts.clone(), half: None };
+        let game = GraphGame { g, rules: rules.clone(), starts: starts.clone(), half: None, keyed };
 
         let state = Explorer::new().solve(&game).unwrap();
         let low = Explorer::new().low_memory().explore(&game).unwrap();
@@ -203,11 +220,11 @@ proptest! {
         let e = state.explored();
         prop_assert_eq!(state.summary().positions as usize, e.len());
         for v in 0..e.len() as u32 {
-            let vertex = *e.position(v).unwrap();
+            let vertex = e.position(v).unwrap();
             prop_assert_eq!(state.value(&vertex).unwrap(), explicit.value(vertex).unwrap());
             let best = state.best_move(&vertex).unwrap();
             prop_assert_eq!(best, explicit.best_move(vertex));
-            let by_number = Answers::best_move(&state, v).map(|w| *e.position(w).unwrap());
+            let by_number = Answers::best_move(&state, v).map(|w| e.position(w).unwrap());
             prop_assert_eq!(by_number, best);
         }
         for s in &starts {
@@ -220,6 +237,48 @@ proptest! {
         prop_assert_eq!(dense.into_solution(), explicit);
     }
 
+    /// A game that numbers its positions is explored by number: the same
+    /// positions, moves and predecessors (by position), values and best
+    /// moves as explored by hash, recorded or generated again.
+    #[test]
+    fn by_number_and_by_hash_agree(
+        (n, edges, rules) in strategy::random_game(1..20, 5),
+        starts in prop::collection::vec(0u32..20, 1..3),
+    ) {
+        let g = Csr::from_edges(n, &edges).with_successors();
+        let starts: Vec<u32> = starts.into_iter().map(|s| s % n as u32).collect();
+        let game = GraphGame { g, rules, starts, half: None, keyed: true };
+        let by_key = Explorer::new().solve(&game).unwrap();
+        let by_hash = Explorer::new().by_hash().solve(&game).unwrap();
+        let low = Explorer::new().low_memory().explore(&game).unwrap();
+        let (k, h) = (by_key.explored(), by_hash.explored());
+        prop_assert!(k.numbered_by_key() && low.numbered_by_key() && !h.numbered_by_key());
+        prop_assert_eq!((k.len(), k.move_count(), k.terminal_count()), (h.len(), h.move_count(), h.terminal_count()));
+        prop_assert_eq!(low.graph().out_degrees(), k.graph().out_degrees());
+        let starts = |e: &retrograde::explore::Explored<&GraphGame>| -> Vec<u32> {
+            e.starts().iter().map(|&s| e.position(s).unwrap()).collect()
+        };
+        prop_assert_eq!(starts(k), starts(h));
+        for v in 0..k.len() as u32 {
+            let x = k.position(v).unwrap();
+            prop_assert_eq!(k.index(&x), Some(v));
+            let w = h.index(&x).unwrap();
+            let by_position = |e: &retrograde::explore::Explored<&GraphGame>, v: u32| {
+                let mut p: Vec<u32> = e.graph().predecessors(v).iter().map(|&u| e.position(u).unwrap()).collect();
+                p.sort_unstable();
+                p
+            };
+            prop_assert_eq!(by_position(k, v), by_position(h, w));
+            prop_assert_eq!(by_position(&low, v), by_position(k, v));
+            prop_assert_eq!(k.graph().out_degree(v), h.graph().out_degree(w));
+            prop_assert_eq!(by_key.value(&x).unwrap(), by_hash.value(&x).unwrap());
+            prop_assert_eq!(by_key.best_move(&x).unwrap(), by_hash.best_move(&x).unwrap());
+            prop_assert_eq!(by_key.moves(&x).unwrap(), by_hash.moves(&x).unwrap());
+        }
+        let report = verify(k, &k.rules(), &by_key, 5).unwrap();
+        prop_assert!(report.is_ok(), "{:?}", report.violations);
+    }
+
     /// Reduced by a symmetry, the game gives every position the value of the
     /// unreduced one, moves counted with multiplicity.
     #[test]
@@ -230,11 +289,12 @@ proptest! {
             rules: game.rules.clone(),
             starts: game.starts.clone(),
             half: Some(m),
+            keyed: game.keyed,
         };
         let reduced = Explorer::new().solve(&reduced_game).unwrap();
         prop_assert!(reduced.explored().len() <= full.explored().len());
         for v in 0..full.explored().len() as u32 {
-            let x = *full.explored().position(v).unwrap();
+            let x = full.explored().position(v).unwrap();
             prop_assert_eq!(reduced.value(&x).unwrap(), full.value(&x).unwrap(), "vertex {}", x);
             let want: Vec<Value> = full.moves(&x).unwrap().iter().map(|m| m.value).collect();
             let got: Vec<Value> = reduced.moves(&x).unwrap().iter().map(|m| m.value).collect();
@@ -270,6 +330,131 @@ fn moves_that_change_between_passes_are_refused() {
         .explore(Fickle(Default::default()))
         .unwrap_err();
     assert!(matches!(e, Error::MovesChanged), "{e}");
+}
+
+/// A game numbered by key whose moves change is caught as well: its moves
+/// are always generated again once the positions are numbered.
+#[test]
+fn moves_that_change_are_refused_when_numbered_by_key() {
+    struct Fickle(std::sync::atomic::AtomicU32);
+    impl StateGame for Fickle {
+        type Position = u32;
+        fn starts(&self) -> Vec<u32> {
+            vec![0]
+        }
+        fn for_each_move<F: FnMut(u32)>(&self, p: &u32, mut f: F) {
+            let calls = self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if *p < 3 {
+                f(p + 1);
+            }
+            if *p == 0 && calls > 0 {
+                f(2);
+            }
+        }
+        fn encode(&self, p: &u32) -> Option<u64> {
+            Some(u64::from(*p))
+        }
+        fn decode(&self, code: u64) -> Option<u32> {
+            u32::try_from(code).ok()
+        }
+    }
+    for e in [Explorer::new(), Explorer::new().low_memory()] {
+        let e = e.explore(Fickle(Default::default())).unwrap_err();
+        assert!(matches!(e, Error::MovesChanged), "{e}");
+    }
+}
+
+/// A game that numbers some positions but not all, or whose decode does not
+/// undo its encode, is refused with what is wrong.
+#[test]
+fn a_numbering_that_misses_positions_or_does_not_decode_is_refused() {
+    struct Counter {
+        unnumbered: u32,
+        off_by_one: bool,
+    }
+    impl StateGame for Counter {
+        type Position = u32;
+        fn starts(&self) -> Vec<u32> {
+            vec![0]
+        }
+        fn for_each_move<F: FnMut(u32)>(&self, p: &u32, mut f: F) {
+            if *p < 10 {
+                f(p + 1);
+            }
+        }
+        fn encode(&self, p: &u32) -> Option<u64> {
+            (*p != self.unnumbered).then_some(u64::from(*p))
+        }
+        fn decode(&self, code: u64) -> Option<u32> {
+            let p = u32::try_from(code).ok()?;
+            Some(if self.off_by_one && p == 4 { 5 } else { p })
+        }
+    }
+    let e = explore(Counter {
+        unnumbered: 6,
+        off_by_one: false,
+    })
+    .unwrap_err();
+    assert!(matches!(e, Error::NotNumbered { .. }), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "the game numbers its starts (encode) but not 6: it must number every position, or none"
+    );
+    let e = explore(Counter {
+        unnumbered: 99,
+        off_by_one: true,
+    })
+    .unwrap_err();
+    assert!(matches!(e, Error::BadNumber { code: 4 }), "{e}");
+    // Without a number for the start, the game is explored by hash.
+    let x = explore(Counter {
+        unnumbered: 0,
+        off_by_one: true,
+    })
+    .unwrap();
+    assert!(!x.numbered_by_key());
+    assert_eq!(x.len(), 11);
+}
+
+/// A game large enough for the explorer's table to grow many times, with
+/// batches deferred while it does: the same positions, moves and values by
+/// number as by hash.
+#[test]
+fn a_large_game_by_number_is_the_same_game_as_by_hash() {
+    struct Spiral(u32);
+    impl StateGame for Spiral {
+        type Position = u32;
+        fn starts(&self) -> Vec<u32> {
+            vec![1]
+        }
+        fn for_each_move<F: FnMut(u32)>(&self, p: &u32, mut f: F) {
+            let n = u64::from(self.0);
+            for (a, b) in [(7, 1), (13, 5), (2, 0), (1, 1)] {
+                f(((u64::from(*p) * a + b) % n) as u32);
+            }
+        }
+        fn terminal(&self, p: &u32) -> Option<Outcome> {
+            (p % 97 == 0).then_some(Outcome::Lose)
+        }
+        fn encode(&self, p: &u32) -> Option<u64> {
+            Some(u64::from(*p) << 20)
+        }
+        fn decode(&self, code: u64) -> Option<u32> {
+            u32::try_from(code >> 20).ok()
+        }
+    }
+    let game = Spiral(200_003);
+    let by_key = Explorer::new().solve(&game).unwrap();
+    let by_hash = Explorer::new().by_hash().solve(&game).unwrap();
+    let (k, h) = (by_key.explored(), by_hash.explored());
+    assert!(k.numbered_by_key());
+    assert_eq!((k.len(), k.move_count()), (h.len(), h.move_count()));
+    assert!(k.len() > 100_000, "{}", k.len());
+    for v in (0..k.len() as u32).step_by(7) {
+        let x = k.position(v).unwrap();
+        assert_eq!(by_key.value(&x).unwrap(), by_hash.value(&x).unwrap());
+    }
+    assert_eq!(by_key.summary(), by_hash.summary());
 }
 
 #[test]

@@ -19,11 +19,12 @@ use crate::Csr;
 /// How to explore: a memory limit and where to report progress.
 #[derive(Clone, Copy)]
 pub struct Explorer<'p> {
-    memory_limit: Option<u64>,
+    pub(super) memory_limit: Option<u64>,
     /// Bytes a position the caller needs besides (counted against the limit).
-    reserve: u64,
-    low_memory: bool,
-    progress: &'p dyn Progress,
+    pub(super) reserve: u64,
+    pub(super) low_memory: bool,
+    by_hash: bool,
+    pub(super) progress: &'p dyn Progress,
 }
 
 impl fmt::Debug for Explorer<'_> {
@@ -48,6 +49,7 @@ impl Explorer<'static> {
             memory_limit: None,
             reserve: 0,
             low_memory: false,
+            by_hash: false,
             progress: &NoProgress,
         }
     }
@@ -64,9 +66,12 @@ const EXPLORE_BYTES: u64 = 9;
 /// (offsets instead of predecessor counts; predecessors).
 const GRAPH_BYTES: (u64, u64) = (4, 4);
 
-/// Bytes per position of the parallel engine's state, which
-/// [`Explorer::solve`] runs.
-const SOLVE_BYTES: u64 = crate::solve::PARALLEL_BYTES_PER_POSITION;
+/// Bytes per position of the lean engine's state, which
+/// [`Explorer::solve`] runs when the parallel engine's does not fit.
+const SOLVE_BYTES: u64 = crate::solve::LEAN_BYTES_PER_POSITION;
+
+/// Bytes per position of the parallel engine's state.
+const FULL_BYTES: u64 = crate::solve::PARALLEL_BYTES_PER_POSITION;
 impl<'p> Explorer<'p> {
     /// Refuses, with [`Error::TooLarge`] (or [`Error::ExplorationTooLarge`]
     /// while positions are still being found), an exploration whose positions,
@@ -101,6 +106,17 @@ impl<'p> Explorer<'p> {
         }
     }
 
+    /// Explores with the hash table of positions even when the game numbers
+    /// its positions ([`StateGame::encode`]): numbers in the order found,
+    /// the starts first. Slower and larger (see the
+    /// [module documentation](super)); for a game whose `encode` is costly.
+    pub fn by_hash(self) -> Explorer<'p> {
+        Explorer {
+            by_hash: true,
+            ..self
+        }
+    }
+
     /// Reports progress to `progress`: phase `"explore"` (positions found,
     /// the total unknown), `"reverse"`, then the solver's `"solve"`.
     pub fn progress<'q>(self, progress: &'q dyn Progress) -> Explorer<'q> {
@@ -108,6 +124,7 @@ impl<'p> Explorer<'p> {
             memory_limit: self.memory_limit,
             reserve: self.reserve,
             low_memory: self.low_memory,
+            by_hash: self.by_hash,
             progress,
         }
     }
@@ -128,15 +145,25 @@ impl<'p> Explorer<'p> {
         self.explore_reserving(game, 0)
     }
 
-    /// Explores `game` and solves it with the parallel engine on the current
-    /// rayon pool (the sequential engine on one thread): every best move is
-    /// stored.
+    /// Explores `game` and solves it: with the parallel engine on the
+    /// current rayon pool (every best move stored; the sequential engine on
+    /// one thread) where its 17 bytes a position fit the memory limit, else
+    /// with the lean engine (4 bytes a position; best moves found again on
+    /// demand, by the same rule).
     ///
     /// # Errors
     /// See [`Explorer::explore`].
     pub fn solve<G: StateGame>(&self, game: G) -> Result<StateSolution<G>> {
         let explored = self.explore_reserving(game, SOLVE_BYTES)?;
         let rules = explored.rules();
+        let n = explored.len() as u64;
+        let full = explored
+            .bytes()
+            .saturating_add(n.saturating_mul(FULL_BYTES.saturating_add(self.reserve)));
+        if self.memory_limit.is_some_and(|limit| full > limit) {
+            let values = crate::solve::solve_lean_with_progress(&explored, &rules, self.progress)?;
+            return StateSolution::new(explored, values);
+        }
         let solution = if rayon::current_num_threads() > 1 {
             crate::solve::solve_parallel_with_progress(&explored, &rules, self.progress)?
         } else {
@@ -146,6 +173,11 @@ impl<'p> Explorer<'p> {
     }
 
     fn explore_reserving<G: StateGame>(&self, game: G, reserve: u64) -> Result<Explored<G>> {
+        if !self.by_hash {
+            if let Some(starts) = super::by_key::numbered_starts(&game) {
+                return super::by_key::explore(self, game, starts, reserve);
+            }
+        }
         let mut found = self.discover(&game, reserve)?;
         self.progress.begin("reverse", 0);
         let reverse = match found.forward.take() {
@@ -164,7 +196,7 @@ impl<'p> Explorer<'p> {
         } = found;
         Ok(Explored {
             game,
-            index,
+            numbering: super::Numbering::Found(index),
             terminal,
             graph: Csr {
                 out_degree,

@@ -54,9 +54,11 @@
 //! [`Explorer::low_memory`]). Solving adds the engine's state (17 bytes a
 //! position for the parallel engine, 9 of which are the result).
 
+mod by_key;
 mod explorer;
 mod game;
 mod index;
+mod keys;
 mod solution;
 
 pub use explorer::Explorer;
@@ -68,6 +70,7 @@ use std::fmt;
 use crate::error::Result;
 use crate::{Csr, GameGraph, Labels, Outcome, Rules, Successors};
 use index::Index;
+use keys::Keys;
 
 /// Explores `game` from its starts (see [`Explorer`] for limits and progress).
 ///
@@ -95,10 +98,17 @@ const OPEN: u8 = u8::MAX;
 /// [`verify`](crate::verify()) and [`Solved`](crate::Solved) take it.
 pub struct Explored<G: StateGame> {
     game: G,
-    index: Index<G::Position>,
+    numbering: Numbering<G::Position>,
     terminal: Vec<u8>,
     graph: Csr,
     starts: Vec<u32>,
+}
+
+/// How positions are numbered: in the order found (a hash table of the
+/// positions), or by the rank of the game's own number for them.
+enum Numbering<P> {
+    Found(Index<P>),
+    Keys(Keys),
 }
 
 impl<G: StateGame> fmt::Debug for Explored<G> {
@@ -118,23 +128,45 @@ impl<G: StateGame> Explored<G> {
 
     /// The number of positions found.
     pub fn len(&self) -> usize {
-        self.index.len()
+        match &self.numbering {
+            Numbering::Found(index) => index.len(),
+            Numbering::Keys(keys) => keys.len(),
+        }
     }
 
     /// Whether no position was found (the game has no start).
     pub fn is_empty(&self) -> bool {
-        self.index.len() == 0
+        self.len() == 0
     }
 
     /// The number of `p` (after [`StateGame::canonical`]); `None` if it is
     /// not reachable from the starts.
     pub fn index(&self, p: &G::Position) -> Option<u32> {
-        self.index.find(&self.game.canonical(p.clone()))
+        self.find(self.game.canonical(p.clone()))
+    }
+
+    /// The number of the canonical position `p`.
+    #[inline]
+    fn find(&self, p: G::Position) -> Option<u32> {
+        match &self.numbering {
+            Numbering::Found(index) => index.find(&p),
+            Numbering::Keys(keys) => keys.rank(keys::mix(self.game.encode(&p)?)),
+        }
     }
 
     /// The (canonical) position numbered `i`.
-    pub fn position(&self, i: u32) -> Option<&G::Position> {
-        self.index.position(i)
+    pub fn position(&self, i: u32) -> Option<G::Position> {
+        match &self.numbering {
+            Numbering::Found(index) => index.position(i).cloned(),
+            Numbering::Keys(keys) => self.game.decode(keys.code(i)?),
+        }
+    }
+
+    /// Whether positions are numbered by the rank of the game's own number
+    /// for them ([`StateGame::encode`]; the numbers in increasing order of
+    /// a fixed scrambling of them), not in the order found.
+    pub fn numbered_by_key(&self) -> bool {
+        matches!(self.numbering, Numbering::Keys(_))
     }
 
     /// The numbers of the start positions.
@@ -169,21 +201,25 @@ impl<G: StateGame> Explored<G> {
     /// Position `i` as the game shows it; its number if there is none.
     pub fn show(&self, i: u32) -> String {
         self.position(i)
-            .map_or_else(|| i.to_string(), |p| self.game.show(p))
+            .map_or_else(|| i.to_string(), |p| self.game.show(&p))
     }
 
-    /// Bytes held: the positions (their own size), the hash table, the
-    /// terminal values and the graph.
+    /// Bytes held: the positions (their own size) and the hash table, or
+    /// the sorted numbers; the terminal values and the graph.
     pub fn bytes(&self) -> u64 {
         let v = self.len() as u64;
-        self.index.bytes() + v + v * 4 + (v + 1) * 8 + self.move_count() * 4
+        let numbering = match &self.numbering {
+            Numbering::Found(index) => index.bytes(),
+            Numbering::Keys(keys) => keys.bytes(),
+        };
+        numbering + v + v * 4 + (v + 1) * 8 + self.move_count() * 4
     }
 }
 
 impl<G: StateGame> GameGraph for Explored<G> {
     #[inline]
     fn vertex_count(&self) -> usize {
-        self.index.len()
+        self.len()
     }
     #[inline]
     fn out_degree(&self, v: u32) -> u32 {
@@ -206,11 +242,11 @@ impl<G: StateGame> Successors for Explored<G> {
         if self.terminal[v as usize] != OPEN {
             return;
         }
-        let Some(p) = self.index.position(v) else {
+        let Some(p) = self.position(v) else {
             return;
         };
-        self.game.for_each_move(p, |q| {
-            if let Some(j) = self.index.find(&self.game.canonical(q)) {
+        self.game.for_each_move(&p, |q| {
+            if let Some(j) = self.find(self.game.canonical(q)) {
                 f(j)
             }
         });

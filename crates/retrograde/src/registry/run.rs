@@ -92,7 +92,10 @@ where
     }
 
     fn key(&self, i: u32) -> Option<u64> {
-        self.solution.explored().position(i).and_then(&self.key)
+        self.solution
+            .explored()
+            .position(i)
+            .and_then(|p| (self.key)(&p))
     }
 
     fn start(&self) -> Option<u32> {
@@ -138,7 +141,7 @@ where
     same_size(db, explored.len() as u64)?;
     let values = how.phase("read", || {
         db.values_by_key(explored.len() as u32, |i| {
-            explored.position(i).and_then(&key)
+            explored.position(i).and_then(|p| key(&p))
         })
     })?;
     let rules = explored.rules();

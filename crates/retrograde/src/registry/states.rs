@@ -167,7 +167,7 @@ impl<G: StateGame + Send> Solvable for States<G> {
         let show = |v| {
             explored
                 .position(v)
-                .map_or_else(String::new, |p| self.game.notation(p))
+                .map_or_else(String::new, |p| self.game.notation(&p))
         };
         Ok(Some(SmallGraph {
             labels: (0..n).map(show).collect(),

@@ -22,7 +22,7 @@ fn longest_white_win(sol: &StateSolution<Endgame>) -> u32 {
         .filter(|&i| {
             explored
                 .position(i)
-                .is_some_and(|p| *p != Position::CAPTURED && !p.black_to_move())
+                .is_some_and(|p| p != Position::CAPTURED && !p.black_to_move())
         })
         .filter(|&i| solved.outcome(i) == Outcome::Win)
         .filter_map(|i| solved.remoteness(i))
