@@ -418,17 +418,21 @@ fn a_numbering_that_misses_positions_or_does_not_decode_is_refused() {
 
 /// A game large enough for the explorer's table to grow many times, with
 /// batches deferred while it does: the same positions, moves and values by
-/// number as by hash.
+/// number as by hash; numbers spread evenly give ids in the game's order,
+/// numbers bunched at a few places ids in a scrambled order.
 #[test]
 fn a_large_game_by_number_is_the_same_game_as_by_hash() {
-    struct Spiral(u32);
+    struct Spiral {
+        n: u32,
+        bunched: bool,
+    }
     impl StateGame for Spiral {
         type Position = u32;
         fn starts(&self) -> Vec<u32> {
             vec![1]
         }
         fn for_each_move<F: FnMut(u32)>(&self, p: &u32, mut f: F) {
-            let n = u64::from(self.0);
+            let n = u64::from(self.n);
             for (a, b) in [(7, 1), (13, 5), (2, 0), (1, 1)] {
                 f(((u64::from(*p) * a + b) % n) as u32);
             }
@@ -437,24 +441,47 @@ fn a_large_game_by_number_is_the_same_game_as_by_hash() {
             (p % 97 == 0).then_some(Outcome::Lose)
         }
         fn encode(&self, p: &u32) -> Option<u64> {
-            Some(u64::from(*p) << 20)
+            let (q, r) = (u64::from(*p / 7), u64::from(*p % 7));
+            Some(match self.bunched {
+                // Each remainder its own scale: 2^0, 2^6, ..., 2^36.
+                true => r << 61 | q << (6 * r),
+                false => u64::from(*p) << 20,
+            })
         }
         fn decode(&self, code: u64) -> Option<u32> {
-            u32::try_from(code >> 20).ok()
+            let p = match self.bunched {
+                true => {
+                    let r = code >> 61;
+                    let q = (code & ((1 << 61) - 1)) >> (6 * r);
+                    (q << (6 * r) == code & ((1 << 61) - 1)).then_some(q * 7 + r)?
+                }
+                false => code >> 20,
+            };
+            u32::try_from(p).ok().filter(|&p| p < self.n)
         }
     }
-    let game = Spiral(200_003);
-    let by_key = Explorer::new().solve(&game).unwrap();
-    let by_hash = Explorer::new().by_hash().solve(&game).unwrap();
-    let (k, h) = (by_key.explored(), by_hash.explored());
-    assert!(k.numbered_by_key());
-    assert_eq!((k.len(), k.move_count()), (h.len(), h.move_count()));
-    assert!(k.len() > 100_000, "{}", k.len());
-    for v in (0..k.len() as u32).step_by(7) {
-        let x = k.position(v).unwrap();
-        assert_eq!(by_key.value(&x).unwrap(), by_hash.value(&x).unwrap());
+    for bunched in [false, true] {
+        let game = Spiral {
+            n: 200_003,
+            bunched,
+        };
+        let by_key = Explorer::new().solve(&game).unwrap();
+        let by_hash = Explorer::new().by_hash().solve(&game).unwrap();
+        let (k, h) = (by_key.explored(), by_hash.explored());
+        assert!(k.numbered_by_key());
+        assert_eq!((k.len(), k.move_count()), (h.len(), h.move_count()));
+        assert!(k.len() > 100_000, "{}", k.len());
+        for v in (0..k.len() as u32).step_by(7) {
+            let x = k.position(v).unwrap();
+            assert_eq!(k.index(&x), Some(v));
+            assert_eq!(by_key.value(&x).unwrap(), by_hash.value(&x).unwrap());
+        }
+        assert_eq!(by_key.summary(), by_hash.summary());
+        let codes: Vec<u64> = (0..k.len() as u32)
+            .map(|v| game.encode(&k.position(v).unwrap()).unwrap())
+            .collect();
+        assert_eq!(codes.is_sorted(), !bunched, "ids in the game's order");
     }
-    assert_eq!(by_key.summary(), by_hash.summary());
 }
 
 #[test]

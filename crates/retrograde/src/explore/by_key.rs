@@ -30,7 +30,7 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use super::keys::{mix, unmix, Filling, Keys, Table};
+use super::keys::{mix, unmix, Filling, Guess, Keys, Table};
 use super::{Explored, Explorer, Numbering, StateGame, OPEN};
 use crate::error::{Error, Result};
 use crate::graph::csr::Adjacency;
@@ -94,7 +94,7 @@ pub(super) fn explore<G: StateGame>(
     e.progress.begin("number", 0);
     let keys = Keys::new(table.into_sorted());
     e.progress.end();
-    let starts = starts.iter().filter_map(|&h| keys.rank(h)).collect();
+    let starts = starts.iter().filter_map(|&h| keys.rank(unmix(h))).collect();
     e.progress.begin("reverse", 0);
     let record = !e.low_memory && found.fits_recorded(e, reserve);
     let (terminal, graph) = reverse(&game, &keys, found.moves, record)?;
@@ -315,7 +315,7 @@ fn expand<G: StateGame>(
 fn ranks(keys: &Keys, buf: &[u64], ids: &mut Vec<u32>) -> bool {
     const BLOCK: usize = 16;
     ids.clear();
-    let mut guess = [(0, 0, 0); BLOCK];
+    let mut guess = [Guess::default(); BLOCK];
     for (b, block) in buf.chunks(BLOCK).enumerate() {
         let next = (b + 1) * BLOCK;
         for &h in buf.get(next..(next + BLOCK).min(buf.len())).unwrap_or(&[]) {
@@ -323,10 +323,10 @@ fn ranks(keys: &Keys, buf: &[u64], ids: &mut Vec<u32>) -> bool {
         }
         for (g, &h) in guess.iter_mut().zip(block) {
             *g = keys.guess(h);
-            keys.prefetch_numbers(g.1);
+            keys.prefetch_numbers(g);
         }
-        for (&g, &h) in guess.iter().zip(block) {
-            match keys.rank_near(h, g) {
+        for &g in &guess[..block.len()] {
+            match keys.rank_near(g) {
                 Some(j) => ids.push(j),
                 None => return false,
             }
@@ -348,13 +348,13 @@ fn moves_by_id<G: StateGame>(
 ) -> Result<()> {
     buf.clear();
     for (k, i) in range.clone().enumerate() {
-        let p = position(game, unmix(keys.scrambled()[i]))?;
+        let p = position(game, keys.code(i as u32).ok_or(Error::MovesChanged)?)?;
         let t = game.terminal(&p).map_or(OPEN, |o| o as u8);
         let before = buf.len();
         let mut unnumbered = false;
         if t == OPEN {
             game.for_each_move(&p, |q| match game.encode(&game.canonical(q)) {
-                Some(code) => buf.push(mix(code)),
+                Some(code) => buf.push(code),
                 None => unnumbered = true,
             });
         }

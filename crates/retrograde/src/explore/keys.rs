@@ -213,133 +213,231 @@ impl Filling<'_> {
     }
 }
 
-/// Sorted distinct scrambled numbers: a position's id is the rank of its
-/// number, found in **O(1)** expected. A directory of the numbers' leading
-/// bits (one `u32` for about every 32 numbers: small enough to stay in the
-/// cache) gives the stretch of numbers that share them; as the numbers are
-/// spread evenly, the place in proportion within that stretch is a few
-/// numbers off, so one cache line of numbers is read, rarely two.
+/// The game's numbers of every position, sorted: a position's id is the
+/// rank of its number, found in **O(1)** expected.
+///
+/// The order is that of the game's own numbers when they are spread evenly
+/// enough (measured on a sample), so that positions the game numbers close
+/// together (a piece one step away, say) get ids close together, and the
+/// engines' accesses stay in the cache; otherwise it is the order of the
+/// scrambled numbers, which are always spread evenly. A directory of the
+/// numbers' leading bits (one `u32` for about every 32 numbers: small
+/// enough to stay in the cache) gives the stretch of numbers that share
+/// them; within it, the place in proportion is a few numbers off, so one
+/// cache line of numbers is read, rarely two (a binary search in a stretch
+/// of more than 64).
 pub(crate) struct Keys {
-    keys: Vec<u64>,
-    /// `directory[b]`: how many numbers have leading bits below `b`.
-    directory: Vec<u32>,
-    /// `64 - ` the directory's bits.
+    /// Sorted: the game's numbers (`raw`) or the scrambled ones.
+    values: Vec<u64>,
+    raw: bool,
+    /// The smallest value; `directory[b]` counts the values `v` with
+    /// `(v - min) >> shift` below `b`.
+    min: u64,
     shift: u32,
+    directory: Vec<u32>,
 }
 
 /// Numbers a directory entry stands for, about.
 const SPREAD: usize = 32;
 
+/// The bits of a directory for `n` values.
+fn bits_for(n: usize) -> u32 {
+    (n / SPREAD).max(2).next_power_of_two().trailing_zeros()
+}
+
+/// The shift that maps values from `min` to `max` onto about `2^bits`
+/// directory entries.
+fn shift_for(min: u64, max: u64, bits: u32) -> u32 {
+    (64 - (max - min).leading_zeros()).saturating_sub(bits)
+}
+
 impl Keys {
-    /// The directory of `keys`, sorted and distinct, fewer than 2³² of them.
-    pub(crate) fn new(keys: Vec<u64>) -> Keys {
-        let bits = (keys.len() / SPREAD)
-            .max(2)
-            .next_power_of_two()
-            .trailing_zeros();
-        let shift = 64 - bits;
-        let buckets = 1usize << bits;
+    /// The ids of the numbers `scrambled` (sorted, distinct, fewer than
+    /// 2³²): in the game's order if its numbers are even enough, else in
+    /// scrambled order.
+    pub(crate) fn new(scrambled: Vec<u64>) -> Keys {
+        let bounds = scrambled
+            .par_iter()
+            .map(|&h| unmix(h))
+            .fold(|| (u64::MAX, 0), |(lo, hi), c| (lo.min(c), hi.max(c)))
+            .reduce(|| (u64::MAX, 0), |a, b| (a.0.min(b.0), a.1.max(b.1)));
+        match bounds {
+            (min, max) if min <= max && Keys::even(&scrambled, min, max) => {
+                let mut codes = scrambled;
+                codes.par_iter_mut().for_each(|h| *h = unmix(*h));
+                codes.par_sort_unstable();
+                let shift = shift_for(min, max, bits_for(codes.len()));
+                Keys::build(codes, true, min, shift)
+            }
+            _ => {
+                let shift = 64 - bits_for(scrambled.len());
+                Keys::build(scrambled, false, 0, shift)
+            }
+        }
+    }
+
+    /// Whether the game's numbers between `min` and `max` spread evenly
+    /// enough: on a sample (the scrambled order is a random one), the
+    /// numbers a directory entry would stand for, weighted by themselves,
+    /// at most four times what evenly spread numbers give.
+    fn even(scrambled: &[u64], min: u64, max: u64) -> bool {
+        let step = (scrambled.len() >> 16).max(1);
+        let sample: Vec<u64> = scrambled.iter().step_by(step).map(|&h| unmix(h)).collect();
+        let shift = shift_for(min, max, bits_for(sample.len()));
+        let mut count = std::collections::HashMap::<u64, u64>::new();
+        for &c in &sample {
+            *count.entry((c - min) >> shift).or_default() += 1;
+        }
+        let cost: u64 = count.values().map(|&k| k * k).sum();
+        cost <= 4 * SPREAD as u64 * sample.len() as u64
+    }
+
+    fn build(values: Vec<u64>, raw: bool, min: u64, shift: u32) -> Keys {
+        let max = values.last().copied().unwrap_or(min);
+        let buckets = ((max - min) >> shift) as usize + 1;
         let mut directory = crate::alloc::filled(buckets + 1, 0u32);
         const SPAN: usize = 1 << 14;
+        let bucket = |v: u64| ((v - min) >> shift) as usize;
         directory
             .par_chunks_mut(SPAN)
             .enumerate()
             .for_each(|(k, d)| {
                 let first = k * SPAN;
-                let mut at = keys.partition_point(|&h| ((h >> shift) as usize) < first);
+                let mut at = values.partition_point(|&v| bucket(v) < first);
                 for (b, slot) in (first..).zip(d.iter_mut()) {
-                    while at < keys.len() && ((keys[at] >> shift) as usize) < b {
+                    while at < values.len() && bucket(values[at]) < b {
                         at += 1;
                     }
                     *slot = at as u32;
                 }
             });
         Keys {
-            keys,
-            directory,
+            values,
+            raw,
+            min,
             shift,
+            directory,
         }
     }
 
-    /// Where `h` would be, in proportion within the stretch of its leading
-    /// bits, and that stretch: what [`Keys::rank_near`] starts from.
+    /// What the game's number `code` is kept as.
     #[inline]
-    pub(crate) fn guess(&self, h: u64) -> (usize, usize, usize) {
-        let b = (h >> self.shift) as usize;
+    fn value(&self, code: u64) -> u64 {
+        if self.raw {
+            code
+        } else {
+            mix(code)
+        }
+    }
+
+    /// The directory entry of the value `v`, if in range.
+    #[inline]
+    fn bucket(&self, v: u64) -> Option<usize> {
+        let b = (v.checked_sub(self.min)? >> self.shift) as usize;
+        (b < self.directory.len() - 1).then_some(b)
+    }
+
+    /// Where the game's number `code` would be: its value, the stretch of
+    /// values in its directory entry and its place in proportion within it
+    /// (what [`Keys::rank_near`] starts from).
+    #[inline]
+    pub(crate) fn guess(&self, code: u64) -> Guess {
+        let v = self.value(code);
+        let Some(b) = self.bucket(v) else {
+            return Guess::default();
+        };
         let (lo, hi) = (self.directory[b] as usize, self.directory[b + 1] as usize);
-        let low_bits = h & (u64::MAX >> (64 - self.shift));
+        let low_bits = (v - self.min) & (1u64 << self.shift).wrapping_sub(1);
         let at = lo + ((u128::from(low_bits) * (hi - lo) as u128) >> self.shift) as usize;
-        (lo, at, hi)
+        Guess { v, lo, at, hi }
     }
 
-    /// The id of the scrambled number `h`, if held.
+    /// The id of the position the game numbers `code`, if it is one.
     #[inline]
-    pub(crate) fn rank(&self, h: u64) -> Option<u32> {
-        self.rank_near(h, self.guess(h))
+    pub(crate) fn rank(&self, code: u64) -> Option<u32> {
+        self.rank_near(self.guess(code))
     }
 
-    /// The id of `h`, if held, from its [`Keys::guess`].
+    /// The id of a number, if held, from its [`Keys::guess`].
     #[inline]
-    pub(crate) fn rank_near(&self, h: u64, (lo, mut at, hi): (usize, usize, usize)) -> Option<u32> {
-        if at == hi {
-            if lo == hi {
-                return None;
-            }
-            at -= 1;
+    pub(crate) fn rank_near(&self, g: Guess) -> Option<u32> {
+        let Guess { v, lo, mut at, hi } = g;
+        if lo == hi {
+            return None;
         }
-        if self.keys[at] < h {
+        if hi - lo > 64 {
+            return self.values[lo..hi]
+                .binary_search(&v)
+                .ok()
+                .map(|k| (lo + k) as u32);
+        }
+        at = at.min(hi - 1);
+        if self.values[at] < v {
             at += 1;
-            while at < hi && self.keys[at] < h {
+            while at < hi && self.values[at] < v {
                 at += 1;
             }
         } else {
-            while at > lo && self.keys[at - 1] >= h {
+            while at > lo && self.values[at - 1] >= v {
                 at -= 1;
             }
         }
-        (at < hi && self.keys[at] == h).then_some(at as u32)
+        (at < hi && self.values[at] == v).then_some(at as u32)
     }
 
-    /// Hints that the rank of `h` will be asked soon: its directory entry.
+    /// Hints that the rank of `code` will be asked soon: its directory entry.
     #[inline]
-    pub(crate) fn prefetch(&self, h: u64) {
-        let b = (h >> self.shift) as usize;
-        crate::alloc::prefetch(&self.directory[b]);
+    pub(crate) fn prefetch(&self, code: u64) {
+        if let Some(b) = self.bucket(self.value(code)) {
+            crate::alloc::prefetch(&self.directory[b]);
+        }
     }
 
-    /// Hints that the numbers near `at` will be read soon.
+    /// Hints that the numbers near a guess will be read soon.
     #[inline]
-    pub(crate) fn prefetch_numbers(&self, at: usize) {
-        if let Some(k) = self.keys.get(at) {
+    pub(crate) fn prefetch_numbers(&self, g: &Guess) {
+        if let Some(k) = self.values.get(g.at) {
             crate::alloc::prefetch(k);
         }
     }
 
+    /// Whether ids follow the game's own numbers (else scrambled ones).
+    #[cfg(test)]
+    pub(crate) fn in_game_order(&self) -> bool {
+        self.raw
+    }
+
     /// How many numbers.
     pub(crate) fn len(&self) -> usize {
-        self.keys.len()
+        self.values.len()
     }
 
     /// The game's number of the position with id `i`.
     #[inline]
     pub(crate) fn code(&self, i: u32) -> Option<u64> {
-        self.keys.get(i as usize).map(|&h| unmix(h))
-    }
-
-    /// The scrambled numbers, by id.
-    pub(crate) fn scrambled(&self) -> &[u64] {
-        &self.keys
+        let v = *self.values.get(i as usize)?;
+        Some(if self.raw { v } else { unmix(v) })
     }
 
     /// Bytes held.
     pub(crate) fn bytes(&self) -> u64 {
-        (self.keys.capacity() * 8 + self.directory.capacity() * 4) as u64
+        (self.values.capacity() * 8 + self.directory.capacity() * 4) as u64
     }
 
     /// Bytes the numbers and directory of `n` positions take.
     pub(crate) fn bytes_for(n: usize) -> u64 {
-        n as u64 * 8 + ((n / SPREAD).max(2).next_power_of_two() as u64 + 1) * 4
+        n as u64 * 8 + ((1u64 << bits_for(n)) + 2) * 4
     }
+}
+
+/// Where a number would be among the [`Keys`]: its value, and the stretch
+/// `lo..hi` with the place in proportion `at`.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Guess {
+    v: u64,
+    lo: usize,
+    at: usize,
+    hi: usize,
 }
 
 #[cfg(test)]
@@ -386,21 +484,51 @@ mod tests {
         assert_eq!(sorted, want);
     }
 
+    /// The keys of `codes`, built as the explorer does: from the table's
+    /// sorted scrambled numbers.
+    fn keys_of(codes: &[u64]) -> Keys {
+        let mut h: Vec<u64> = codes.iter().map(|&c| mix(c)).collect();
+        h.sort_unstable();
+        Keys::new(h)
+    }
+
     #[test]
     fn ranks_are_places_in_order_and_others_are_absent() {
-        for n in [0usize, 1, 7, 100, 10_000] {
-            let mut h: Vec<u64> = (0..n as u64).map(|x| mix(2 * x)).collect();
-            h.sort_unstable();
-            let keys = Keys::new(h.clone());
-            for (i, &x) in h.iter().enumerate() {
-                assert_eq!(keys.rank(x), Some(i as u32));
-                assert_eq!(keys.code(i as u32), Some(unmix(x)));
+        // Even numbers, evenly spread: ids in the game's order. Numbers
+        // bunched at a few places: in scrambled order.
+        let even = |n: u64| (0..n).map(|x| 2 * x).collect::<Vec<u64>>();
+        let bunched = |n: u64| {
+            (0..n)
+                .map(|x| (x % 7) << (8 * (x % 7)) | (x / 7) << 1)
+                .collect::<Vec<u64>>()
+        };
+        for n in [0u64, 1, 7, 100, 10_000, 100_000] {
+            for (codes, game_order) in [(even(n), true), (bunched(n), false)] {
+                let mut codes = codes;
+                codes.sort_unstable();
+                codes.dedup();
+                let keys = keys_of(&codes);
+                if n >= 10_000 {
+                    assert_eq!(keys.in_game_order(), game_order, "{n}");
+                }
+                let mut order: Vec<u64> = codes.clone();
+                if !keys.in_game_order() {
+                    order.sort_unstable_by_key(|&c| mix(c));
+                }
+                for (i, &c) in order.iter().enumerate() {
+                    assert_eq!(keys.rank(c), Some(i as u32), "{c}");
+                    assert_eq!(keys.code(i as u32), Some(c));
+                }
+                for &c in &codes {
+                    for absent in [c + 1, c.wrapping_sub(1), c | 1 << 63] {
+                        if codes.binary_search(&absent).is_err() {
+                            assert_eq!(keys.rank(absent), None, "{absent}");
+                        }
+                    }
+                }
+                assert_eq!(keys.rank(u64::MAX), None);
+                assert_eq!(keys.code(codes.len() as u32), None);
             }
-            for x in 0..n as u64 {
-                assert_eq!(keys.rank(mix(2 * x + 1)), None);
-            }
-            assert_eq!(keys.rank(0), h.binary_search(&0).ok().map(|i| i as u32));
-            assert_eq!(keys.rank(u64::MAX), None);
         }
     }
 }

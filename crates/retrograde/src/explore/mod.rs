@@ -150,7 +150,7 @@ impl<G: StateGame> Explored<G> {
     fn find(&self, p: G::Position) -> Option<u32> {
         match &self.numbering {
             Numbering::Found(index) => index.find(&p),
-            Numbering::Keys(keys) => keys.rank(keys::mix(self.game.encode(&p)?)),
+            Numbering::Keys(keys) => keys.rank(self.game.encode(&p)?),
         }
     }
 
