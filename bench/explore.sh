@@ -4,14 +4,18 @@
 #   bench/explore.sh [KIND SIDE]...     default: king 20 king 40 rook 60
 #
 # The game is bench/explore's pursuit on a SIDE x SIDE torus (KIND king: 9
-# moves a position, rook: 4). Each configuration runs three ways, REPEAT
-# times each (default 3), keeping the fastest run:
-#   state      explored, numbered, reversed and solved by the library
-#              (StateGame; the parallel engine, best moves stored);
-#   state-low  the same with Explorer::low_memory (moves generated again
-#              instead of held twice);
-#   dense      the hand-numbered Game with reverse moves (solve_game, the
-#              lean engine, best moves on demand): the baseline.
+# moves a position, rook: 4), or Teeko (KIND teeko, SIDE -). Each
+# configuration runs four ways, REPEAT times each (default 3), keeping the
+# fastest run:
+#   state       explored by key (the game numbers its positions), numbered,
+#               reversed and solved by the library (StateGame; the moves
+#               recorded; the lean engine: what Explorer::solve does);
+#   state-low   the same with Explorer::low_memory (moves generated again
+#               instead of held twice) and the lean engine: the least memory;
+#   state-hash  explored by hash (Explorer::by_hash), as a game that does not
+#               number its positions is: the path before exploring by key;
+#   dense       the hand-numbered Game with reverse moves (solve_game, the
+#               lean engine, best moves on demand): the baseline.
 # Prints one Markdown row per run: positions, moves, seconds, positions a
 # second, peak resident memory in bytes per position, and time against dense.
 set -euo pipefail
@@ -35,7 +39,7 @@ while [ ${#args[@]} -ge 2 ]; do
     args=("${args[@]:2}")
     dense=$(best "$kind" "$side" dense)
     dense_s=$(echo "$dense" | field total_s)
-    for path in state state-low dense; do
+    for path in state state-low state-hash dense; do
         line=$([ "$path" = dense ] && echo "$dense" || best "$kind" "$side" "$path")
         t=$(echo "$line" | field total_s)
         printf "| %s %s | %s | %s | %s | %s s | %s | %s | %s | %s |\n" "$kind" "$side" "$path" \

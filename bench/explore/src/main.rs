@@ -5,10 +5,10 @@
 //! rules alone (a `StateGame` that numbers its positions, so the library
 //! explores it by key):
 //! - `state`: explored, numbered and reversed by the library with the moves
-//!   recorded, solved by the parallel engine (what `Explorer::solve` does
+//!   recorded, solved by the lean engine (what `Explorer::solve` does
 //!   without a memory limit);
-//! - `state-low`: the moves generated again instead of held twice, solved by
-//!   the lean engine: the least memory;
+//! - `state-low`: the moves generated again instead of held twice: the
+//!   least memory;
 //! - `state-hash`: explored by hash, as a game that does not number its
 //!   positions is (the moves recorded, the parallel engine).
 //!
@@ -161,11 +161,25 @@ impl Game for Torus {
     }
 }
 
-/// Prints each phase's time on standard error.
-struct Phases(std::sync::Mutex<Option<(&'static str, Instant)>>);
+/// Prints each phase's time on standard error; keeps the seconds from its
+/// making to the start of the solve.
+struct Phases(
+    std::sync::Mutex<Option<(&'static str, Instant)>>,
+    std::sync::Mutex<Option<f64>>,
+    Instant,
+);
+
+impl Phases {
+    fn new() -> Phases {
+        Phases(Default::default(), Default::default(), Instant::now())
+    }
+}
 
 impl retrograde::Progress for Phases {
     fn begin(&self, phase: &'static str, _total: u64) {
+        if phase == "solve" {
+            *self.1.lock().unwrap() = Some(self.2.elapsed().as_secs_f64());
+        }
         *self.0.lock().unwrap() = Some((phase, Instant::now()));
     }
     fn end(&self) {
@@ -189,14 +203,14 @@ fn peak_memory() -> u64 {
     kib * 1024
 }
 
-/// Explores and solves `game` by `path` (`state`: numbered by key, moves
-/// recorded, the parallel engine; `state-low`: numbered by key, moves
-/// generated again, the lean engine; `state-hash`: numbered by hash, moves
-/// recorded, the parallel engine): positions, moves, the start's value and
-/// the seconds to explore (the graph built).
+/// Explores and solves `game` by `path` (`state`: as `Explorer::solve`
+/// does without a limit: by key, the moves recorded, the lean engine;
+/// `state-low`: by key, the moves generated again, the lean engine;
+/// `state-hash`: by hash, the moves recorded, the parallel engine):
+/// positions, moves, the start's value and the seconds to explore (until
+/// the solve began).
 fn by_state<G: StateGame>(game: &G, path: &str) -> (u64, u64, String, f64) {
-    let t = Instant::now();
-    let phases = Phases(Default::default());
+    let phases = Phases::new();
     let mut explorer = Explorer::new().progress(&phases);
     if path == "state-low" {
         explorer = explorer.low_memory();
@@ -204,20 +218,11 @@ fn by_state<G: StateGame>(game: &G, path: &str) -> (u64, u64, String, f64) {
     if path == "state-hash" {
         explorer = explorer.by_hash();
     }
-    let explored = explorer.explore(game).expect("explore");
-    let explore_s = t.elapsed().as_secs_f64();
-    let (v, e) = (explored.len() as u64, explored.move_count());
-    let rules = explored.rules();
-    let start = explored.starts()[0];
-    let start = if path == "state-low" {
-        let s = retrograde::solve::solve_lean_with_progress(&explored, &rules, &phases);
-        s.expect("solve").value(start)
-    } else {
-        let s = retrograde::solve::solve_parallel_with_progress(&explored, &rules, &phases);
-        s.expect("solve").value(start)
-    };
-    let start = start.expect("the start is a position").to_string();
-    (v, e, start, explore_s)
+    let s = explorer.solve(game).expect("solve");
+    let e = s.explored();
+    let start = s.start_values()[0].to_string();
+    let explore_s = phases.1.lock().unwrap().unwrap_or(0.0);
+    (e.len() as u64, e.move_count(), start, explore_s)
 }
 
 fn main() {

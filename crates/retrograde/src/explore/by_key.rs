@@ -9,8 +9,10 @@
 //!    part of the next level. The table grows between steps, never during
 //!    one: each batch of moves reserves its room first.
 //! 2. **Number**: the table's numbers, sorted, are the [`Keys`]; a
-//!    position's id is the rank of its number. The ids therefore do not
-//!    depend on the thread count, nor on the order positions were found.
+//!    position's id is the rank of its number (in the game's order of
+//!    numbers where they spread evenly, so that close positions get close
+//!    ids; else in scrambled order). The ids therefore do not depend on the
+//!    thread count, nor on the order positions were found.
 //! 3. **Reverse**: the moves generated again, position by position in id
 //!    order, looked up by rank: out-degrees, terminal values and each
 //!    position's count of predecessors; then the predecessors placed, from
@@ -18,10 +20,11 @@
 //!    the memory limit or with [`Explorer::low_memory`], from the moves
 //!    generated once more.
 //!
-//! Time **O(V + E)** expected; memory 8 bytes a slot of table while
-//! exploring (one slot in 1.1 to 1.75 positions; 1.5 times that while it
-//! grows), then per position 8 of number and about 0.5 of directory, 1 of
-//! terminal value, 4 of out-degree and 8 of reverse offsets, and 4 a move.
+//! Time **O(V + E)** expected, and a sort of the numbers; memory 8 bytes a
+//! slot of table while exploring (a slot for 1.33 to 2 positions; 1.5
+//! times that while it grows), then per position 8 of number and under 1
+//! of directory, 1 of terminal value, 4 of out-degree and 8 of reverse
+//! offsets, and 4 a move (8 while recorded moves are placed).
 //!
 //! [`Explorer::low_memory`]: super::Explorer::low_memory
 
@@ -92,7 +95,7 @@ pub(super) fn explore<G: StateGame>(
         });
     }
     e.progress.begin("number", 0);
-    let keys = Keys::new(table.into_sorted());
+    let keys = Keys::new(table.into_numbers());
     e.progress.end();
     let starts = starts.iter().filter_map(|&h| keys.rank(unmix(h))).collect();
     e.progress.begin("reverse", 0);
@@ -309,7 +312,7 @@ fn expand<G: StateGame>(
     Ok(Batch::Done(fresh, k as u64))
 }
 
-/// The ids of the scrambled numbers `buf` into `ids`; false if one is not
+/// The ids of the game's numbers `buf` into `ids`; false if one is not
 /// a position. A block of numbers at a time: the next block's directory
 /// entries and this block's numbers are prefetched before any is needed.
 fn ranks(keys: &Keys, buf: &[u64], ids: &mut Vec<u32>) -> bool {

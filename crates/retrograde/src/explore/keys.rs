@@ -139,8 +139,9 @@ impl Table {
         *self = bigger;
     }
 
-    /// The numbers held, sorted, in the table's own memory (shrunk to fit).
-    pub(crate) fn into_sorted(self) -> Vec<u64> {
+    /// The numbers held, in no useful order, in the table's own memory
+    /// (shrunk to fit).
+    pub(crate) fn into_numbers(self) -> Vec<u64> {
         let Table { mut slots, zero } = self;
         // Each piece packs its numbers to its front, on all threads; the
         // packed fronts are then moved together.
@@ -171,9 +172,6 @@ impl Table {
             slots.push(0);
         }
         slots.shrink_to_fit();
-        // Almost in order already: each number sits at or a little after its
-        // proportional place.
-        slots.par_sort_unstable();
         slots
     }
 }
@@ -252,27 +250,23 @@ fn shift_for(min: u64, max: u64, bits: u32) -> u32 {
 }
 
 impl Keys {
-    /// The ids of the numbers `scrambled` (sorted, distinct, fewer than
-    /// 2³²): in the game's order if its numbers are even enough, else in
-    /// scrambled order.
+    /// The ids of the numbers `scrambled` (distinct, fewer than 2³², in
+    /// any order; their memory is reused): in the game's order if its
+    /// numbers are even enough, else in scrambled order.
     pub(crate) fn new(scrambled: Vec<u64>) -> Keys {
         let bounds = scrambled
             .par_iter()
             .map(|&h| unmix(h))
             .fold(|| (u64::MAX, 0), |(lo, hi), c| (lo.min(c), hi.max(c)))
             .reduce(|| (u64::MAX, 0), |a, b| (a.0.min(b.0), a.1.max(b.1)));
+        let bits = bits_for(scrambled.len());
         match bounds {
             (min, max) if min <= max && Keys::even(&scrambled, min, max) => {
                 let mut codes = scrambled;
                 codes.par_iter_mut().for_each(|h| *h = unmix(*h));
-                codes.par_sort_unstable();
-                let shift = shift_for(min, max, bits_for(codes.len()));
-                Keys::build(codes, true, min, shift)
+                Keys::build(codes, true, min, max, shift_for(min, max, bits))
             }
-            _ => {
-                let shift = 64 - bits_for(scrambled.len());
-                Keys::build(scrambled, false, 0, shift)
-            }
+            _ => Keys::build(scrambled, false, 0, u64::MAX, 64 - bits),
         }
     }
 
@@ -292,27 +286,74 @@ impl Keys {
         cost <= 4 * SPREAD as u64 * sample.len() as u64
     }
 
-    fn build(values: Vec<u64>, raw: bool, min: u64, shift: u32) -> Keys {
-        let max = values.last().copied().unwrap_or(min);
-        let buckets = ((max - min) >> shift) as usize + 1;
-        let mut directory = crate::alloc::filled(buckets + 1, 0u32);
+    /// Sorts `values` (between `min` and `max`) by their directory entry
+    /// (a counting sort on all threads, each with its own counts), then each
+    /// entry's few values, and keeps the directory the counts give. Time
+    /// **O(n)** expected for values spread evenly; 16 bytes a value and 4 an
+    /// entry a thread meanwhile.
+    fn build(values: Vec<u64>, raw: bool, min: u64, max: u64, shift: u32) -> Keys {
         const SPAN: usize = 1 << 14;
+        let buckets = ((max - min) >> shift) as usize + 1;
         let bucket = |v: u64| ((v - min) >> shift) as usize;
-        directory
-            .par_chunks_mut(SPAN)
-            .enumerate()
-            .for_each(|(k, d)| {
-                let first = k * SPAN;
-                let mut at = values.partition_point(|&v| bucket(v) < first);
-                for (b, slot) in (first..).zip(d.iter_mut()) {
-                    while at < values.len() && bucket(values[at]) < b {
-                        at += 1;
-                    }
-                    *slot = at as u32;
+        // Each thread counts, then places, the values of its own part: no
+        // counter is shared.
+        let part = values.len().div_ceil(rayon::current_num_threads()).max(1);
+        let mut counts: Vec<Vec<u32>> = values
+            .par_chunks(part)
+            .map(|c| {
+                let mut count = vec![0u32; buckets];
+                for &v in c {
+                    count[bucket(v)] += 1;
                 }
-            });
+                count
+            })
+            .collect();
+        let mut directory = crate::alloc::filled(buckets + 1, 0u32);
+        let mut at = 0u32;
+        for b in 0..buckets {
+            directory[b] = at;
+            for count in &mut counts {
+                let k = count[b];
+                count[b] = at;
+                at += k;
+            }
+        }
+        directory[buckets] = at;
+        let mut sorted = crate::alloc::filled(values.len(), 0u64);
+        {
+            let out = as_atomic_u64(&mut sorted);
+            values
+                .par_chunks(part)
+                .zip(counts.par_iter_mut())
+                .for_each(|(c, cursor)| {
+                    for &v in c {
+                        let b = bucket(v);
+                        out[cursor[b] as usize].store(v, Relaxed);
+                        cursor[b] += 1;
+                    }
+                });
+        }
+        drop(counts);
+        drop(values);
+        // Each stretch of SPAN entries apart, to sort their values.
+        let mut stretches = Vec::new();
+        let mut rest = &mut sorted[..];
+        for first in (0..buckets).step_by(SPAN) {
+            let last = (first + SPAN).min(buckets);
+            let len = (directory[last] - directory[first]) as usize;
+            let (here, more) = rest.split_at_mut(len);
+            stretches.push((first, last, here));
+            rest = more;
+        }
+        stretches.into_par_iter().for_each(|(first, last, here)| {
+            let base = directory[first];
+            for b in first..last {
+                let (lo, hi) = (directory[b] - base, directory[b + 1] - base);
+                here[lo as usize..hi as usize].sort_unstable();
+            }
+        });
         Keys {
-            values,
+            values: sorted,
             raw,
             min,
             shift,
@@ -478,17 +519,18 @@ mod tests {
             new += t.fill(|f| chunk.iter().filter(|&&h| f.insert(h)).count());
         }
         assert_eq!(new, 3000);
-        let sorted = t.into_sorted();
+        let mut sorted = t.into_numbers();
+        sorted.sort_unstable();
         let mut want: Vec<u64> = (0..3000).map(mix).collect();
         want.sort_unstable();
         assert_eq!(sorted, want);
     }
 
     /// The keys of `codes`, built as the explorer does: from the table's
-    /// sorted scrambled numbers.
+    /// scrambled numbers, in no useful order.
     fn keys_of(codes: &[u64]) -> Keys {
         let mut h: Vec<u64> = codes.iter().map(|&c| mix(c)).collect();
-        h.sort_unstable();
+        h.reverse();
         Keys::new(h)
     }
 

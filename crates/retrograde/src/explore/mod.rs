@@ -27,32 +27,64 @@
 //! assert!(s.value(&9).is_err()); // not reachable from 7: not a position
 //! ```
 //!
-//! How it works, in three steps:
-//! 1. **Explore** ([`Explorer::explore`]): breadth first from the starts, a
-//!    level at a time. Each level's moves are generated on all threads and
-//!    looked up in a hash table of the positions found so far; the new ones
-//!    are numbered in the order a single thread would find them, so the
-//!    numbering never depends on the thread count. Terminal positions (the
-//!    game's [`StateGame::terminal`]) are not expanded. Each move's target
-//!    counts one more predecessor as it is seen.
-//! 2. **Reverse**: with the predecessor counts, the reverse adjacency (flat
-//!    arrays, a [`Csr`]) is filled by generating the moves once more, on all
-//!    threads.
-//! 3. **Solve**: any engine; [`Explorer::solve`] runs the parallel engine
-//!    (the sequential one on one thread).
+//! How it works depends on whether the game numbers its positions
+//! ([`StateGame::encode`] and [`StateGame::decode`]).
 //!
-//! With a canonical form, every position is replaced by its canonical one
-//! before it is looked up, and moves keep their multiplicity: two moves to
-//! positions equivalent under a symmetry are two moves to the canonical one.
-//! Only reachable positions exist anywhere: in counts, files and lines.
+//! **By key**, when it does (the faster and leaner way):
+//! 1. **Explore** ([`Explorer::explore`]): breadth first from the starts, a
+//!    level at a time, every step on all threads. Each level's moves are
+//!    generated and their numbers inserted into one table of numbers that
+//!    all threads fill at once (one cache miss a move: the number is the
+//!    position, so nothing else is read).
+//! 2. **Number**: the numbers, sorted, give the ids: a position's id is the
+//!    rank of its number. Where the game's numbers spread evenly, the order
+//!    is theirs, so positions the game numbers close together get ids
+//!    close together and every later step stays in the cache: number a
+//!    position so that a move changes its number little (the side to move
+//!    in the low bits, a piece's square next to its neighbours'). Otherwise
+//!    the order is that of the numbers scrambled by a fixed bijection.
+//!    Either way the ids depend neither on the thread count nor on the
+//!    order positions were found, and a database's sorted keys follow them.
+//! 3. **Reverse**: the moves generated again by id and looked up by rank,
+//!    for out-degrees, terminal values and predecessor counts; then the
+//!    predecessors placed from the recorded moves, or, with
+//!    [`Explorer::low_memory`] (and by itself past the memory limit), from
+//!    the moves generated once more.
+//!
+//! **By hash** otherwise (or with [`Explorer::by_hash`]): the positions
+//! themselves are kept in the order found, the starts first, with a hash
+//! table of their numbers; each level's moves are generated on all threads
+//! and looked up, the new positions numbered in the order a single thread
+//! would find them (so the numbering never depends on the thread count);
+//! the moves are recorded and sorted by target, or generated twice more.
+//!
+//! **Solve**: any engine; [`Explorer::solve`] runs the parallel engine (the
+//! sequential one on one thread) where it fits the memory limit, else the
+//! lean engine.
+//!
+//! Terminal positions (the game's [`StateGame::terminal`]) are not
+//! expanded. With a canonical form, every position is replaced by its
+//! canonical one before it is looked up, and moves keep their multiplicity:
+//! two moves to positions equivalent under a symmetry are two moves to the
+//! canonical one. Only reachable positions exist anywhere: in counts, files
+//! and lines.
 //!
 //! # Memory
-//! Per position: the position itself (`size_of::<Position>()` and whatever
-//! it owns), 5.7 to 11.4 bytes of hash table, 4 of out-degree, 1 of terminal
-//! value, 8 of reverse offsets; per move 4 bytes of reverse adjacency, and 4
-//! more for the recorded moves while they are sorted (none with
-//! [`Explorer::low_memory`]). Solving adds the engine's state (17 bytes a
-//! position for the parallel engine, 9 of which are the result).
+//! By key: while exploring, 8 bytes a slot of the table (a slot for 1.33 to
+//! 2 positions; half as much again while it grows) and 8 a position of the
+//! level being expanded and the next; then per position 8 bytes of number
+//! and under 1 of directory, 1 of terminal value, 4 of out-degree and 8 of
+//! reverse offsets: 21 bytes a position, and 4 a move (8 while the
+//! recorded moves are placed; 4 with [`Explorer::low_memory`]).
+//!
+//! By hash: per position the position itself (`size_of::<Position>()` and
+//! whatever it owns), 5.7 to 11.4 bytes of hash table, 4 of out-degree, 1
+//! of terminal value, 8 of reverse offsets; per move 4 bytes of reverse
+//! adjacency, and 4 more for the recorded moves while they are sorted (none
+//! with [`Explorer::low_memory`]).
+//!
+//! Solving adds the engine's state: 17 bytes a position for the parallel
+//! engine (9 of which are the result), 4 for the lean one.
 
 mod by_key;
 mod explorer;
@@ -163,8 +195,9 @@ impl<G: StateGame> Explored<G> {
     }
 
     /// Whether positions are numbered by the rank of the game's own number
-    /// for them ([`StateGame::encode`]; the numbers in increasing order of
-    /// a fixed scrambling of them), not in the order found.
+    /// for them ([`StateGame::encode`]: in the numbers' order where they
+    /// spread evenly, else in the order of a fixed scrambling of them), not
+    /// in the order found (see the [module documentation](self)).
     pub fn numbered_by_key(&self) -> bool {
         matches!(self.numbering, Numbering::Keys(_))
     }
