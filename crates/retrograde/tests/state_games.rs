@@ -484,6 +484,36 @@ fn a_large_game_by_number_is_the_same_game_as_by_hash() {
     }
 }
 
+/// A game numbered by key may start anywhere: 100,000 starts (each given
+/// twice) fit the explorer's first table and are each a start once.
+#[test]
+fn a_game_that_starts_everywhere_is_explored_by_key() {
+    struct Everywhere;
+    impl StateGame for Everywhere {
+        type Position = u32;
+        fn starts(&self) -> Vec<u32> {
+            (0..200_000).map(|k| k / 2).collect()
+        }
+        fn for_each_move<F: FnMut(u32)>(&self, p: &u32, mut f: F) {
+            if *p > 0 {
+                f(p / 2);
+            }
+        }
+        fn encode(&self, p: &u32) -> Option<u64> {
+            Some(u64::from(*p))
+        }
+        fn decode(&self, code: u64) -> Option<u32> {
+            u32::try_from(code).ok()
+        }
+    }
+    let s = Explorer::new().solve(Everywhere).unwrap();
+    let e = s.explored();
+    assert!(e.numbered_by_key());
+    assert_eq!((e.len(), e.starts().len()), (100_000, 100_000));
+    // 0 has no move: lost; 1 moves to 0: won; 2 and 3 move to 1: lost.
+    assert_eq!(s.value(&3).unwrap(), Value::new(Outcome::Lose, Some(2)));
+}
+
 #[test]
 fn a_memory_limit_refuses_a_large_exploration() {
     let e = Explorer::new()

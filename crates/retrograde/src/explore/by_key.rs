@@ -55,9 +55,10 @@ const KEPT_BYTES: u64 = 1 + 4 + 8;
 /// order; `None` if the game does not number them.
 pub(super) fn numbered_starts<G: StateGame>(game: &G) -> Option<Vec<u64>> {
     let mut starts: Vec<u64> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for s in game.starts() {
         let h = mix(game.encode(&game.canonical(s))?);
-        if !starts.contains(&h) {
+        if seen.insert(h) {
             starts.push(h);
         }
     }
@@ -71,7 +72,8 @@ pub(super) fn explore<G: StateGame>(
     starts: Vec<u64>,
     reserve: u64,
 ) -> Result<Explored<G>> {
-    let mut table = Table::with_slots(1 << 12);
+    // Room for the starts from the first (a game may start anywhere).
+    let mut table = Table::with_slots((starts.len() * 2).max(1 << 12));
     let mut frontier = starts.clone();
     table.fill(|t| {
         for &h in &starts {

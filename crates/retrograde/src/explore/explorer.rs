@@ -108,8 +108,13 @@ impl<'p> Explorer<'p> {
 
     /// Explores with the hash table of positions even when the game numbers
     /// its positions ([`StateGame::encode`]): numbers in the order found,
-    /// the starts first. Slower and larger (see the
-    /// [module documentation](super)); for a game whose `encode` is costly.
+    /// the starts first, and each move generated once (by key, every move
+    /// is generated once more after the positions are numbered, twice with
+    /// [`Explorer::low_memory`]). Larger, and slower where moves are cheap
+    /// (see the [module documentation](super)); for a game whose moves are
+    /// costly to generate (the chess endings: by key, KBNK explored in 2.3 s
+    /// instead of 5.2 s but reversed in 4.6 s instead of 0.8 s), or whose
+    /// `encode` is.
     pub fn by_hash(self) -> Explorer<'p> {
         Explorer {
             by_hash: true,
