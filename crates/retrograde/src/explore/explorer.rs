@@ -67,7 +67,8 @@ const EXPLORE_BYTES: u64 = 9;
 const GRAPH_BYTES: (u64, u64) = (4, 4);
 
 /// Bytes per position of the lean engine's state, which
-/// [`Explorer::solve`] runs when the parallel engine's does not fit.
+/// [`Explorer::solve`] runs by key, and by hash when the parallel engine's
+/// does not fit: what exploring reserves.
 const SOLVE_BYTES: u64 = crate::solve::LEAN_BYTES_PER_POSITION;
 
 /// Bytes per position of the parallel engine's state.

@@ -58,7 +58,9 @@
 //! would find them (so the numbering never depends on the thread count);
 //! the moves are recorded and sorted by target, or generated twice more.
 //!
-//! **Solve**: any engine; [`Explorer::solve`] runs the parallel engine (the
+//! **Solve**: any engine; [`Explorer::solve`] runs the lean engine for a
+//! game explored by key (ids follow its numbers, and the lean walk stays in
+//! the cache), and for one explored by hash the parallel engine (the
 //! sequential one on one thread) where it fits the memory limit, else the
 //! lean engine.
 //!

@@ -42,8 +42,9 @@ pub struct StateRun<G: StateGame, K> {
     uncounted: Vec<u32>,
 }
 
-/// Explores and solves `game` within `how`'s limit (the parallel engine,
-/// every best move kept), position `p` keyed by `key(p)` in its database.
+/// Explores and solves `game` within `how`'s limit (as [`Explorer::solve`]:
+/// the lean engine for a game explored by key, else the parallel one where
+/// it fits), position `p` keyed by `key(p)` in its database.
 ///
 /// # Errors
 /// As [`Explorer::solve`].
