@@ -41,7 +41,7 @@
 //!
 //! The engines cannot follow it cheaply: they see a position's moves
 //! backwards, one successor at a time, not where each stands in the
-//! position's list of moves. The best moves they store ([`Entry`],
+//! position's list of moves. The best moves they store ([`Bookkeeping`],
 //! [`level_rank`], [`best_of`], and through them a
 //! [`Solution`](crate::Solution), [`Solved::best_move`](crate::Solved) and
 //! [`Solved::moves`](crate::Solved::moves)) take **the smaller number**
