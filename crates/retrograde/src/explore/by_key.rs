@@ -88,7 +88,8 @@ pub(super) fn explore<G: StateGame>(
     while !frontier.is_empty() {
         e.progress.advance(frontier.len() as u64);
         frontier = found.expand_level(e, &game, &mut table, &frontier, reserve)?;
-        found.check(e, &table, frontier.len(), frontier.is_empty(), reserve)?;
+        let exploring = Table::bytes_for(table.slots()).saturating_add(frontier.len() as u64 * 8);
+        found.check(e, exploring, frontier.is_empty(), reserve)?;
     }
     e.progress.end();
     if found.positions > MAX_VERTICES {
@@ -170,37 +171,13 @@ impl Found {
             while Table::room_of(slots) < self.positions + most {
                 slots = slots / 2 * 3;
             }
-            self.check_growth(e, table, slots, frontier.len() + next.len(), reserve)?;
+            // The old table and the new, and the levels' numbers.
+            let growing = (Table::bytes_for(table.slots()) + Table::bytes_for(slots))
+                .saturating_add((frontier.len() + next.len()) as u64 * 8);
+            self.check(e, growing, false, reserve)?;
             table.grow(slots);
             pending = deferred;
         }
-    }
-
-    /// Refuses a table of `slots` slots (beside the current one while it
-    /// grows, and `levels` numbers of the current levels) past the limit.
-    fn check_growth(
-        &self,
-        e: &Explorer<'_>,
-        table: &Table,
-        slots: usize,
-        levels: usize,
-        reserve: u64,
-    ) -> Result<()> {
-        let Some(limit) = e.memory_limit else {
-            return Ok(());
-        };
-        let needed = (Table::bytes_for(table.slots()) + Table::bytes_for(slots))
-            .saturating_add(levels as u64 * 8)
-            .max(self.needed(e, reserve, 1));
-        if needed > limit {
-            return Err(Error::ExplorationTooLarge {
-                found: self.positions as u64,
-                moves: self.moves,
-                needed,
-                limit,
-            });
-        }
-        Ok(())
     }
 
     /// The bytes the explored game needs (moves held `times`), besides the
@@ -218,20 +195,13 @@ impl Found {
             .is_none_or(|limit| self.needed(e, reserve, 2) <= limit)
     }
 
-    /// Refuses, after a level, what would exceed the limit: the table and
-    /// the level, or the explored game.
-    fn check(
-        &self,
-        e: &Explorer<'_>,
-        table: &Table,
-        level: usize,
-        done: bool,
-        reserve: u64,
-    ) -> Result<()> {
+    /// Refuses what would exceed the limit: `exploring` bytes now (the
+    /// table and the levels), or the explored game. `done`: every position
+    /// has been found (else the counts are partial).
+    fn check(&self, e: &Explorer<'_>, exploring: u64, done: bool, reserve: u64) -> Result<()> {
         let Some(limit) = e.memory_limit else {
             return Ok(());
         };
-        let exploring = Table::bytes_for(table.slots()).saturating_add(level as u64 * 8);
         let needed = self.needed(e, reserve, 1).max(exploring);
         match (needed > limit, done) {
             (false, _) => Ok(()),
