@@ -235,24 +235,6 @@ impl StateGame for TeekoState {
         self.over(*p).then_some(Outcome::Lose)
     }
 
-    fn show(&self, p: &u64) -> String {
-        let text = self.notation(p);
-        let (rows, _) = text.split_once(' ').unwrap_or((&text, ""));
-        let mut out = String::new();
-        for (r, row) in rows.split('/').enumerate() {
-            out.push(char::from(b'5' - r as u8));
-            for c in row.chars() {
-                out.push(' ');
-                out.push(c.to_ascii_uppercase());
-            }
-            out.push('\n');
-        }
-        out.push_str("  a b c d e\n");
-        out.push_str(&self.to_move(p));
-        out.push_str(" to move");
-        out
-    }
-
     fn notation(&self, p: &u64) -> String {
         let (x, o) = (x_cells(*p), o_cells(*p));
         let mut s = String::with_capacity(31);
