@@ -192,11 +192,8 @@ impl Writer {
     where
         F: Fn(u64) -> Option<Value> + Sync,
     {
-        let n = source.records;
-        (0..n.div_ceil(BLOCK_RECORDS))
-            .into_par_iter()
-            .map(|b| {
-                let r = block_range(b, n);
+        blocks(source.records)
+            .map(|r| {
                 let mut packed = vec![0u8; packed_bytes(r.end - r.start, bits)];
                 for (j, rec) in r.enumerate() {
                     put_bits(
@@ -242,9 +239,12 @@ impl Writer {
     }
 }
 
-/// The records of block `b` of `n` records.
-fn block_range(b: u64, n: u64) -> std::ops::Range<u64> {
-    b * BLOCK_RECORDS..((b + 1) * BLOCK_RECORDS).min(n)
+/// The blocks of `n` records, each its range of records, in order on all
+/// threads.
+fn blocks(n: u64) -> impl ParallelIterator<Item = std::ops::Range<u64>> {
+    (0..n.div_ceil(BLOCK_RECORDS))
+        .into_par_iter()
+        .map(move |b| b * BLOCK_RECORDS..((b + 1) * BLOCK_RECORDS).min(n))
 }
 
 /// The counts, the longest remoteness and the largest code of `source`'s
@@ -253,12 +253,10 @@ fn tally_records<F>(source: &Source<'_, F>) -> Tally
 where
     F: Fn(u64) -> Option<Value> + Sync,
 {
-    let n = source.records;
-    (0..n.div_ceil(BLOCK_RECORDS))
-        .into_par_iter()
-        .map(|b| {
+    blocks(source.records)
+        .map(|records| {
             let mut t = Tally::default();
-            for r in block_range(b, n) {
+            for r in records {
                 t.add((source.value)(r));
             }
             t
