@@ -44,7 +44,8 @@
 //!    in the low bits, a piece's square next to its neighbours'). Otherwise
 //!    the order is that of the numbers scrambled by a fixed bijection.
 //!    Either way the ids depend neither on the thread count nor on the
-//!    order positions were found, and a database's sorted keys follow them.
+//!    order positions were found; in the game's order, a database keyed by
+//!    the same numbers lists its records in the order of the ids.
 //! 3. **Reverse**: the moves generated again by id and looked up by rank,
 //!    for out-degrees, terminal values and predecessor counts; then the
 //!    predecessors placed from the recorded moves, or, with
