@@ -157,7 +157,9 @@ impl SaveArgs {
                         },
                     )
                 }
-                KeyOrder::Any => writer.stage_keyed(files, path, n, key, |i| answers.value(i)),
+                KeyOrder::Any => {
+                    writer.stage_keyed(files, path, n, |i| solution.key(i), |i| answers.value(i))
+                }
             })
         })?;
         Ok(Some(Saved {

@@ -54,6 +54,7 @@ pub mod play;
 pub mod registry;
 mod shared;
 pub mod solve;
+pub mod tier;
 pub mod verify;
 
 pub use alloc::{allocation_may_fail, fallibly};

@@ -171,7 +171,7 @@ fn database(game: &Shuffled, sol: &StateSolution<&Shuffled>) -> (tempfile::TempD
         .write_keyed(
             &path,
             explored.len() as u32,
-            |i| u64::from(explored.position(i).unwrap()),
+            |i| explored.position(i).map(u64::from),
             |i| sol.solved().value(i),
         )
         .unwrap();

@@ -331,7 +331,8 @@ fn write_file(
 impl Writer {
     /// Writes the database of `n` positions keyed sparsely: position `i`'s
     /// record is kept under `key(i)` (distinct keys, in any order: they are
-    /// sorted here) with value `value(i)`. What a state game's solution
+    /// sorted here) with value `value(i)`; a position whose key is `None`
+    /// is left out. What a state game's solution
     /// needs, whatever the order it was explored in.
     ///
     /// # Errors
@@ -348,7 +349,7 @@ impl Writer {
         value: V,
     ) -> Result<WriteSummary, DbError>
     where
-        K: Fn(u32) -> u64 + Sync,
+        K: Fn(u32) -> Option<u64> + Sync,
         V: Fn(u32) -> Option<Value> + Sync,
     {
         let mut outputs = Outputs::new();
@@ -371,10 +372,13 @@ impl Writer {
         value: V,
     ) -> Result<WriteSummary, DbError>
     where
-        K: Fn(u32) -> u64 + Sync,
+        K: Fn(u32) -> Option<u64> + Sync,
         V: Fn(u32) -> Option<Value> + Sync,
     {
-        let mut order: Vec<(u64, u32)> = (0..n).into_par_iter().map(|i| (key(i), i)).collect();
+        let mut order: Vec<(u64, u32)> = (0..n)
+            .into_par_iter()
+            .filter_map(|i| Some((key(i)?, i)))
+            .collect();
         order.par_sort_unstable();
         let keys: Vec<u64> = order.par_iter().map(|&(k, _)| k).collect();
         let index: Vec<u32> = order.par_iter().map(|&(_, i)| i).collect();
@@ -383,7 +387,7 @@ impl Writer {
             outputs,
             path,
             &Source {
-                records: u64::from(n),
+                records: keys.len() as u64,
                 value: |r: u64| value(index[r as usize]),
                 keys: Some(&keys),
                 moves: None,

@@ -1,0 +1,255 @@
+//! A directory of solved tiers: one database a tier and the manifest
+//! (`tiers.json`) that lists the complete ones.
+//!
+//! ```text
+//! {"format":"retrograde tiers","version":1,
+//!  "game":{"game":"chess","variant":"","params":{"symmetry":"true"}},
+//!  "tiers":[{"name":"KK","file":"KK.db","positions":462,"longest":0,
+//!            "bytes":8192,"xxh3":"…"}, …]}
+//! ```
+//!
+//! A tier is listed once its database is complete: the database is written
+//! atomically (a temporary file renamed into place), then the manifest is
+//! written again atomically with the tier added. A tier is trusted on a
+//! later run only if its file still has the listed size and XXH3 checksum
+//! and its header names this game and the tier.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{TierError, TieredGame};
+use crate::db::{Database, Meta};
+use crate::Value;
+
+/// The manifest's file name in a tier directory.
+pub const MANIFEST: &str = "tiers.json";
+
+const FORMAT: &str = "retrograde tiers";
+const VERSION: u32 = 1;
+
+/// What a tier directory holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always `retrograde tiers`.
+    pub format: String,
+    /// The manifest's version (1).
+    pub version: u32,
+    /// The game: each tier's database has this header, its variant the tier's name.
+    pub game: Meta,
+    /// The complete tiers, in the order they were solved (children first).
+    pub tiers: Vec<ManifestTier>,
+}
+
+/// A complete tier.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestTier {
+    /// The tier's name.
+    pub name: String,
+    /// Its database, relative to the directory.
+    pub file: String,
+    /// Its positions.
+    pub positions: u64,
+    /// Its longest remoteness (`None`: every position a draw).
+    pub longest: Option<u32>,
+    /// The database's size in bytes.
+    pub bytes: u64,
+    /// The database's XXH3-64 checksum, in hexadecimal.
+    pub xxh3: String,
+}
+
+impl Manifest {
+    /// An empty manifest for `game`.
+    pub fn new(game: Meta) -> Manifest {
+        Manifest {
+            format: FORMAT.into(),
+            version: VERSION,
+            game,
+            tiers: Vec::new(),
+        }
+    }
+
+    /// Reads the manifest of `dir`; `None` if there is none.
+    ///
+    /// # Errors
+    /// A manifest that does not read, or is not one.
+    pub fn read(dir: &Path) -> Result<Option<Manifest>, TierError> {
+        let path = dir.join(MANIFEST);
+        let text = match std::fs::read(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(TierError::Io(crate::Error::io(&path, e))),
+        };
+        let bad = |why: String| TierError::Manifest {
+            path: path.clone(),
+            why,
+        };
+        let m: Manifest = serde_json::from_slice(&text).map_err(|e| {
+            bad(format!(
+                "not a tier manifest ({e}); remove it to start over"
+            ))
+        })?;
+        if m.format != FORMAT || m.version != VERSION {
+            return Err(bad(format!(
+                "format {:?} version {}, expected {FORMAT:?} version {VERSION}",
+                m.format, m.version
+            )));
+        }
+        Ok(Some(m))
+    }
+
+    /// Writes the manifest into `dir`, atomically.
+    ///
+    /// # Errors
+    /// A failed write.
+    pub fn write(&self, dir: &Path) -> Result<(), TierError> {
+        let text = serde_json::to_vec_pretty(self).map_err(|e| TierError::Manifest {
+            path: dir.join(MANIFEST),
+            why: e.to_string(),
+        })?;
+        crate::io::write_atomically(&dir.join(MANIFEST), |w| {
+            w.write_all(&text)?;
+            w.write_all(b"\n")
+        })?;
+        Ok(())
+    }
+
+    /// The tier named `name`, if listed.
+    pub fn tier(&self, name: &str) -> Option<&ManifestTier> {
+        self.tiers.iter().find(|t| t.name == name)
+    }
+}
+
+/// The checksum and size of a file, as the manifest lists them.
+pub(super) fn fingerprint(path: &Path) -> Result<(u64, String), TierError> {
+    let bytes = std::fs::read(path).map_err(|e| crate::Error::io(path, e))?;
+    Ok((
+        bytes.len() as u64,
+        format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes)),
+    ))
+}
+
+/// Opens a listed tier's database if it is still what the manifest says:
+/// `Ok(None)` if it is missing or damaged (to be solved again).
+///
+/// # Errors
+/// A database that is whole but of another game or tier.
+pub(super) fn open_listed(
+    dir: &Path,
+    game: &Meta,
+    listed: &ManifestTier,
+) -> Result<Option<Database>, TierError> {
+    let path = dir.join(&listed.file);
+    let Ok((bytes, sum)) = fingerprint(&path) else {
+        return Ok(None);
+    };
+    if bytes != listed.bytes || sum != listed.xxh3 {
+        return Ok(None);
+    }
+    let db = Database::open(&path)?;
+    let expected = tier_meta(game, &listed.name);
+    if *db.meta() != expected {
+        return Err(TierError::Foreign {
+            path,
+            why: format!(
+                "its header says {}, expected {}",
+                crate::play::describe(db.meta()),
+                crate::play::describe(&expected)
+            ),
+        });
+    }
+    Ok(Some(db))
+}
+
+/// The header of tier `name`'s database: the game's, with the tier's name
+/// as its variant.
+pub(super) fn tier_meta(game: &Meta, name: &str) -> Meta {
+    game.clone().variant(name)
+}
+
+/// A directory of solved tiers read as one game: any position's value from
+/// the database of its tier, each mapped when first asked.
+pub struct TierDirectory {
+    dir: PathBuf,
+    manifest: Manifest,
+    open: Vec<std::sync::OnceLock<Database>>,
+}
+
+impl TierDirectory {
+    /// Opens the tier directory `dir` (its manifest read; the databases are
+    /// opened as they are needed).
+    ///
+    /// # Errors
+    /// No manifest, or one that does not read.
+    pub fn open(dir: &Path) -> Result<TierDirectory, TierError> {
+        let manifest = Manifest::read(dir)?.ok_or_else(|| TierError::Manifest {
+            path: dir.join(MANIFEST),
+            why: "no such file: not a tier directory (`--tiers DIR` writes one)".into(),
+        })?;
+        let open = (0..manifest.tiers.len())
+            .map(|_| std::sync::OnceLock::new())
+            .collect();
+        Ok(TierDirectory {
+            dir: dir.to_path_buf(),
+            manifest,
+            open,
+        })
+    }
+
+    /// The manifest.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// The database of the tier named `name`; `None` if the directory does
+    /// not list it.
+    ///
+    /// # Errors
+    /// A database that does not open, or is not the tier's.
+    pub fn database(&self, name: &str) -> Result<Option<&Database>, TierError> {
+        let Some(i) = self.manifest.tiers.iter().position(|t| t.name == name) else {
+            return Ok(None);
+        };
+        if let Some(db) = self.open[i].get() {
+            return Ok(Some(db));
+        }
+        let listed = &self.manifest.tiers[i];
+        let path = self.dir.join(&listed.file);
+        let db = Database::open(&path)?;
+        let expected = tier_meta(&self.manifest.game, &listed.name);
+        if *db.meta() != expected {
+            return Err(TierError::Foreign {
+                path,
+                why: format!(
+                    "its header says {}, expected {}",
+                    crate::play::describe(db.meta()),
+                    crate::play::describe(&expected)
+                ),
+            });
+        }
+        Ok(Some(self.open[i].get_or_init(|| db)))
+    }
+
+    /// The value of `p` (any position of the game, canonical or not).
+    ///
+    /// # Errors
+    /// Its tier not in the directory; a position its tier does not hold; a
+    /// damaged database.
+    pub fn value<G: TieredGame>(&self, game: &G, p: &G::Position) -> Result<Value, TierError> {
+        let q = game.canonical(p.clone());
+        let tier = game.tier_name(&game.tier(&q));
+        let missing = |tier: String| TierError::NoSuchTier {
+            tier,
+            position: game.notation(p),
+        };
+        let db = self.database(&tier)?.ok_or_else(|| missing(tier.clone()))?;
+        let code = game.encode(&q).ok_or_else(|| TierError::NotNumbered {
+            tier: tier.clone(),
+            position: game.notation(p),
+        })?;
+        db.value(code)?.ok_or_else(|| TierError::NotHeld {
+            tier: tier.clone(),
+            position: game.notation(p),
+        })
+    }
+}

@@ -1,0 +1,212 @@
+//! Games bigger than memory, solved tier by tier.
+//!
+//! A [`TieredGame`] splits its positions into tiers (a chess ending's
+//! material, the stones on a Morris board): every move stays in its tier or
+//! reaches one of the tier's declared *child tiers*, and the tiers form no
+//! cycle. [`TierSolver`] then solves one tier at a time, children first: a
+//! tier is explored and solved alone, each move into a child tier valued
+//! by probing that tier's database where it lies (memory-mapped), and the
+//! tier is kept as a [database](crate::db) of its own in one directory with
+//! a manifest (`tiers.json`). Peak memory follows the largest tier, not the
+//! game.
+//!
+//! A run that is stopped, in any way, leaves every finished tier complete
+//! (databases and manifest are written atomically); run again, it takes
+//! those tiers as they are, after checking each against the manifest's
+//! checksum and its header, and solves the rest. A damaged tier is solved
+//! again; a directory of another game is refused.
+//!
+//! ```
+//! use retrograde::tier::{TierSolver, TieredGame};
+//! use retrograde::{Outcome, StateGame};
+//!
+//! /// Take 1 or 2 from a pile of up to 9; the tier is the pile's tens...
+//! /// here, its thirds: a move stays in its third or goes down.
+//! struct Pile;
+//! impl StateGame for Pile {
+//!     type Position = u8;
+//!     fn starts(&self) -> Vec<u8> { vec![9] }
+//!     fn for_each_move<F: FnMut(u8)>(&self, p: &u8, mut f: F) {
+//!         (1..=2).filter(|&k| k <= *p).for_each(|k| f(p - k));
+//!     }
+//!     fn encode(&self, p: &u8) -> Option<u64> { Some(u64::from(*p)) }
+//!     fn decode(&self, c: u64) -> Option<u8> { u8::try_from(c).ok().filter(|&p| p <= 9) }
+//! }
+//! impl TieredGame for Pile {
+//!     type Tier = u8;
+//!     fn tier(&self, p: &u8) -> u8 { p / 3 }
+//!     fn child_tiers(&self, t: &u8) -> Vec<u8> { (t.saturating_sub(1)..*t).collect() }
+//!     fn tier_positions(&self, t: &u8) -> Vec<u8> { (t * 3..t * 3 + 3).filter(|&p| p <= 9).collect() }
+//!     fn tier_name(&self, t: &u8) -> String { format!("third{t}") }
+//! }
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let run = TierSolver::new(dir.path()).solve(&Pile, &[3]).unwrap();
+//! assert_eq!(run.tiers.len(), 4); // tiers 0, 1, 2, 3
+//! let tiers = retrograde::tier::TierDirectory::open(dir.path()).unwrap();
+//! // 9 is a multiple of 3: the player to move loses, in 6 plies.
+//! let v = tiers.value(&Pile, &9).unwrap();
+//! assert_eq!((v.outcome, v.remoteness), (Outcome::Lose, Some(6)));
+//! ```
+//!
+//! # How a tier is solved
+//! A move into a solved child tier is a move to a position whose value is
+//! known: a win, loss or tie in `r` plies, or a draw. The tier's graph gets,
+//! for every value its children hold, one *stand-in* position of exactly
+//! that value (a chain: a loss in `r` has one move, to a win in `r - 1`;
+//! a draw has one move, to itself), and the move is sent there. The tier is
+//! then an ordinary game, solved by the same engines as any other; the
+//! stand-ins (at most four a remoteness) are left out of its database and
+//! its counts.
+//!
+//! # Complexity
+//! Each tier costs what an [`Explorer`](crate::Explorer) solve of its own
+//! positions costs, plus one database probe (a few reads of a mapped file)
+//! for every move that leaves it; the whole game is solved in time linear
+//! in its moves, and in the memory of its largest tier plus the stand-ins.
+
+mod directory;
+mod plan;
+mod solver;
+mod view;
+
+use std::fmt;
+use std::hash::Hash;
+use std::path::PathBuf;
+
+pub use directory::{Manifest, ManifestTier, TierDirectory, MANIFEST};
+pub use plan::{plan, Plan};
+pub use solver::{TierDone, TierRun, TierSolution, TierSolver};
+pub use view::{Slot, TierView};
+
+use crate::db::DbError;
+use crate::StateGame;
+
+/// A game whose positions fall into tiers that moves only leave downward:
+/// see the [module docs](self).
+///
+/// The game must number its positions ([`StateGame::encode`] and
+/// [`StateGame::decode`]): a tier's database keeps each position under its
+/// number, and a move into a child tier is valued by that number.
+pub trait TieredGame: StateGame {
+    /// A tier: a chess ending's material, a count of stones.
+    type Tier: Clone + Eq + Hash + Ord + fmt::Debug + Send + Sync;
+
+    /// The tier of `p`; the same for `p` and its
+    /// [canonical](StateGame::canonical) form.
+    fn tier(&self, p: &Self::Position) -> Self::Tier;
+
+    /// The tiers a move from `tier` can reach besides `tier` itself. A move
+    /// to any other tier is an error ([`TierError::Undeclared`]), and so is
+    /// a cycle among tiers ([`TierError::Cycle`]).
+    fn child_tiers(&self, tier: &Self::Tier) -> Vec<Self::Tier>;
+
+    /// The positions `tier` is explored from: every one whose value is
+    /// wanted (each tier is solved strongly from them, and from what their
+    /// moves reach within the tier). A move from a parent tier must reach
+    /// only positions found so.
+    fn tier_positions(&self, tier: &Self::Tier) -> Vec<Self::Position>;
+
+    /// The tier's name: its database's file name in the directory
+    /// (`KPK.db`) and its name in messages. Distinct tiers, distinct names,
+    /// of letters, digits, `-`, `_` and `.` only.
+    fn tier_name(&self, tier: &Self::Tier) -> String;
+}
+
+/// Why a tiered solve failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TierError {
+    /// The tiers form a cycle.
+    #[error("the tiers form a cycle: {}", tiers.join(" -> "))]
+    Cycle {
+        /// The tiers on it, the first repeated at the end.
+        tiers: Vec<String>,
+    },
+    /// A move reaches a tier its tier does not declare as a child.
+    #[error("a move from tier {from} reaches tier {to}, which {from} does not declare as a child (it declares {declared})")]
+    Undeclared {
+        /// The tier moved from.
+        from: String,
+        /// The tier reached.
+        to: String,
+        /// The children it declares, comma-separated.
+        declared: String,
+    },
+    /// A move reaches a position its child tier's database does not hold.
+    #[error("a move from tier {from} reaches {position} in tier {to}, whose database does not hold it (a tier is solved from its tier_positions)")]
+    NotInTier {
+        /// The tier moved from.
+        from: String,
+        /// The tier reached.
+        to: String,
+        /// The position, in the game's notation.
+        position: String,
+    },
+    /// A position the game does not number.
+    #[error("tier {tier}: {position} has no number (a tiered game must encode every position)")]
+    NotNumbered {
+        /// The tier.
+        tier: String,
+        /// The position, in the game's notation.
+        position: String,
+    },
+    /// A tier's name cannot name a file, or two tiers share one.
+    #[error("tier name {name:?}: {why}")]
+    BadName {
+        /// The name.
+        name: String,
+        /// What is wrong with it.
+        why: &'static str,
+    },
+    /// A position its tier's database does not hold.
+    #[error("{position} is not in the database of its tier, {tier}")]
+    NotHeld {
+        /// The tier.
+        tier: String,
+        /// The position.
+        position: String,
+    },
+    /// The directory's manifest does not read, or is another game's.
+    #[error("{}: {why}", crate::io::paths::shown(path))]
+    Manifest {
+        /// The manifest.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// A tier's database is another game's.
+    #[error(
+        "{}: {why}; it is not this game's tier (remove it to solve the tier again)",
+        crate::io::paths::shown(path)
+    )]
+    Foreign {
+        /// The database.
+        path: PathBuf,
+        /// What differs.
+        why: String,
+    },
+    /// A position is not in any tier the directory holds.
+    #[error("{position} is in tier {tier}, which the directory does not hold")]
+    NoSuchTier {
+        /// The tier.
+        tier: String,
+        /// The position.
+        position: String,
+    },
+    /// A database could not be read or written.
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// A tier's solve failed (the memory limit, say).
+    #[error("tier {tier}: {source}")]
+    Solve {
+        /// The tier.
+        tier: String,
+        /// Why.
+        #[source]
+        source: crate::Error,
+    },
+    /// The directory could not be created or written.
+    #[error(transparent)]
+    Io(#[from] crate::Error),
+}

@@ -1,0 +1,378 @@
+//! Solving the tiers of a game one after another into a directory, and
+//! taking up a stopped run where it ended.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::directory::{fingerprint, open_listed, tier_meta};
+use super::view::Child;
+use super::{plan, Manifest, ManifestTier, Slot, TierError, TierView, TieredGame};
+use crate::db::{Compression, Database, Meta, Writer};
+use crate::explore::StateSolution;
+use crate::registry::{GameSolution, KeyOrder};
+use crate::solve::{NoProgress, Progress};
+use crate::{Answers, Explorer, Report, SolveError};
+
+/// What became of one tier.
+#[derive(Clone, Debug)]
+pub struct TierDone {
+    /// Its name.
+    pub name: String,
+    /// Its positions (stand-ins not counted).
+    pub positions: u64,
+    /// Its moves, stand-ins' included; `None` for a tier taken as it was.
+    pub moves: Option<u64>,
+    /// Its longest remoteness.
+    pub longest: Option<u32>,
+    /// Seconds spent on it (exploring, solving, writing).
+    pub seconds: f64,
+    /// Whether it was taken from an earlier run, checked, rather than solved.
+    pub resumed: bool,
+}
+
+/// What a tiered solve did, tier by tier in the order they were taken.
+#[derive(Clone, Debug, Default)]
+pub struct TierRun {
+    /// Every tier, children first.
+    pub tiers: Vec<TierDone>,
+}
+
+/// Solves a [`TieredGame`] into a directory, tier by tier: see the
+/// [module docs](super).
+pub struct TierSolver<'p> {
+    dir: PathBuf,
+    meta: Meta,
+    memory_limit: Option<u64>,
+    compression: Compression,
+    progress: &'p dyn Progress,
+    on_tier: Option<&'p (dyn Fn(&TierDone) + Sync)>,
+}
+
+impl TierSolver<'static> {
+    /// Solves into `dir` (created if need be), the game's databases headed
+    /// `tiered` (see [`TierSolver::meta`]), uncompressed, no memory limit.
+    pub fn new(dir: &Path) -> TierSolver<'static> {
+        TierSolver {
+            dir: dir.to_path_buf(),
+            meta: Meta::new("tiered"),
+            memory_limit: None,
+            compression: Compression::None,
+            progress: &NoProgress,
+            on_tier: None,
+        }
+    }
+}
+
+impl<'p> TierSolver<'p> {
+    /// The game as its databases' headers name it: each tier's database
+    /// gets `meta` with the tier's name as its variant, and the manifest
+    /// records it, so that a directory of another game is refused.
+    pub fn meta(mut self, meta: Meta) -> Self {
+        self.meta = meta;
+        self
+    }
+
+    /// Refuse a tier whose solve would need more than `bytes`.
+    pub fn memory_limit(mut self, bytes: u64) -> Self {
+        self.memory_limit = Some(bytes);
+        self
+    }
+
+    /// How each tier's records are stored; uncompressed (the default) is
+    /// probed in place, the fastest for the tiers above.
+    pub fn compression(mut self, compression: Compression) -> Self {
+        self.compression = compression;
+        self
+    }
+
+    /// Reports each tier's phases to `progress`.
+    pub fn progress<'q>(self, progress: &'q dyn Progress) -> TierSolver<'q>
+    where
+        'p: 'q,
+    {
+        TierSolver { progress, ..self }
+    }
+
+    /// Calls `f` as each tier is done (solved or taken from an earlier run).
+    pub fn on_tier<'q>(self, f: &'q (dyn Fn(&TierDone) + Sync)) -> TierSolver<'q>
+    where
+        'p: 'q,
+    {
+        TierSolver {
+            on_tier: Some(f),
+            ..self
+        }
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Solves `roots` and every tier below them, each tier kept in the
+    /// directory; tiers the directory already holds, complete and
+    /// unchanged, are taken as they are.
+    ///
+    /// # Errors
+    /// See [`TierError`]: the tiers' plan, a tier's solve, a foreign
+    /// directory, a failed write.
+    pub fn solve<G: TieredGame>(&self, game: &G, roots: &[G::Tier]) -> Result<TierRun, TierError> {
+        let plan = plan(game, roots)?;
+        let mut manifest = self.manifest()?;
+        let mut run = TierRun::default();
+        for tier in &plan.tiers {
+            if let Some(done) = self.resume(game, tier, &mut manifest)? {
+                run.tiers.push(done);
+                continue;
+            }
+            let started = Instant::now();
+            let solution = self.solve_one(game, tier)?;
+            let done = self.keep(&solution, &mut manifest, started)?;
+            self.tell(&done);
+            run.tiers.push(done);
+        }
+        Ok(run)
+    }
+
+    /// Solves every tier below `root` into the directory (as
+    /// [`TierSolver::solve`]), then `root` itself, whose solution is
+    /// returned (and kept in the directory too).
+    ///
+    /// # Errors
+    /// As [`TierSolver::solve`].
+    pub fn solve_root<'g, G: TieredGame>(
+        &self,
+        game: &'g G,
+        root: &G::Tier,
+    ) -> Result<(TierRun, TierSolution<'g, G>), TierError> {
+        let plan = plan(game, std::slice::from_ref(root))?;
+        let mut manifest = self.manifest()?;
+        let mut run = TierRun::default();
+        let (below, _) = plan.tiers.split_at(plan.tiers.len() - 1);
+        for tier in below {
+            if let Some(done) = self.resume(game, tier, &mut manifest)? {
+                run.tiers.push(done);
+                continue;
+            }
+            let started = Instant::now();
+            let solution = self.solve_one(game, tier)?;
+            let done = self.keep(&solution, &mut manifest, started)?;
+            self.tell(&done);
+            run.tiers.push(done);
+        }
+        let started = Instant::now();
+        let solution = self.solve_one(game, root)?;
+        let done = self.keep(&solution, &mut manifest, started)?;
+        self.tell(&done);
+        run.tiers.push(done);
+        Ok((run, solution))
+    }
+
+    fn tell(&self, done: &TierDone) {
+        if let Some(f) = self.on_tier {
+            f(done);
+        }
+    }
+
+    /// The directory's manifest (a new one if it has none), refused if it
+    /// is another game's.
+    fn manifest(&self) -> Result<Manifest, TierError> {
+        std::fs::create_dir_all(&self.dir).map_err(|e| crate::Error::io(&self.dir, e))?;
+        match Manifest::read(&self.dir)? {
+            None => Ok(Manifest::new(self.meta.clone())),
+            Some(m) if m.game == self.meta => Ok(m),
+            Some(m) => Err(TierError::Manifest {
+                path: self.dir.join(super::MANIFEST),
+                why: format!(
+                    "the tiers of {}, not of {}: use another directory",
+                    crate::play::describe(&m.game),
+                    crate::play::describe(&self.meta)
+                ),
+            }),
+        }
+    }
+
+    /// The tier as an earlier run left it, if it is listed, whole and
+    /// unchanged; a listed tier that is not is struck from the manifest.
+    fn resume<G: TieredGame>(
+        &self,
+        game: &G,
+        tier: &G::Tier,
+        manifest: &mut Manifest,
+    ) -> Result<Option<TierDone>, TierError> {
+        let name = game.tier_name(tier);
+        let Some(listed) = manifest.tier(&name).cloned() else {
+            return Ok(None);
+        };
+        let started = Instant::now();
+        match open_listed(&self.dir, &self.meta, &listed)? {
+            Some(db) => {
+                db.check()?;
+                let done = TierDone {
+                    name,
+                    positions: listed.positions,
+                    moves: None,
+                    longest: listed.longest,
+                    seconds: started.elapsed().as_secs_f64(),
+                    resumed: true,
+                };
+                self.tell(&done);
+                Ok(Some(done))
+            }
+            // Solved again, and listed again in its place.
+            None => Ok(None),
+        }
+    }
+
+    /// Explores and solves one tier, its children's databases probed.
+    fn solve_one<'g, G: TieredGame>(
+        &self,
+        game: &'g G,
+        tier: &G::Tier,
+    ) -> Result<TierSolution<'g, G>, TierError> {
+        let name = game.tier_name(tier);
+        let mut children = Vec::new();
+        for child in game.child_tiers(tier) {
+            let child_name = game.tier_name(&child);
+            let db = Database::open(&self.dir.join(file_name(&child_name)))?;
+            children.push(Child {
+                tier: child,
+                name: child_name,
+                db,
+            });
+        }
+        let view = TierView::new(game, tier.clone(), children);
+        let mut explorer = Explorer::new().progress(self.progress);
+        if let Some(limit) = self.memory_limit {
+            explorer = explorer.memory_limit(limit);
+        }
+        let solution = explorer.solve(view).map_err(|source| TierError::Solve {
+            tier: name.clone(),
+            source,
+        })?;
+        if let Some(fault) = solution.game().take_fault() {
+            return Err(fault);
+        }
+        Ok(TierSolution::new(solution))
+    }
+
+    /// Writes a solved tier's database and lists it in the manifest.
+    fn keep<G: TieredGame>(
+        &self,
+        solution: &TierSolution<'_, G>,
+        manifest: &mut Manifest,
+        started: Instant,
+    ) -> Result<TierDone, TierError> {
+        let name = solution.view().name().to_string();
+        let file = file_name(&name);
+        let path = self.dir.join(&file);
+        let answers = solution.answers();
+        Writer::new(tier_meta(&self.meta, &name))
+            .compression(self.compression)
+            .write_keyed(
+                &path,
+                answers.len() as u32,
+                |i| solution.key(i),
+                |i| answers.value(i),
+            )?;
+        let (bytes, xxh3) = fingerprint(&path)?;
+        let header = Database::open(&path)?.header().clone();
+        let longest = header.longest;
+        let listed = ManifestTier {
+            name: name.clone(),
+            file,
+            positions: header.positions,
+            longest,
+            bytes,
+            xxh3,
+        };
+        match manifest.tiers.iter_mut().find(|t| t.name == name) {
+            Some(t) => *t = listed,
+            None => manifest.tiers.push(listed),
+        }
+        manifest.write(&self.dir)?;
+        Ok(TierDone {
+            name,
+            positions: header.positions,
+            moves: Some(solution.solution.explored().move_count()),
+            longest,
+            seconds: started.elapsed().as_secs_f64(),
+            resumed: false,
+        })
+    }
+}
+
+/// The database file of tier `name`.
+fn file_name(name: &str) -> String {
+    format!("{name}.db")
+}
+
+/// One tier solved: its positions' answers (the stand-ins uncounted), as a
+/// [`GameSolution`] the tools report and save.
+pub struct TierSolution<'g, G: TieredGame> {
+    solution: StateSolution<TierView<'g, G>>,
+    stand_ins: Vec<u32>,
+}
+
+impl<'g, G: TieredGame> TierSolution<'g, G> {
+    fn new(solution: StateSolution<TierView<'g, G>>) -> Self {
+        let explored = solution.explored();
+        let stand_ins = (0..explored.len() as u32)
+            .into_par_iter()
+            .filter(|&i| matches!(explored.position(i), Some(Slot::Out(..))))
+            .collect();
+        TierSolution {
+            solution,
+            stand_ins,
+        }
+    }
+
+    /// The tier as a game.
+    pub fn view(&self) -> &TierView<'g, G> {
+        self.solution.game()
+    }
+
+    /// The solution, asked by position of the tier ([`Slot::In`]).
+    pub fn solution(&self) -> &StateSolution<TierView<'g, G>> {
+        &self.solution
+    }
+}
+
+impl<G: TieredGame> GameSolution for TierSolution<'_, G> {
+    fn answers(&self) -> &(dyn Answers + Sync) {
+        self.solution.solved()
+    }
+
+    fn key(&self, i: u32) -> Option<u64> {
+        match self.solution.explored().position(i)? {
+            Slot::In(p) => self.view().game().encode(&p),
+            Slot::Out(..) => None,
+        }
+    }
+
+    fn start(&self) -> Option<u32> {
+        match self.solution.explored().starts() {
+            [s] => Some(*s),
+            _ => None,
+        }
+    }
+
+    fn move_count(&self) -> Option<u64> {
+        Some(self.solution.explored().move_count())
+    }
+
+    fn uncounted(&self) -> Vec<u32> {
+        self.stand_ins.clone()
+    }
+
+    fn key_order(&self) -> KeyOrder {
+        KeyOrder::Any
+    }
+
+    fn verify(&self, keep: usize) -> Result<Report, SolveError> {
+        let explored = self.solution.explored();
+        crate::verify(explored, &explored.rules(), self.solution.solved(), keep)
+    }
+}

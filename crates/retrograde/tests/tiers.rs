@@ -1,0 +1,301 @@
+//! Tier by tier against whole: random tiered games (self-loops, parallel
+//! moves, terminal labels of every kind, ties and draws) solved both ways
+//! agree on every position; a stopped run resumes to the same files; bad
+//! tiers are refused with their names.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+use retrograde::db::Meta;
+use retrograde::tier::{TierDirectory, TierError, TierSolver, TieredGame, MANIFEST};
+use retrograde::{Explorer, Outcome, StateGame};
+
+/// Positions `(tier, i)` numbered `tier * 64 + i`; `moves[p]` lists the
+/// targets of `p` (into its own tier or a lower one), `labels[p]` its
+/// terminal value.
+#[derive(Clone, Debug)]
+struct Tiered {
+    sizes: Vec<u32>,
+    moves: Vec<Vec<u32>>,
+    labels: Vec<Option<Outcome>>,
+    /// `children[t]`: the lower tiers `t` declares.
+    children: Vec<Vec<u32>>,
+}
+
+impl Tiered {
+    fn tier_of(p: u32) -> u32 {
+        p / 64
+    }
+    fn all(&self) -> Vec<u32> {
+        (0..self.sizes.len() as u32)
+            .flat_map(|t| (0..self.sizes[t as usize]).map(move |i| t * 64 + i))
+            .collect()
+    }
+    fn slot(&self, p: u32) -> usize {
+        let t = Tiered::tier_of(p) as usize;
+        self.sizes[..t].iter().sum::<u32>() as usize + (p % 64) as usize
+    }
+}
+
+impl StateGame for Tiered {
+    type Position = u32;
+    fn starts(&self) -> Vec<u32> {
+        self.all()
+    }
+    fn for_each_move<F: FnMut(u32)>(&self, p: &u32, f: F) {
+        self.moves[self.slot(*p)].iter().copied().for_each(f);
+    }
+    fn terminal(&self, p: &u32) -> Option<Outcome> {
+        self.labels[self.slot(*p)]
+    }
+    fn encode(&self, p: &u32) -> Option<u64> {
+        Some(u64::from(*p))
+    }
+    fn decode(&self, code: u64) -> Option<u32> {
+        let p = u32::try_from(code).ok()?;
+        let t = Tiered::tier_of(p) as usize;
+        (t < self.sizes.len() && p % 64 < self.sizes[t]).then_some(p)
+    }
+}
+
+impl TieredGame for Tiered {
+    type Tier = u32;
+    fn tier(&self, p: &u32) -> u32 {
+        Tiered::tier_of(*p)
+    }
+    fn child_tiers(&self, t: &u32) -> Vec<u32> {
+        self.children[*t as usize].clone()
+    }
+    fn tier_positions(&self, t: &u32) -> Vec<u32> {
+        (0..self.sizes[*t as usize]).map(|i| t * 64 + i).collect()
+    }
+    fn tier_name(&self, t: &u32) -> String {
+        format!("t{t}")
+    }
+}
+
+fn outcome() -> impl Strategy<Value = Option<Outcome>> {
+    prop_oneof![
+        6 => Just(None),
+        1 => Just(Some(Outcome::Win)),
+        1 => Just(Some(Outcome::Lose)),
+        1 => Just(Some(Outcome::Tie)),
+        1 => Just(Some(Outcome::Draw)),
+    ]
+}
+
+/// A game of 1 to 4 tiers of 1 to 8 positions, 0 to 4 moves each, most
+/// within the tier; each tier declares the lower tiers its moves reach and
+/// sometimes one more.
+fn tiered() -> impl Strategy<Value = Tiered> {
+    prop::collection::vec(1u32..=8, 1..=4)
+        .prop_flat_map(|sizes| {
+            let n: u32 = sizes.iter().sum();
+            let positions: Vec<u32> = (0..sizes.len() as u32)
+                .flat_map(|t| (0..sizes[t as usize]).map(move |i| t * 64 + i))
+                .collect();
+            let per = positions.clone().into_iter().map(|p| {
+                let t = Tiered::tier_of(p);
+                let own: Vec<u32> = positions
+                    .iter()
+                    .copied()
+                    .filter(|&q| Tiered::tier_of(q) == t)
+                    .collect();
+                let lower: Vec<u32> = positions
+                    .iter()
+                    .copied()
+                    .filter(|&q| Tiered::tier_of(q) < t)
+                    .collect();
+                let target = if lower.is_empty() {
+                    prop::sample::select(own).boxed()
+                } else {
+                    prop_oneof![3 => prop::sample::select(own), 1 => prop::sample::select(lower)]
+                        .boxed()
+                };
+                (prop::collection::vec(target, 0..=4), outcome())
+            });
+            let extra = prop::collection::vec(any::<bool>(), sizes.len());
+            (Just(sizes), per.collect::<Vec<_>>(), extra, Just(n))
+        })
+        .prop_map(|(sizes, per, extra, _)| {
+            let (moves, labels): (Vec<_>, Vec<_>) = per.into_iter().unzip();
+            let tiers = sizes.len();
+            let mut children = vec![Vec::new(); tiers];
+            let mut slot = 0;
+            for (t, &size) in sizes.iter().enumerate() {
+                for _ in 0..size {
+                    for &q in &moves[slot] {
+                        let c = Tiered::tier_of(q);
+                        if c != t as u32 && !children[t].contains(&c) {
+                            children[t].push(c);
+                        }
+                    }
+                    slot += 1;
+                }
+                if extra[t] && t > 0 && !children[t].contains(&0) {
+                    children[t].push(0);
+                }
+            }
+            Tiered {
+                sizes,
+                moves,
+                labels,
+                children,
+            }
+        })
+}
+
+fn roots(g: &Tiered) -> Vec<u32> {
+    (0..g.sizes.len() as u32).rev().collect()
+}
+
+/// Each file of `dir` by name, with its length and a hash of its bytes.
+fn files(dir: &Path) -> Vec<(String, usize, u64)> {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut out: Vec<(String, usize, u64)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap();
+            let mut h = DefaultHasher::new();
+            bytes.hash(&mut h);
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                bytes.len(),
+                h.finish(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// Every position's value (outcome and remoteness) is the same solved
+    /// tier by tier, from the databases, as solved whole.
+    #[test]
+    fn tier_by_tier_agrees_with_whole(g in tiered()) {
+        let whole = Explorer::new().solve(&g).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        TierSolver::new(dir.path()).solve(&g, &roots(&g)).unwrap();
+        let tiers = TierDirectory::open(dir.path()).unwrap();
+        for p in g.all() {
+            let expected = whole.value(&p).unwrap();
+            let found = tiers.value(&g, &p).unwrap();
+            prop_assert_eq!(found, expected, "position {} of {:?}", p, g);
+        }
+    }
+
+    /// A run stopped after any tier (here: the directory's later tiers
+    /// removed, with or without their manifest entries) resumes to the
+    /// same files, byte for byte.
+    #[test]
+    fn a_resumed_run_writes_the_same_files(g in tiered(), keep in 0usize..4, listed in any::<bool>()) {
+        let whole_dir = tempfile::tempdir().unwrap();
+        TierSolver::new(whole_dir.path()).solve(&g, &roots(&g)).unwrap();
+        let expected = files(whole_dir.path());
+
+        let dir = tempfile::tempdir().unwrap();
+        TierSolver::new(dir.path()).solve(&g, &roots(&g)).unwrap();
+        let manifest = retrograde::tier::Manifest::read(dir.path()).unwrap().unwrap();
+        let mut cut = manifest.clone();
+        let gone: Vec<String> = manifest.tiers.iter().skip(keep).map(|t| t.file.clone()).collect();
+        for f in &gone {
+            std::fs::remove_file(dir.path().join(f)).unwrap();
+        }
+        if !listed {
+            cut.tiers.truncate(keep);
+        }
+        cut.write(dir.path()).unwrap();
+        let run = TierSolver::new(dir.path()).solve(&g, &roots(&g)).unwrap();
+        let resumed = run.tiers.iter().filter(|t| t.resumed).count();
+        prop_assert_eq!(resumed, keep.min(manifest.tiers.len()));
+        prop_assert_eq!(files(dir.path()), expected);
+    }
+}
+
+/// Three tiers, 2 -> 1 -> 0, each position moving down; tier 0's
+/// positions lose at once.
+fn chain() -> Tiered {
+    Tiered {
+        sizes: vec![2, 2, 2],
+        moves: vec![vec![], vec![], vec![0], vec![1, 0], vec![64], vec![65]],
+        labels: vec![None; 6],
+        children: vec![vec![], vec![0], vec![1]],
+    }
+}
+
+#[test]
+fn a_move_to_an_undeclared_tier_is_refused_naming_both() {
+    let mut g = chain();
+    g.moves[4] = vec![0];
+    let dir = tempfile::tempdir().unwrap();
+    let e = TierSolver::new(dir.path()).solve(&g, &[2]).unwrap_err();
+    assert!(matches!(e, TierError::Undeclared { .. }), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "a move from tier t2 reaches tier t0, which t2 does not declare as a child (it declares t1)"
+    );
+}
+
+#[test]
+fn a_cycle_of_tiers_is_refused_naming_them() {
+    let mut g = chain();
+    g.children[0] = vec![2];
+    let dir = tempfile::tempdir().unwrap();
+    let e = TierSolver::new(dir.path()).solve(&g, &[2]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the tiers form a cycle: t2 -> t1 -> t0 -> t2"
+    );
+}
+
+#[test]
+fn a_damaged_tier_is_solved_again_and_a_foreign_directory_refused() {
+    let g = chain();
+    let dir = tempfile::tempdir().unwrap();
+    TierSolver::new(dir.path()).solve(&g, &[2]).unwrap();
+    let expected = files(dir.path());
+    // One byte of t1's records flipped.
+    let t1 = dir.path().join("t1.db");
+    let mut bytes = std::fs::read(&t1).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&t1, bytes).unwrap();
+    let run = TierSolver::new(dir.path()).solve(&g, &[2]).unwrap();
+    let resumed: Vec<bool> = run.tiers.iter().map(|t| t.resumed).collect();
+    assert_eq!(resumed, [true, false, true]);
+    assert_eq!(files(dir.path()), expected);
+
+    let e = TierSolver::new(dir.path())
+        .meta(Meta::new("another"))
+        .solve(&g, &[2])
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("the tiers of tiered, not of another"),
+        "{e}"
+    );
+
+    std::fs::write(dir.path().join(MANIFEST), "{").unwrap();
+    let e = TierSolver::new(dir.path()).solve(&g, &[2]).unwrap_err();
+    assert!(e.to_string().contains("not a tier manifest"), "{e}");
+}
+
+#[test]
+fn values_come_through_the_tiers() {
+    let g = chain();
+    let dir = tempfile::tempdir().unwrap();
+    let run = TierSolver::new(dir.path()).solve(&g, &[2]).unwrap();
+    let names: Vec<&str> = run.tiers.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["t0", "t1", "t2"]);
+    let tiers = TierDirectory::open(dir.path()).unwrap();
+    // 129 -> 65 -> 0 (no move: loses): 65 wins in 1, 129 loses in 2.
+    let v = tiers.value(&g, &129).unwrap();
+    assert_eq!((v.outcome, v.remoteness), (Outcome::Lose, Some(2)));
+    // 65 moves to 1 or to 0, both without a move: it wins in 1.
+    let v = tiers.value(&g, &65).unwrap();
+    assert_eq!((v.outcome, v.remoteness), (Outcome::Win, Some(1)));
+}
