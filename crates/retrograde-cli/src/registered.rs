@@ -80,6 +80,15 @@ fn command(e: &'static Entry) -> Command {
             .value_name("POSITION")
             .help("Print this position's value and its moves with their values, best first (in the game's notation)."),
     );
+    if e.is_tiered() {
+        c = c.arg(
+            Arg::new("tiers")
+                .long("tiers")
+                .value_name("DIR")
+                .value_parser(clap::value_parser!(std::path::PathBuf))
+                .help("Keep every tier solved on the way (a database each, and tiers.json) in DIR, and take the tiers an earlier run left there (checked) instead of solving them again [default: a temporary directory]"),
+        );
+    }
     // After the options: their struct's own line would take the place of the game's.
     let c = Output::augment_args(c).about(e.about().to_string());
     if e.long_help().is_empty() {
@@ -152,10 +161,24 @@ impl Registered {
         let mut times = Timings::default();
         let bars = Bars::new(out.quiet || out.json);
         let phases = Phases::new(&bars);
+        let quiet = out.quiet;
+        let tell = move |t: &retrograde::tier::TierDone| {
+            if !quiet {
+                crate::progress::clear_line();
+                eprintln!("{}", tier_line(t));
+            }
+        };
         let how = How {
             memory_limit: Some(out.limit()),
             reserve: out.save.keyed_bytes_per_position(),
             progress: &phases,
+            tiers: self
+                .matches
+                .try_get_one::<std::path::PathBuf>("tiers")
+                .ok()
+                .flatten()
+                .map(|p| p.as_path()),
+            on_tier: Some(&tell),
         };
         let solution = game.solve(&how);
         phases.record(&mut times);
@@ -429,4 +452,21 @@ impl Side {
         }
         line
     }
+}
+
+/// One line for a tier done: `tier KQK: 46,137 positions, longest 20 plies, 0.4 s`.
+fn tier_line(t: &retrograde::tier::TierDone) -> String {
+    let longest = t.longest.map_or_else(
+        || "every position a draw".to_string(),
+        |r| format!("longest {r} plies"),
+    );
+    let how = if t.resumed {
+        "taken as an earlier run left it (checked)".to_string()
+    } else {
+        format!("{:.1} s", t.seconds)
+    };
+    format!(
+        "tier {}: {} positions, {longest}, {how}",
+        t.name, t.positions
+    )
 }

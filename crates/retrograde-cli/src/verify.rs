@@ -325,6 +325,8 @@ fn database(args: &Args) -> Result<ExitCode> {
                 memory_limit: Some(limit),
                 reserve: 0,
                 progress: &phases,
+                tiers: None,
+                on_tier: None,
             };
             let checked = game.check(&db, &how, keep);
             phases.record(&mut times);

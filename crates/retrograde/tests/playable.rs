@@ -22,7 +22,7 @@ fn chess_notation_reads_back_and_named_moves_are_the_solver_s_moves() {
         let game = Endgame::new(ending, true);
         let explored = Explorer::new().explore(game).unwrap();
         for i in (0..explored.len() as u32).step_by(101) {
-            let p = u64::from(explored.position(i).unwrap().0);
+            let p = explored.position(i).unwrap().0;
             if Playable::notation(&game, p) == "a piece captured" {
                 continue;
             }
@@ -39,7 +39,7 @@ fn chess_notation_reads_back_and_named_moves_are_the_solver_s_moves() {
             );
             let mut solver = Vec::new();
             game.for_each_move(&explored.position(i).unwrap(), |q| {
-                solver.push(game.key(u64::from(q.0)).unwrap())
+                solver.push(game.key(q.0).unwrap())
             });
             assert_eq!(named, sorted(solver), "{}", Playable::notation(&game, p));
         }

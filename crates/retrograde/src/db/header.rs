@@ -74,7 +74,10 @@ pub struct KeysHeader {
     pub count: u64,
     /// Bits of each key's low part.
     pub low_bits: u32,
-    /// One more than the largest key.
+    /// The least key; the arrays encode each key less it (0 if absent).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub base: u64,
+    /// One more than the largest key, less `base`.
     pub universe: u64,
     /// The low parts, packed.
     pub lows: Section,
@@ -190,4 +193,8 @@ impl Header {
         }
         Ok((header, data))
     }
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }

@@ -26,6 +26,7 @@ pub const SAMPLE: u64 = 256;
 /// The three arrays of an Elias–Fano encoding, built in memory.
 pub(crate) struct Built {
     pub(crate) low_bits: u32,
+    pub(crate) base: u64,
     pub(crate) universe: u64,
     pub(crate) lows: Vec<u8>,
     pub(crate) highs: Vec<u8>,
@@ -52,20 +53,23 @@ pub(crate) fn sizes(n: u64, universe: u64) -> Option<(u64, u64, u64)> {
     Some((lows, highs, samples))
 }
 
-/// Encodes `keys`, which must be strictly increasing (the caller checks).
+/// Encodes `keys`, which must be strictly increasing (the caller checks),
+/// less the first of them (`base`): keys that share their high bits (a
+/// tier's, say) cost what keys from 0 would.
 pub(crate) fn build(keys: &[u64]) -> Built {
+    let base = keys.first().copied().unwrap_or(0);
     let n = keys.len() as u64;
-    let universe = keys.last().map_or(0, |&k| k + 1);
+    let universe = keys.last().map_or(0, |&k| k - base + 1);
     let l = low_bits(n, universe);
     let buckets = (universe >> l) + 1;
     let mut lows = vec![0u8; packed_bytes(n, l)];
     for (i, &k) in keys.iter().enumerate() {
-        put_bits(&mut lows, i as u64 * u64::from(l), l, k & mask(l));
+        put_bits(&mut lows, i as u64 * u64::from(l), l, (k - base) & mask(l));
     }
     let bits = n + buckets;
     let mut words = vec![0u64; bits.div_ceil(64) as usize + 1];
     for (i, &k) in keys.iter().enumerate() {
-        let at = (k >> l) + i as u64;
+        let at = ((k - base) >> l) + i as u64;
         words[(at / 64) as usize] |= 1 << (at % 64);
     }
     // The start of every SAMPLE-th bucket: where its ones begin.
@@ -73,7 +77,7 @@ pub(crate) fn build(keys: &[u64]) -> Built {
     let mut bucket = 0u64;
     let mut i = 0usize;
     while bucket < buckets {
-        while i < keys.len() && keys[i] >> l < bucket {
+        while i < keys.len() && (keys[i] - base) >> l < bucket {
             i += 1;
         }
         samples.extend_from_slice(&(bucket + i as u64).to_le_bytes());
@@ -81,6 +85,7 @@ pub(crate) fn build(keys: &[u64]) -> Built {
     }
     Built {
         low_bits: l,
+        base,
         universe,
         lows,
         highs: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
@@ -92,6 +97,7 @@ pub(crate) fn build(keys: &[u64]) -> Built {
 pub(crate) struct Keys<'a> {
     pub(crate) count: u64,
     pub(crate) low_bits: u32,
+    pub(crate) base: u64,
     pub(crate) universe: u64,
     pub(crate) lows: Bytes<'a>,
     pub(crate) highs: Bytes<'a>,
@@ -101,9 +107,9 @@ pub(crate) struct Keys<'a> {
 impl Keys<'_> {
     /// The index of `key` among the keys, if it is one.
     pub(crate) fn rank(&self, key: u64) -> Result<Option<u64>, DbError> {
-        if key >= self.universe {
+        let Some(key) = key.checked_sub(self.base).filter(|&k| k < self.universe) else {
             return Ok(None);
-        }
+        };
         let l = self.low_bits;
         let bucket = key >> l;
         let sample = self.samples.u64_at(bucket / SAMPLE)?;
@@ -168,7 +174,7 @@ impl Keys<'_> {
             while word != 0 && index < self.count {
                 let at = word_index * 64 + u64::from(word.trailing_zeros());
                 let key = ((at - index) << self.low_bits) | self.low(index)?;
-                f(index, key);
+                f(index, key + self.base);
                 index += 1;
                 word &= word - 1;
             }

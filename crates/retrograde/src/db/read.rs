@@ -230,6 +230,7 @@ impl Database {
         Some(keys::Keys {
             count: h.count,
             low_bits: h.low_bits,
+            base: h.base,
             universe: h.universe,
             lows: lows.on(data),
             highs: highs.on(data),

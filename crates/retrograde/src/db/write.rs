@@ -281,6 +281,7 @@ fn place_keys(k: &[u64], data: &mut Vec<u8>) -> KeysHeader {
     KeysHeader {
         count: k.len() as u64,
         low_bits: built.low_bits,
+        base: built.base,
         universe: built.universe,
         lows: Section::of(&built.lows, lows),
         highs: Section::of(&built.highs, highs),

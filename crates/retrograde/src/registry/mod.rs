@@ -281,6 +281,7 @@ pub struct Entry {
     help: String,
     variants: Vec<(String, String)>,
     params: Vec<Param>,
+    tiered: bool,
     build: Box<Build>,
 }
 
@@ -308,6 +309,7 @@ impl Entry {
             help: String::new(),
             variants: Vec::new(),
             params: Vec::new(),
+            tiered: false,
             build: Box::new(build),
         }
     }
@@ -346,6 +348,18 @@ impl Entry {
     pub fn param(mut self, param: Param) -> Entry {
         self.params.push(param);
         self
+    }
+
+    /// Solved tier by tier ([`crate::tier`]): its command takes a tier
+    /// directory ([`How::tiers`]).
+    pub fn tiered(mut self) -> Entry {
+        self.tiered = true;
+        self
+    }
+
+    /// Whether it is solved tier by tier.
+    pub fn is_tiered(&self) -> bool {
+        self.tiered
     }
 
     /// Its name.
@@ -518,6 +532,12 @@ pub struct How<'p> {
     /// Where progress goes: phases (`explore`, `reverse`, `solve`, `read`,
     /// `verify`) begin and end there.
     pub progress: &'p dyn Progress,
+    /// For a game solved tier by tier: the directory its tiers are kept in
+    /// (and taken from, where an earlier run left them); `None`: a
+    /// temporary one.
+    pub tiers: Option<&'p std::path::Path>,
+    /// For a game solved tier by tier: told as each tier is done.
+    pub on_tier: Option<&'p (dyn Fn(&crate::tier::TierDone) + Sync)>,
 }
 
 impl Default for How<'static> {
@@ -526,6 +546,8 @@ impl Default for How<'static> {
             memory_limit: None,
             reserve: 0,
             progress: &NoProgress,
+            tiers: None,
+            on_tier: None,
         }
     }
 }
@@ -586,6 +608,9 @@ pub enum RunError {
     /// The game cannot be built as given (a start that is no position).
     #[error(transparent)]
     Game(Box<dyn std::error::Error + Send + Sync>),
+    /// A solve tier by tier failed.
+    #[error(transparent)]
+    Tier(#[from] crate::tier::TierError),
 }
 
 impl From<SolveError> for RunError {

@@ -170,6 +170,102 @@ impl<'p> TierSolver<'p> {
         Ok((run, solution))
     }
 
+    /// Checks `db` as tier `root`'s database without trusting it: the
+    /// tiers below solved (or taken from the directory), `root` explored
+    /// again, every position's value read from `db` under its number, and
+    /// the whole checked with the certificate of every solve
+    /// ([`verify`](crate::verify())), keeping `keep` violations.
+    ///
+    /// # Errors
+    /// As [`TierSolver::solve`]; a position `db` does not hold
+    /// ([`TierError::NotHeld`]); a damaged database.
+    pub fn check_root<G: TieredGame>(
+        &self,
+        game: &G,
+        root: &G::Tier,
+        db: &Database,
+        keep: usize,
+    ) -> Result<crate::registry::Checked, TierError> {
+        let plan = plan(game, std::slice::from_ref(root))?;
+        let below = &plan.tiers[..plan.tiers.len() - 1];
+        self.solve(game, below)?;
+        let name = game.tier_name(root);
+        let view = TierView::new(game, root.clone(), self.children(game, root)?);
+        let mut explorer = Explorer::new().progress(self.progress);
+        if let Some(limit) = self.memory_limit {
+            explorer = explorer.memory_limit(limit);
+        }
+        let solve_error = |source| TierError::Solve {
+            tier: name.clone(),
+            source,
+        };
+        let explored = explorer.explore(view).map_err(solve_error)?;
+        if let Some(fault) = explored.game().take_fault() {
+            return Err(fault);
+        }
+        let n = explored.len() as u32;
+        let values: Vec<Option<crate::Value>> = (0..n)
+            .into_par_iter()
+            .map(|i| match explored.position(i) {
+                Some(Slot::In(p)) => {
+                    let held = |position: String| TierError::NotHeld {
+                        tier: name.clone(),
+                        position,
+                    };
+                    let code = game.encode(&p).ok_or_else(|| held(game.notation(&p)))?;
+                    db.value(code)?
+                        .map(Some)
+                        .ok_or_else(|| held(game.notation(&p)))
+                }
+                Some(Slot::Out(o, r)) => Ok(Some(crate::Value::new(
+                    o,
+                    (o != crate::Outcome::Draw).then_some(r),
+                ))),
+                None => Ok(None),
+            })
+            .collect::<Result<_, TierError>>()?;
+        let positions = values.len() as u64 - self_stand_ins(&explored);
+        if positions != db.len() {
+            return Err(TierError::Foreign {
+                path: db.path().to_path_buf(),
+                why: format!(
+                    "{} records, but tier {name} has {positions} positions",
+                    db.len()
+                ),
+            });
+        }
+        let values = crate::solve::Values::from_values(&values);
+        let rules = explored.rules();
+        let solved = crate::Solved::new(&explored, rules.clone(), values)
+            .map_err(|e| solve_error(e.into()))?;
+        let report =
+            crate::verify(&explored, &rules, &solved, keep).map_err(|e| solve_error(e.into()))?;
+        Ok(crate::registry::Checked {
+            positions,
+            moves: Some(explored.move_count()),
+            report,
+        })
+    }
+
+    /// The databases of `tier`'s children, from the directory.
+    fn children<G: TieredGame>(
+        &self,
+        game: &G,
+        tier: &G::Tier,
+    ) -> Result<Vec<Child<G::Tier>>, TierError> {
+        let mut children = Vec::new();
+        for child in game.child_tiers(tier) {
+            let name = game.tier_name(&child);
+            let db = Database::open(&self.dir.join(file_name(&name)))?;
+            children.push(Child {
+                tier: child,
+                name,
+                db,
+            });
+        }
+        Ok(children)
+    }
+
     fn tell(&self, done: &TierDone) {
         if let Some(f) = self.on_tier {
             f(done);
@@ -233,16 +329,7 @@ impl<'p> TierSolver<'p> {
         tier: &G::Tier,
     ) -> Result<TierSolution<'g, G>, TierError> {
         let name = game.tier_name(tier);
-        let mut children = Vec::new();
-        for child in game.child_tiers(tier) {
-            let child_name = game.tier_name(&child);
-            let db = Database::open(&self.dir.join(file_name(&child_name)))?;
-            children.push(Child {
-                tier: child,
-                name: child_name,
-                db,
-            });
-        }
+        let children = self.children(game, tier)?;
         let view = TierView::new(game, tier.clone(), children);
         let mut explorer = Explorer::new().progress(self.progress);
         if let Some(limit) = self.memory_limit {
@@ -375,4 +462,12 @@ impl<G: TieredGame> GameSolution for TierSolution<'_, G> {
         let explored = self.solution.explored();
         crate::verify(explored, &explored.rules(), self.solution.solved(), keep)
     }
+}
+
+/// How many of an explored tier's positions are stand-ins.
+fn self_stand_ins<G: TieredGame>(explored: &crate::explore::Explored<TierView<'_, G>>) -> u64 {
+    (0..explored.len() as u32)
+        .into_par_iter()
+        .filter(|&i| matches!(explored.position(i), Some(Slot::Out(..))))
+        .count() as u64
 }

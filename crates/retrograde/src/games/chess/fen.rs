@@ -1,8 +1,10 @@
 //! Positions read and written as FEN (Forsyth–Edwards Notation): the board
-//! from rank 8 down to rank 1, then the side to move. Castling, en passant
-//! and the move counters are written as `- - 0 1` and ignored when read.
+//! from rank 8 down to rank 1, the side to move, castling (always `-`), the
+//! en passant square (`-`, or where a pawn just passed that can be taken),
+//! and the move counters, written `0 1` and ignored when read.
 
-use super::{Endgame, Ending, Piece, Position};
+use super::board::Board;
+use super::{Endgame, Ending, Man, Piece, Position};
 use crate::StateGame;
 
 /// Why a FEN does not give a position of the ending.
@@ -60,30 +62,42 @@ pub enum FenErrorKind {
     /// A king is missing.
     #[error("expected both kings")]
     NoKing,
-    /// A letter that is no man of the ending.
-    #[error("{found:?} is not a man of {} (white K and {}, black k)", ending.name(), ending.pieces().iter().map(|p| p.letter()).collect::<String>())]
+    /// A letter that is no man.
+    #[error("{found:?} is not a man (K, Q, R, B, N, P; black's in lower case)")]
     NotAMan {
         /// The letter found.
         found: char,
-        /// The ending.
+    },
+    /// Men that are not the ending's nor those of an ending it leads to.
+    #[error("{found} is not {} nor an ending it leads to by captures and promotions", ending.name())]
+    OtherEnding {
+        /// The men found, as an ending.
+        found: String,
+        /// The game's ending.
         ending: Ending,
     },
-    /// Some of the ending's men are missing.
-    #[error("expected the men of {}", ending.name())]
-    MissingMen {
-        /// The ending.
-        ending: Ending,
-    },
-    /// More men than the ending's.
-    #[error("expected the men of {}, found more", ending.name())]
+    /// More than four men.
+    #[error("expected at most two men besides the kings, found {found}")]
     ExtraMen {
-        /// The ending.
-        ending: Ending,
+        /// The men found besides the kings.
+        found: usize,
+    },
+    /// A castling right (no ending here has one).
+    #[error("expected - for castling rights, found {found:?}")]
+    Castling {
+        /// The field found.
+        found: String,
+    },
+    /// An en passant square that is none.
+    #[error("expected - or an en passant square on rank {rank}, found {found:?}")]
+    EnPassant {
+        /// The field found.
+        found: String,
+        /// The rank the side to move's capture would go to.
+        rank: u8,
     },
     /// The men are where they cannot be.
-    #[error(
-        "illegal: kings adjacent, the side not to move in check, or (KBBK) bishops on one colour"
-    )]
+    #[error("illegal: kings adjacent, a pawn on the first or last rank, or the side not to move in check")]
     Illegal,
 }
 
@@ -93,8 +107,8 @@ impl Endgame {
         let mut board = [None::<char>; 64];
         board[p.white_king() as usize] = Some('K');
         board[p.black_king() as usize] = Some('k');
-        for (i, kind) in self.ending.pieces().iter().enumerate() {
-            board[p.piece(i) as usize] = Some(kind.letter());
+        for (i, man) in p.ending().men().iter().enumerate() {
+            board[p.man(i) as usize] = Some(man.letter());
         }
         let mut out = String::new();
         for r in (0..8).rev() {
@@ -118,8 +132,15 @@ impl Endgame {
                 out.push('/');
             }
         }
-        out.push_str(if p.black_to_move() { " b" } else { " w" });
-        out.push_str(" - - 0 1");
+        out.push_str(if p.black_to_move() { " b - " } else { " w - " });
+        match p.en_passant() {
+            Some(f) => {
+                out.push(char::from(b'a' + f));
+                out.push(if p.black_to_move() { '3' } else { '6' });
+            }
+            None => out.push('-'),
+        }
+        out.push_str(" 0 1");
         out
     }
 
@@ -159,8 +180,27 @@ impl Endgame {
         if ranks.len() != 8 {
             return Err(err(FenErrorKind::Ranks { found: ranks.len() }));
         }
+        let castling = fields.next().unwrap_or("-");
+        if castling != "-" {
+            return Err(err(FenErrorKind::Castling {
+                found: castling.into(),
+            }));
+        }
+        let ep_rank = if black { 3 } else { 6 };
+        let ep = match fields.next().unwrap_or("-") {
+            "-" => None,
+            text => match text.as_bytes() {
+                [f @ b'a'..=b'h', r] if *r == b'0' + ep_rank => Some(f - b'a'),
+                _ => {
+                    return Err(err(FenErrorKind::EnPassant {
+                        found: text.into(),
+                        rank: ep_rank,
+                    }))
+                }
+            },
+        };
         let (mut wk, mut bk) = (None, None);
-        let mut found: Vec<(Piece, u8)> = Vec::new();
+        let mut found: Vec<(Man, u8)> = Vec::new();
         for (i, text) in ranks.iter().enumerate() {
             let r = 7 - i as u8;
             let mut f = 0u8;
@@ -181,14 +221,9 @@ impl Endgame {
                     'K' if wk.is_none() => wk = Some(s),
                     'k' if bk.is_none() => bk = Some(s),
                     'K' | 'k' => return Err(err(FenErrorKind::TwoKings { white: c == 'K' })),
-                    other => match ending.pieces().iter().find(|p| p.letter() == other) {
-                        Some(&kind) => found.push((kind, s)),
-                        None => {
-                            return Err(err(FenErrorKind::NotAMan {
-                                found: other,
-                                ending,
-                            }))
-                        }
+                    other => match Piece::from_letter(other).filter(|_| other != 'k') {
+                        Some(kind) => found.push((Man::new(other.is_ascii_lowercase(), kind), s)),
+                        None => return Err(err(FenErrorKind::NotAMan { found: other })),
                     },
                 }
                 f += 1;
@@ -203,22 +238,34 @@ impl Endgame {
         let (Some(wk), Some(bk)) = (wk, bk) else {
             return Err(err(FenErrorKind::NoKing));
         };
-        // Match the men found to the ending's pieces, in its order.
-        let mut squares = [0u8; 2];
-        for (i, kind) in ending.pieces().iter().enumerate() {
-            let at = found
-                .iter()
-                .position(|(p, _)| p == kind)
-                .ok_or_else(|| err(FenErrorKind::MissingMen { ending }))?;
-            squares[i] = found.remove(at).1;
+        if found.len() > 2 {
+            return Err(err(FenErrorKind::ExtraMen { found: found.len() }));
         }
-        if !found.is_empty() {
-            return Err(err(FenErrorKind::ExtraMen { ending }));
+        let men: Vec<Man> = found.iter().map(|m| m.0).collect();
+        let squares: Vec<u8> = found.iter().map(|m| m.1).collect();
+        let material = Ending::of(&men).unwrap_or(Ending::KK);
+        if !ending_reaches(ending, material) {
+            return Err(err(FenErrorKind::OtherEnding {
+                found: material.name(),
+                ending,
+            }));
         }
-        let p = Position::new(wk, bk, self.sorted(squares), black);
-        if !self.is_legal(p) {
+        let with = Board::new(wk, bk, &men, &squares, black, ep);
+        let board = if ep.is_some() && !with.is_legal() {
+            // A right no pawn can use is no right.
+            Board::new(wk, bk, &men, &squares, black, None)
+        } else {
+            with
+        };
+        if !board.is_legal() {
             return Err(err(FenErrorKind::Illegal));
         }
+        let p = board.position();
         Ok(p)
     }
+}
+
+/// Whether `from` is `to` or leads to it by captures and promotions.
+fn ending_reaches(from: Ending, to: Ending) -> bool {
+    from == to || from.children().into_iter().any(|c| ending_reaches(c, to))
 }

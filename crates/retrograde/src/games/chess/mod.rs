@@ -1,33 +1,40 @@
-//! Chess endings without pawns: a white king and one or two pieces against a
-//! lone black king (KQK, KRK, KBBK, KBNK, KNNK), both sides to move, as a
-//! [`StateGame`].
+//! Chess endings of up to four men, pawns included, as a [`StateGame`]
+//! solved tier by tier ([`TieredGame`]): each ending (its material) is a
+//! tier, and a capture or a promotion leads to the ending it leaves.
 //!
 //! # The rules, as read here
-//! - The usual moves of king, queen, rook, bishop and knight; no castling,
-//!   no pawns, no 50-move rule and no repetition rule (endless play is a draw).
+//! - The usual moves of every man; pawns push one square, or two from
+//!   their first rank, capture diagonally, capture en passant on the move
+//!   right after a double push, and promote on the last rank to a queen,
+//!   rook, bishop or knight. No castling (no ending here has rooks and
+//!   kings on their first squares with the right), no 50-move rule and no
+//!   repetition rule (endless play is a draw).
 //! - Checkmate: the side to move is in check and has no move; it loses.
 //! - Stalemate: not in check and no move: a tie.
-//! - The black king may capture an undefended piece. In every ending here
-//!   that leaves a king and at most one minor piece against a king, a tie by
-//!   insufficient material: every capture leads to one terminal tie position
-//!   ([`Position::CAPTURED`]).
-//! - KBBK: the bishops stand on squares of opposite colours.
+//! - Insufficient material is a tie at once: no pawn, rook or queen on the
+//!   board, and at most one minor piece, or only bishops all on squares of
+//!   one colour (no sequence of moves can mate). Every other ending plays
+//!   on (KNNK and KNKN have mates, if only helped ones).
+//! - En passant is a right of the position: a position after a double push
+//!   that the opponent can take en passant (legally) differs from the same
+//!   men without the right. Positions with the right are reached by moves
+//!   only, never the starts.
 //!
-//! Endless play would be a draw, but none of these endings has one: where
-//! white cannot force mate, either side can steer to a tie (black by taking
-//! a piece, white by offering one or by stalemate), and both prefer a tie to
-//! a draw. KNNK's only wins are the mates in one already on the board.
+//! # Positions and tiers
+//! An ending is its material: a king each, and at most two other men of
+//! either colour. Colours are swapped so that white has the stronger
+//! material (more men, then the stronger man first: KRKP, not KPKR); where
+//! both sides have the same material, a position and its colour-swapped
+//! image are one. A tier is solved strongly: every legal position of its
+//! ending (kings not adjacent, no two men on one square, pawns off the
+//! first and last ranks, the side not to move not in check) is a start.
+//! With `symmetry`, positions equal under the board's symmetries (8 without
+//! pawns, the mirror a–h with them) are one, the one whose code is least
+//! with the white king in a1–d1–d4 (in files a–d with pawns).
 //!
-//! # Positions
-//! All legal positions are the starts, so the solve is strong: kings not on
-//! adjacent squares, no two men on one square, the side not to move not in
-//! check. With `symmetry`, positions equal under the 8 symmetries of the
-//! board (rotations and reflections, which pawnless chess without castling
-//! keeps) are one position, the one whose code is least; two pieces of the
-//! same kind are interchangeable in every case.
-//!
-//! Remoteness counts plies: a mate in `m` moves for the side to move is a win
-//! in `2m - 1` plies.
+//! Remoteness counts plies, through captures and promotions (depth to mate,
+//! as the tablebases count it): a mate in `m` moves for the side to move is
+//! a win in `2m - 1` plies.
 //!
 //! ```
 //! use retrograde::games::chess::{Ending, Endgame};
@@ -40,124 +47,329 @@
 //! assert_eq!((v.outcome, v.remoteness), (Outcome::Win, Some(1)));
 //! ```
 
+mod board;
 mod fen;
 mod play;
 mod san;
 
 use std::fmt;
 
+use rayon::prelude::*;
+
+use crate::tier::TieredGame;
 use crate::{Outcome, StateGame};
 
+use board::Board;
 pub use fen::{FenError, FenErrorKind};
 pub use play::entry;
 
-/// Which ending: the white pieces besides the king.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ending {
-    /// King and queen against king.
-    KQK,
-    /// King and rook against king.
-    KRK,
-    /// King and two bishops (on opposite colours) against king.
-    KBBK,
-    /// King, bishop and knight against king.
-    KBNK,
-    /// King and two knights against king.
-    KNNK,
-}
-
-/// A white piece besides the king.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A man besides the kings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Piece {
     /// A queen (Q).
-    Queen,
+    Queen = 1,
     /// A rook (R).
-    Rook,
+    Rook = 2,
     /// A bishop (B).
-    Bishop,
+    Bishop = 3,
     /// A knight (N).
-    Knight,
+    Knight = 4,
+    /// A pawn (P).
+    Pawn = 5,
 }
 
 impl Piece {
-    /// The FEN letter (white: upper case).
+    /// Every kind, strongest first.
+    pub const ALL: [Piece; 5] = [
+        Piece::Queen,
+        Piece::Rook,
+        Piece::Bishop,
+        Piece::Knight,
+        Piece::Pawn,
+    ];
+
+    /// The letter (upper case; FEN writes black's in lower case).
     pub fn letter(self) -> char {
         match self {
             Piece::Queen => 'Q',
             Piece::Rook => 'R',
             Piece::Bishop => 'B',
             Piece::Knight => 'N',
+            Piece::Pawn => 'P',
+        }
+    }
+
+    /// The kind a letter (either case) names.
+    pub fn from_letter(c: char) -> Option<Piece> {
+        Piece::ALL
+            .into_iter()
+            .find(|p| p.letter() == c.to_ascii_uppercase())
+    }
+
+    fn from_code(c: u8) -> Option<Piece> {
+        Piece::ALL.into_iter().find(|&p| p as u8 == c)
+    }
+}
+
+/// A man of an ending: its colour and kind, in 4 bits (bit 3 black).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Man(u8);
+
+impl Man {
+    /// A man of colour `black` and kind `piece`.
+    pub fn new(black: bool, piece: Piece) -> Man {
+        Man(u8::from(black) << 3 | piece as u8)
+    }
+
+    /// Whether it is black's.
+    pub fn black(self) -> bool {
+        self.0 & 8 != 0
+    }
+
+    /// Its kind.
+    pub fn piece(self) -> Piece {
+        Piece::from_code(self.0 & 7).unwrap_or(Piece::Pawn)
+    }
+
+    /// The same man of the other colour.
+    fn swapped(self) -> Man {
+        Man(self.0 ^ 8)
+    }
+
+    /// Its FEN letter.
+    pub fn letter(self) -> char {
+        let c = self.piece().letter();
+        if self.black() {
+            c.to_ascii_lowercase()
+        } else {
+            c
         }
     }
 }
 
+/// The men of an ending besides the kings (at most two), as a slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Men {
+    men: [Man; 2],
+    len: u8,
+}
+
+impl std::ops::Deref for Men {
+    type Target = [Man];
+    fn deref(&self) -> &[Man] {
+        &self.men[..usize::from(self.len)]
+    }
+}
+
+/// An ending: the men besides the kings (at most two, in a fixed order:
+/// white's first, the stronger first), white's material the stronger.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Ending(u8);
+
 impl Ending {
-    /// Every ending, in the order `retrograde game chess` lists them.
-    pub const ALL: [Ending; 5] = [
-        Ending::KQK,
-        Ending::KRK,
-        Ending::KBBK,
-        Ending::KBNK,
-        Ending::KNNK,
-    ];
+    /// Kings alone.
+    pub const KK: Ending = Ending(0);
+    /// King and queen against king.
+    pub const KQK: Ending = Ending(1);
+    /// King and rook against king.
+    pub const KRK: Ending = Ending(2);
+    /// King and pawn against king.
+    pub const KPK: Ending = Ending(5);
+    /// King and two bishops against king.
+    pub const KBBK: Ending = Ending(3 | 3 << 4);
+    /// King, bishop and knight against king.
+    pub const KBNK: Ending = Ending(3 | 4 << 4);
+    /// King and two knights against king.
+    pub const KNNK: Ending = Ending(4 | 4 << 4);
+    /// King and rook against king and pawn.
+    pub const KRKP: Ending = Ending(2 | (8 | 5) << 4);
 
-    /// The white pieces besides the king.
-    pub fn pieces(self) -> &'static [Piece] {
-        match self {
-            Ending::KQK => &[Piece::Queen],
-            Ending::KRK => &[Piece::Rook],
-            Ending::KBBK => &[Piece::Bishop, Piece::Bishop],
-            Ending::KBNK => &[Piece::Bishop, Piece::Knight],
-            Ending::KNNK => &[Piece::Knight, Piece::Knight],
+    /// The ending of `men` (in any order and orientation), as the tiers
+    /// hold it: sorted, colours swapped if black's material is the stronger.
+    /// `None` for more than two men.
+    pub fn of(men: &[Man]) -> Option<Ending> {
+        let n = men.len();
+        if n > 2 {
+            return None;
+        }
+        let mut m = [Man(0); 2];
+        m[..n].copy_from_slice(men);
+        // A side's strength: more men first, then its kinds, strongest first.
+        let strength = |black: bool| {
+            let mut kinds = [u8::MAX; 2];
+            let mut count = 0;
+            for x in &m[..n] {
+                if x.black() == black {
+                    kinds[count] = x.piece() as u8;
+                    count += 1;
+                }
+            }
+            kinds.sort_unstable();
+            (std::cmp::Reverse(count), kinds)
+        };
+        if strength(true) < strength(false) {
+            m[..n].iter_mut().for_each(|x| *x = x.swapped());
+        }
+        m[..n].sort_unstable();
+        Some(Ending::from_sorted(&m[..n]))
+    }
+
+    fn from_sorted(m: &[Man]) -> Ending {
+        Ending(m.iter().rev().fold(0u8, |acc, x| acc << 4 | x.0))
+    }
+
+    /// Its men besides the kings, in order.
+    pub fn men(self) -> Men {
+        let (a, b) = (self.0 & 15, self.0 >> 4);
+        Men {
+            men: [Man(a), Man(b)],
+            len: u8::from(a != 0) + u8::from(b != 0),
         }
     }
 
-    /// Its name, as `KBNK`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Ending::KQK => "KQK",
-            Ending::KRK => "KRK",
-            Ending::KBBK => "KBBK",
-            Ending::KBNK => "KBNK",
-            Ending::KNNK => "KNNK",
-        }
+    /// Whether each side's material is the other's (KRKR).
+    pub fn is_symmetric(self) -> bool {
+        let kinds = |black: bool| -> Vec<Piece> {
+            let mut k: Vec<Piece> = self
+                .men()
+                .iter()
+                .filter(|m| m.black() == black)
+                .map(|m| m.piece())
+                .collect();
+            k.sort_unstable();
+            k
+        };
+        kinds(false) == kinds(true)
     }
 
-    /// The ending named `name` (any case).
+    /// Whether it has a pawn.
+    pub fn has_pawns(self) -> bool {
+        self.men().iter().any(|m| m.piece() == Piece::Pawn)
+    }
+
+    /// Whether no sequence of moves can mate: no pawn, rook or queen, and
+    /// at most one minor piece (or bishops only, all on one colour, which
+    /// the caller checks on the board).
+    fn minor_only(self) -> bool {
+        self.men()
+            .iter()
+            .all(|m| matches!(m.piece(), Piece::Bishop | Piece::Knight))
+    }
+
+    /// Its name, as `KRKP`: white's king and men, then black's.
+    pub fn name(self) -> String {
+        let men = self.men();
+        let side = |black: bool| -> String {
+            std::iter::once('K')
+                .chain(
+                    men.iter()
+                        .filter(|m| m.black() == black)
+                        .map(|m| m.piece().letter()),
+                )
+                .collect()
+        };
+        side(false) + &side(true)
+    }
+
+    /// The ending named `name` (any case), as it is named: `KPKR` is not a
+    /// name (`KRKP` is).
     pub fn from_name(name: &str) -> Option<Ending> {
-        Ending::ALL
-            .into_iter()
-            .find(|e| e.name().eq_ignore_ascii_case(name))
+        let upper = name.to_ascii_uppercase();
+        let rest = upper.strip_prefix('K')?;
+        let (white, black) = rest.split_once('K')?;
+        let mut men = Vec::new();
+        for (text, is_black) in [(white, false), (black, true)] {
+            for c in text.chars() {
+                men.push(Man::new(is_black, Piece::from_letter(c)?));
+            }
+        }
+        let e = Ending::of(&men)?;
+        (e.name() == upper).then_some(e)
+    }
+
+    /// Every ending of three or four men (35), by men and then strength:
+    /// what `retrograde game chess` offers.
+    pub fn all() -> Vec<Ending> {
+        let mut out = Vec::new();
+        for a in Piece::ALL {
+            out.push(Ending::of(&[Man::new(false, a)]));
+        }
+        for a in Piece::ALL {
+            for b in Piece::ALL {
+                if a <= b {
+                    out.push(Ending::of(&[Man::new(false, a), Man::new(false, b)]));
+                }
+            }
+        }
+        for a in Piece::ALL {
+            for b in Piece::ALL {
+                if a <= b {
+                    out.push(Ending::of(&[Man::new(false, a), Man::new(true, b)]));
+                }
+            }
+        }
+        out.into_iter().flatten().collect()
+    }
+
+    /// The endings a capture or a promotion leads to (not this one).
+    pub fn children(self) -> Vec<Ending> {
+        let men = self.men().to_vec();
+        let mut out = Vec::new();
+        let mut add = |m: Vec<Man>| {
+            if let Some(e) = Ending::of(&m) {
+                if e != self && !out.contains(&e) {
+                    out.push(e);
+                }
+            }
+        };
+        for i in 0..men.len() {
+            let mut without = men.clone();
+            without.remove(i);
+            add(without);
+        }
+        for i in 0..men.len() {
+            if men[i].piece() != Piece::Pawn {
+                continue;
+            }
+            for to in [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight] {
+                let mut promoted = men.clone();
+                promoted[i] = Man::new(men[i].black(), to);
+                add(promoted.clone());
+                for j in 0..men.len() {
+                    if j != i && men[j].black() != men[i].black() {
+                        let mut taken = promoted.clone();
+                        taken.remove(j);
+                        add(taken);
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out
     }
 }
 
 impl fmt::Display for Ending {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.write_str(&self.name())
     }
 }
 
-/// A position: the squares (0 = a1, 7 = h1, 63 = h8) of the white king, the
-/// black king and the pieces, and the side to move, in one `u32`:
-/// bits 0–5 white king, 6–11 black king, 12–17 and 18–23 the pieces (0 when
-/// absent), bit 24 set when black is to move.
+impl fmt::Debug for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// A position, in one `u64`: bits 0–5 the white king's square (0 = a1,
+/// 7 = h1, 63 = h8), 6–11 the black king's, 12–17 and 18–23 the men's in
+/// the ending's order (0 when absent), bit 24 set when black is to move,
+/// 25–28 the file of an en passant capture plus one (0: none), 32–39 the
+/// ending.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Position(pub u32);
+pub struct Position(pub u64);
 
 impl Position {
-    /// The terminal tie every capture leads to.
-    pub const CAPTURED: Position = Position(u32::MAX);
-
-    fn new(wk: u8, bk: u8, pieces: [u8; 2], black: bool) -> Position {
-        Position(
-            u32::from(wk)
-                | u32::from(bk) << 6
-                | u32::from(pieces[0]) << 12
-                | u32::from(pieces[1]) << 18
-                | u32::from(black) << 24,
-        )
-    }
-
     /// The white king's square.
     pub fn white_king(self) -> u8 {
         (self.0 & 63) as u8
@@ -168,8 +380,8 @@ impl Position {
         (self.0 >> 6 & 63) as u8
     }
 
-    /// The square of piece `i` (0 or 1).
-    pub fn piece(self, i: usize) -> u8 {
+    /// The square of man `i` (0 or 1) of the ending.
+    pub fn man(self, i: usize) -> u8 {
         (self.0 >> (12 + 6 * i) & 63) as u8
     }
 
@@ -177,35 +389,52 @@ impl Position {
     pub fn black_to_move(self) -> bool {
         self.0 >> 24 & 1 == 1
     }
+
+    /// The file (0 = a) where a pawn may be taken en passant.
+    pub fn en_passant(self) -> Option<u8> {
+        match (self.0 >> 25 & 15) as u8 {
+            0 => None,
+            f => Some(f - 1),
+        }
+    }
+
+    /// The ending (as on the board: before colours are swapped).
+    pub fn ending(self) -> Ending {
+        Ending((self.0 >> 32 & 0xff) as u8)
+    }
 }
 
 /// A move as played on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
-    /// The man that moves, as a FEN letter (`K`, `Q`, `R`, `B`, `N`, `k`).
+    /// The man that moves, as a FEN letter (`K`, `Q`, `P`, `k`, `p`).
     pub man: char,
     /// Its square before the move.
     pub from: u8,
     /// Its square after the move.
     pub to_square: u8,
-    /// Whether it captures a piece.
+    /// Whether it captures (en passant included).
     pub capture: bool,
-    /// The position after the move, as played ([`Position::CAPTURED`] after a capture).
+    /// What a pawn becomes on the last rank.
+    pub promotion: Option<Piece>,
+    /// The position after the move, as played (not in canonical form).
     pub to: Position,
 }
 
 impl fmt::Display for Move {
-    /// Long algebraic notation: `Qa7-a8`, `Kg8xh7`.
+    /// Long algebraic notation: `Qa7-a8`, `Kg8xh7`, `e2-e4`, `e7xd8=N`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sq = |s: u8| format!("{}{}", char::from(b'a' + (s & 7)), (s >> 3) + 1);
         let sep = if self.capture { 'x' } else { '-' };
-        write!(
-            f,
-            "{}{}{sep}{}",
-            self.man.to_ascii_uppercase(),
-            sq(self.from),
-            sq(self.to_square)
-        )
+        let man = self.man.to_ascii_uppercase();
+        if man != 'P' {
+            write!(f, "{man}")?;
+        }
+        write!(f, "{}{sep}{}", sq(self.from), sq(self.to_square))?;
+        if let Some(p) = self.promotion {
+            write!(f, "={}", p.letter())?;
+        }
+        Ok(())
     }
 }
 
@@ -216,70 +445,9 @@ pub struct Endgame {
     symmetry: bool,
 }
 
-fn file(s: u8) -> i8 {
-    (s & 7) as i8
-}
-
-fn rank(s: u8) -> i8 {
-    (s >> 3) as i8
-}
-
-fn square(f: i8, r: i8) -> Option<u8> {
-    ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as u8)
-}
-
-fn adjacent(a: u8, b: u8) -> bool {
-    (file(a) - file(b)).abs() <= 1 && (rank(a) - rank(b)).abs() <= 1
-}
-
-const KING: [(i8, i8); 8] = [
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
-const KNIGHT: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const ROOK: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-/// The queen slides in every direction a king steps.
-const QUEEN: [(i8, i8); 8] = KING;
-
-/// The 8 symmetries of the board, as maps of (file, rank).
-fn transform(t: u8, s: u8) -> u8 {
-    let (mut f, mut r) = (file(s), rank(s));
-    if t & 1 != 0 {
-        f = 7 - f;
-    }
-    if t & 2 != 0 {
-        r = 7 - r;
-    }
-    if t & 4 != 0 {
-        std::mem::swap(&mut f, &mut r);
-    }
-    (r * 8 + f) as u8
-}
-
-/// Whether a square is in the triangle a1–d1–d4 every position can be turned into.
-fn in_triangle(s: u8) -> bool {
-    let (f, r) = (file(s), rank(s));
-    f <= 3 && r <= f
-}
-
 impl Endgame {
-    /// The ending, with or without the board's symmetries folded.
+    /// The ending (named as [`Ending::of`] names it), with or without the
+    /// board's symmetries folded.
     pub fn new(ending: Ending, symmetry: bool) -> Endgame {
         Endgame { ending, symmetry }
     }
@@ -289,254 +457,91 @@ impl Endgame {
         self.ending
     }
 
-    fn piece_count(&self) -> usize {
-        self.ending.pieces().len()
-    }
-
-    /// The men on the board: squares occupied, as a bitboard.
-    fn occupied(&self, p: Position) -> u64 {
-        let mut occ = 1u64 << p.white_king() | 1u64 << p.black_king();
-        for i in 0..self.piece_count() {
-            occ |= 1u64 << p.piece(i);
-        }
-        occ
-    }
-
-    /// Whether a white man other than piece `skip` attacks `target`, with
-    /// `occ` the occupied squares (sliding pieces stop at the first one).
-    fn white_attacks(&self, p: Position, target: u8, occ: u64, skip: Option<usize>) -> bool {
-        if adjacent(p.white_king(), target) && p.white_king() != target {
-            return true;
-        }
-        for (i, &kind) in self.ending.pieces().iter().enumerate() {
-            if Some(i) == skip {
-                continue;
-            }
-            let from = p.piece(i);
-            if from == target {
-                continue;
-            }
-            let hit = match kind {
-                Piece::Knight => {
-                    let (df, dr) = (
-                        (file(target) - file(from)).abs(),
-                        (rank(target) - rank(from)).abs(),
-                    );
-                    (df == 1 && dr == 2) || (df == 2 && dr == 1)
-                }
-                Piece::Rook => slides(from, target, &ROOK, occ),
-                Piece::Bishop => slides(from, target, &BISHOP, occ),
-                Piece::Queen => {
-                    slides(from, target, &ROOK, occ) || slides(from, target, &BISHOP, occ)
-                }
-            };
-            if hit {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Whether the side to move is in check.
+    /// Whether `p` is the side to move's check.
     pub fn in_check(&self, p: Position) -> bool {
-        p != Position::CAPTURED
-            && p.black_to_move()
-            && self.white_attacks(p, p.black_king(), self.occupied(p), None)
+        Board::of(p).in_check()
     }
 
-    /// Whether `p` is a legal position of this ending (see the module docs).
+    /// Whether `p` is a legal position of its ending (see the module docs);
+    /// an en passant right must have a pawn to take.
     pub fn is_legal(&self, p: Position) -> bool {
-        if p == Position::CAPTURED {
-            return true;
+        p.0 >> 40 == 0 && p.ending().men().len() <= 2 && {
+            let b = Board::of(p);
+            b.position() == p && b.is_legal()
         }
-        let k = self.piece_count();
-        if p.0 >> 25 != 0 || (k < 2 && p.piece(1) != 0) || (k < 1 && p.piece(0) != 0) {
-            return false;
-        }
-        // No two men on one square.
-        if self.occupied(p).count_ones() as usize != 2 + k
-            || adjacent(p.white_king(), p.black_king())
-        {
-            return false;
-        }
-        if self.ending == Ending::KBBK
-            && (file(p.piece(0)) + rank(p.piece(0))) % 2
-                == (file(p.piece(1)) + rank(p.piece(1))) % 2
-        {
-            return false;
-        }
-        // White to move: black, who just moved, is not in check.
-        p.black_to_move() || !self.white_attacks(p, p.black_king(), self.occupied(p), None)
-    }
-
-    /// Two pieces of one kind in a fixed order, so that swapping them gives
-    /// the same position.
-    fn sorted(&self, mut pieces: [u8; 2]) -> [u8; 2] {
-        let same = matches!(self.ending, Ending::KBBK | Ending::KNNK);
-        if same && pieces[0] > pieces[1] {
-            pieces.swap(0, 1);
-        }
-        pieces
-    }
-
-    fn image(&self, p: Position, t: u8) -> Position {
-        let k = self.piece_count();
-        let mut pieces = [0u8; 2];
-        for (i, s) in pieces.iter_mut().enumerate().take(k) {
-            *s = transform(t, p.piece(i));
-        }
-        Position::new(
-            transform(t, p.white_king()),
-            transform(t, p.black_king()),
-            self.sorted(pieces),
-            p.black_to_move(),
-        )
     }
 
     /// Every legal move of `p`, as played on its board (not turned into
-    /// canonical form): what moved, from where to where, and the position it
-    /// leads to ([`Position::CAPTURED`] for a capture).
-    pub fn for_each_raw_move(&self, p: Position, mut f: impl FnMut(Move)) {
-        if p == Position::CAPTURED {
-            return;
-        }
-        let k = self.piece_count();
-        let occ = self.occupied(p);
-        let (wk, bk) = (p.white_king(), p.black_king());
-        let mut pieces = [p.piece(0), p.piece(1)];
-        if p.black_to_move() {
-            let without_king = occ & !(1u64 << bk);
-            for (df, dr) in KING {
-                let Some(to) = square(file(bk) + df, rank(bk) + dr) else {
-                    continue;
-                };
-                if adjacent(to, wk) {
-                    continue;
-                }
-                let captured = (0..k).find(|&i| pieces[i] == to);
-                if self.white_attacks(p, to, without_king, captured) {
-                    continue;
-                }
-                f(Move {
-                    man: 'k',
-                    from: bk,
-                    to_square: to,
-                    capture: captured.is_some(),
-                    to: match captured {
-                        Some(_) => Position::CAPTURED,
-                        None => Position::new(wk, to, pieces, false),
-                    },
-                });
-            }
-            return;
-        }
-        // White: the king, then each piece, to empty squares (black has
-        // nothing else to capture, and a king is never captured).
-        for (df, dr) in KING {
-            if let Some(to) = square(file(wk) + df, rank(wk) + dr) {
-                if occ >> to & 1 == 0 && !adjacent(to, bk) {
-                    f(Move {
-                        man: 'K',
-                        from: wk,
-                        to_square: to,
-                        capture: false,
-                        to: Position::new(to, bk, pieces, true),
-                    });
-                }
-            }
-        }
-        for i in 0..k {
-            let from = pieces[i];
-            let kind = self.ending.pieces()[i];
-            let mut emit = |to: u8, pieces: &mut [u8; 2]| {
-                pieces[i] = to;
-                f(Move {
-                    man: kind.letter(),
-                    from,
-                    to_square: to,
-                    capture: false,
-                    to: Position::new(wk, bk, self.sorted(*pieces), true),
-                });
-                pieces[i] = from;
-            };
-            if kind == Piece::Knight {
-                for (df, dr) in KNIGHT {
-                    if let Some(to) = square(file(from) + df, rank(from) + dr) {
-                        if occ >> to & 1 == 0 {
-                            emit(to, &mut pieces);
-                        }
-                    }
-                }
-                continue;
-            }
-            let dirs: &[(i8, i8)] = match kind {
-                Piece::Rook => &ROOK,
-                Piece::Bishop => &BISHOP,
-                _ => &QUEEN,
-            };
-            for &(df, dr) in dirs {
-                let mut step = 1;
-                while let Some(to) = square(file(from) + df * step, rank(from) + dr * step) {
-                    if occ >> to & 1 == 1 {
-                        break;
-                    }
-                    emit(to, &mut pieces);
-                    step += 1;
-                }
-            }
-        }
+    /// canonical form).
+    pub fn for_each_raw_move(&self, p: Position, f: impl FnMut(Move)) {
+        Board::of(p).for_each_move(f);
     }
 
-    /// Every legal position, each once (canonical under the symmetries if
-    /// they are folded).
+    /// Every legal position of the ending without an en passant right, each
+    /// once (canonical under the symmetries if they are folded).
     pub fn positions(&self) -> Vec<Position> {
-        let k = self.piece_count();
-        let mut out = Vec::new();
-        let piece_range = |i: usize| if i < k { 0..64u8 } else { 0..1u8 };
-        for black in [false, true] {
-            for wk in 0..64u8 {
-                if self.symmetry && !in_triangle(wk) {
-                    continue;
-                }
+        self.positions_of(self.ending)
+    }
+
+    fn positions_of(&self, ending: Ending) -> Vec<Position> {
+        let men = ending.men();
+        let pawns = ending.has_pawns();
+        let kings: Vec<(bool, u8)> = [false, true]
+            .into_iter()
+            .flat_map(|black| (0..64u8).map(move |wk| (black, wk)))
+            .filter(|&(_, wk)| !self.symmetry || board::in_fold(wk, pawns))
+            .collect();
+        kings
+            .into_par_iter()
+            .flat_map_iter(|(black, wk)| {
+                let mut out = Vec::new();
+                let range = |i: usize| -> std::ops::Range<u8> {
+                    match men.get(i) {
+                        None => 0..1,
+                        Some(m) if m.piece() == Piece::Pawn => 8..56,
+                        Some(_) => 0..64,
+                    }
+                };
                 for bk in 0..64u8 {
-                    for a in piece_range(0) {
-                        for b in piece_range(1) {
-                            let p = Position::new(wk, bk, [a, b], black);
-                            let unsorted = k == 2 && a > b && self.sorted([a, b])[0] == b;
-                            if unsorted || !self.is_legal(p) {
+                    for a in range(0) {
+                        for b in range(1) {
+                            if men.len() == 2 && men[0] == men[1] && b <= a {
                                 continue;
                             }
+                            let squares = [a, b];
+                            let board = Board::new(wk, bk, &men, &squares, black, None);
+                            if !board.is_legal() {
+                                continue;
+                            }
+                            let p = board.position();
                             if self.canonical(p) == p {
                                 out.push(p);
                             }
                         }
                     }
                 }
-            }
-        }
-        out
+                out.into_iter()
+            })
+            .collect()
     }
-}
 
-/// Whether a slider from `from` along `dirs` reaches `target`, stopping at
-/// the first occupied square.
-fn slides(from: u8, target: u8, dirs: &[(i8, i8)], occ: u64) -> bool {
-    let (df, dr) = (file(target) - file(from), rank(target) - rank(from));
-    for &(f, r) in dirs {
-        // Is target on this ray?
-        let steps = if f != 0 { df / f } else { dr / r };
-        if steps <= 0 || df != f * steps || dr != r * steps {
-            continue;
+    /// Whether the men of `p` cannot mate whatever is played.
+    fn insufficient(&self, p: Position) -> bool {
+        let e = p.ending();
+        if !e.minor_only() {
+            return false;
         }
-        for k in 1..steps {
-            let s = square(file(from) + f * k, rank(from) + r * k).unwrap_or(0);
-            if occ >> s & 1 == 1 {
-                return false;
-            }
+        let men = e.men();
+        if men.len() <= 1 {
+            return true;
         }
-        return true;
+        let colour = |i: usize| {
+            let s = p.man(i);
+            ((s & 7) + (s >> 3)) % 2
+        };
+        men.iter().all(|m| m.piece() == Piece::Bishop)
+            && (0..men.len()).all(|i| colour(i) == colour(0))
     }
-    false
 }
 
 impl StateGame for Endgame {
@@ -547,44 +552,62 @@ impl StateGame for Endgame {
     }
 
     fn for_each_move<F: FnMut(Position)>(&self, p: &Position, mut f: F) {
-        self.for_each_raw_move(*p, |m| f(self.canonical(m.to)));
+        self.for_each_raw_move(*p, |m| f(m.to));
     }
 
     fn terminal(&self, p: &Position) -> Option<Outcome> {
-        if *p == Position::CAPTURED {
+        if self.insufficient(*p) {
             return Some(Outcome::Tie);
         }
         let mut moves = 0;
-        self.for_each_move(p, |_| moves += 1);
+        self.for_each_raw_move(*p, |_| moves += 1);
         // No move: mate loses (the normal rule), stalemate is a tie.
         (moves == 0 && !self.in_check(*p)).then_some(Outcome::Tie)
     }
 
     fn canonical(&self, p: Position) -> Position {
-        if p == Position::CAPTURED {
-            return p;
-        }
-        let base = Position::new(
-            p.white_king(),
-            p.black_king(),
-            self.sorted([p.piece(0), p.piece(1)]),
-            p.black_to_move(),
-        );
-        if !self.symmetry {
-            return base;
-        }
-        (0..8u8)
-            .filter(|&t| in_triangle(transform(t, p.white_king())))
-            .map(|t| self.image(p, t))
-            .min()
-            .unwrap_or(base)
+        Board::of(p).canonical(self.symmetry)
     }
 
     fn show(&self, p: &Position) -> String {
-        if *p == Position::CAPTURED {
-            return "a piece captured: a tie by insufficient material".to_string();
-        }
         self.fen(*p)
+    }
+
+    fn notation(&self, p: &Position) -> String {
+        self.fen(*p)
+    }
+
+    fn encode(&self, p: &Position) -> Option<u64> {
+        Some(p.0)
+    }
+
+    fn decode(&self, code: u64) -> Option<Position> {
+        let p = Position(code);
+        self.is_legal(p).then_some(p)
+    }
+
+    fn to_move(&self, p: &Position) -> String {
+        if p.black_to_move() { "black" } else { "white" }.into()
+    }
+}
+
+impl TieredGame for Endgame {
+    type Tier = Ending;
+
+    fn tier(&self, p: &Position) -> Ending {
+        Ending::of(&p.ending().men()).unwrap_or(Ending::KK)
+    }
+
+    fn child_tiers(&self, tier: &Ending) -> Vec<Ending> {
+        tier.children()
+    }
+
+    fn tier_positions(&self, tier: &Ending) -> Vec<Position> {
+        self.positions_of(*tier)
+    }
+
+    fn tier_name(&self, tier: &Ending) -> String {
+        tier.name()
     }
 }
 

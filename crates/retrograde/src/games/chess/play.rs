@@ -1,16 +1,15 @@
 //! An ending as people play it: FEN in and out, moves named in long
 //! algebraic notation and read in it or in standard algebraic notation, the
-//! board drawn rank 8 first.
+//! board drawn rank 8 first; solved tier by tier, each ending it leads to
+//! first.
 
 use super::{Endgame, Ending, Position};
 use crate::db::Database;
 use crate::db::Meta;
 use crate::play::{NotationError, Playable};
-use crate::registry::{self, Checked, Entry, GameSolution, How, Param, Params, RunError, Solvable};
+use crate::registry::{Checked, Entry, GameSolution, How, Param, Params, RunError, Solvable};
+use crate::tier::TierSolver;
 use crate::StateGame;
-
-/// The key of [`Position::CAPTURED`]: one above every position's code.
-const CAPTURED_KEY: u64 = 1 << 25;
 
 impl Endgame {
     /// Whether the board's symmetries are folded.
@@ -19,16 +18,46 @@ impl Endgame {
     }
 
     /// The position a code of [`Playable`] stands for.
-    fn at(p: u64) -> Option<Position> {
-        u32::try_from(p).ok().map(Position)
+    fn at(&self, p: u64) -> Option<Position> {
+        self.decode(p)
+    }
+
+    /// The game's databases' header, less the variant: what a tier
+    /// directory of its endings is of.
+    fn tiers_meta(&self) -> Meta {
+        Meta::new("chess").param("symmetry", self.symmetry)
+    }
+
+    /// A solver into `how`'s tier directory, or into a temporary one
+    /// (returned, to be kept while the solution is used).
+    fn tier_solver<'p>(
+        &self,
+        how: &How<'p>,
+    ) -> Result<(TierSolver<'p>, Option<tempfile::TempDir>), RunError> {
+        let (dir, temporary) = match how.tiers {
+            Some(dir) => (dir.to_path_buf(), None),
+            None => {
+                let t = tempfile::tempdir()
+                    .map_err(|e| RunError::Solve(crate::Error::io(std::env::temp_dir(), e)))?;
+                (t.path().to_path_buf(), Some(t))
+            }
+        };
+        let mut solver = TierSolver::new(&dir)
+            .meta(self.tiers_meta())
+            .progress(how.progress);
+        if let Some(limit) = how.memory_limit {
+            solver = solver.memory_limit(limit);
+        }
+        if let Some(f) = how.on_tier {
+            solver = solver.on_tier(f);
+        }
+        Ok((solver, temporary))
     }
 }
 
 impl Playable for Endgame {
     fn meta(&self) -> Meta {
-        Meta::new("chess")
-            .variant(self.ending.name())
-            .param("symmetry", self.symmetry)
+        self.tiers_meta().variant(self.ending.name())
     }
 
     fn start(&self) -> Option<u64> {
@@ -36,24 +65,20 @@ impl Playable for Endgame {
     }
 
     fn parse(&self, text: &str) -> Result<u64, NotationError> {
-        if text.trim() == "a piece captured" {
-            return Ok(u64::from(Position::CAPTURED.0));
-        }
-        self.parse_fen(text).map(|p| u64::from(p.0)).map_err(|e| {
+        self.parse_fen(text).map(|p| p.0).map_err(|e| {
             NotationError::invalid(format!("chess {}", self.ending.name()), text, e.kind)
         })
     }
 
     fn notation(&self, p: u64) -> String {
-        match Endgame::at(p) {
-            Some(Position::CAPTURED) => "a piece captured".into(),
+        match self.at(p) {
             Some(p) => self.fen(p),
             None => format!("no position ({p})"),
         }
     }
 
     fn board(&self, p: u64) -> String {
-        let Some(pos) = Endgame::at(p).filter(|&q| q != Position::CAPTURED) else {
+        let Some(pos) = self.at(p) else {
             return format!("{}\n", Playable::notation(self, p));
         };
         let fen = self.fen(pos);
@@ -62,64 +87,89 @@ impl Playable for Endgame {
     }
 
     fn to_move(&self, p: u64) -> String {
-        match Endgame::at(p) {
-            Some(Position::CAPTURED) | None => "nobody".into(),
-            Some(p) if p.black_to_move() => "black".into(),
-            Some(_) => "white".into(),
+        match self.at(p) {
+            None => "nobody".into(),
+            Some(p) => StateGame::to_move(self, &p),
         }
     }
 
     fn moves(&self, p: u64) -> Vec<(String, u64)> {
         let mut out = Vec::new();
-        if let Some(p) = Endgame::at(p) {
-            self.for_each_raw_move(p, |m| out.push((m.to_string(), u64::from(m.to.0))));
+        if let Some(p) = self.at(p) {
+            if self.terminal(&p).is_none() {
+                self.for_each_raw_move(p, |m| out.push((m.to_string(), m.to.0)));
+            }
         }
         out
     }
 
-    /// A move in the long form the game names moves with (`Ra1-a8`), or in
-    /// standard algebraic notation (`Ra8`, `Kxh7`, `Rxa2+`).
+    /// A move in the long form the game names moves with (`Ra1-a8`,
+    /// `e7-e8=Q`), or in standard algebraic notation (`Ra8`, `Kxh7`, `e8=Q`).
     fn find_move(&self, p: u64, text: &str) -> Option<(String, u64)> {
         crate::play::find_named(self.moves(p), text).or_else(|| {
             let mut moves = Vec::new();
-            self.for_each_raw_move(Endgame::at(p)?, |m| moves.push(m));
-            super::san::find(text.trim(), &moves).map(|m| (m.to_string(), u64::from(m.to.0)))
+            let p = self.at(p)?;
+            if self.terminal(&p).is_none() {
+                self.for_each_raw_move(p, |m| moves.push(m));
+            }
+            super::san::find(text.trim(), &moves).map(|m| (m.to_string(), m.to.0))
         })
     }
 
-    /// The canonical position's code; the capture's tie, whose code is
-    /// `u32::MAX`, is keyed just above every position (bit 25), so that
-    /// the keys' range stays that of the positions.
+    /// The canonical position's code.
     fn key(&self, p: u64) -> Option<u64> {
-        match Endgame::at(p)? {
-            Position::CAPTURED => Some(CAPTURED_KEY),
-            p => Some(u64::from(self.canonical(p).0)),
-        }
+        self.at(p).map(|p| self.canonical(p).0)
     }
+}
 
-    fn uncounted(&self) -> Vec<u64> {
-        vec![CAPTURED_KEY]
+/// A tier's solution, with the temporary directory its child tiers'
+/// databases lie in (when no directory was given).
+struct Solved<'g> {
+    solution: crate::tier::TierSolution<'g, Endgame>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl GameSolution for Solved<'_> {
+    fn answers(&self) -> &(dyn crate::Answers + Sync) {
+        self.solution.answers()
     }
-
-    fn position_at(&self, key: u64) -> u64 {
-        if key == CAPTURED_KEY {
-            u64::from(Position::CAPTURED.0)
-        } else {
-            key
-        }
+    fn key(&self, i: u32) -> Option<u64> {
+        self.solution.key(i)
+    }
+    fn start(&self) -> Option<u32> {
+        self.solution.start()
+    }
+    fn move_count(&self) -> Option<u64> {
+        self.solution.move_count()
+    }
+    fn uncounted(&self) -> Vec<u32> {
+        self.solution.uncounted()
+    }
+    fn key_order(&self) -> crate::registry::KeyOrder {
+        self.solution.key_order()
+    }
+    fn verify(&self, keep: usize) -> Result<crate::Report, crate::SolveError> {
+        self.solution.verify(keep)
     }
 }
 
 impl Solvable for Endgame {
+    /// Solves every ending this one leads to, tier by tier (into `how`'s
+    /// tier directory, or a temporary one), then this one.
     fn solve(&self, how: &How<'_>) -> Result<Box<dyn GameSolution + '_>, RunError> {
-        let key = |p: &Position| Playable::key(self, u64::from(p.0));
-        let solved = registry::solve_states(self, how, key)?.uncounted(&Position::CAPTURED);
-        Ok(Box::new(solved))
+        let (solver, dir) = self.tier_solver(how)?;
+        let (_, solution) = solver.solve_root(self, &self.ending)?;
+        Ok(Box::new(Solved {
+            solution,
+            _dir: dir,
+        }))
     }
 
+    /// The endings below solved (or taken from `how`'s tier directory),
+    /// then `db` checked as this ending's tier.
     fn check(&self, db: &Database, how: &How<'_>, keep: usize) -> Result<Checked, RunError> {
-        let key = |p: &Position| Playable::key(self, u64::from(p.0));
-        registry::check_states(self, db, how, key, keep)
+        let (solver, _dir) = self.tier_solver(how)?;
+        Ok(solver.check_root(self, &self.ending, db, keep)?)
     }
 
     fn counts_by_side(&self) -> bool {
@@ -127,12 +177,12 @@ impl Solvable for Endgame {
     }
 }
 
-/// The registry's entry: `chess KRK`, its symmetries folded unless
+/// The registry's entry: `chess KRKP`, its symmetries folded unless
 /// `symmetry` is false.
 pub fn entry() -> Entry {
     let mut entry = Entry::new(
         "chess",
-        "A pawnless chess ending: KQK, KRK, KBBK (opposite-coloured bishops), KBNK or KNNK.",
+        "A chess ending of three or four men, pawns included (KQK, KPK, KRKP, ...), solved tier by tier through captures and promotions.",
         |p: &Params<'_>| {
             let ending = Ending::from_name(p.variant())
                 .ok_or_else(|| p.bad("variant", p.variant(), "a chess ending"))?;
@@ -142,19 +192,24 @@ pub fn entry() -> Entry {
     .help(
         "\
 Positions are written in FEN; moves are named in long algebraic notation \
-(Ra1-a8) and read in it or in standard algebraic notation (Ra8, Kxb2).
+(Ra1-a8, e7-e8=Q) and read in it or in standard algebraic notation (Ra8, Kxb2, e8=Q). \
+Every ending a capture or promotion leads to is solved first, each kept as a \
+database in --tiers DIR (a temporary directory if none is given); a run \
+that is stopped resumes from the endings already there.
 
 Examples:
   retrograde game chess KRK
-  retrograde game chess KBNK --json | jq .by_side
+  retrograde game chess KPK --json | jq .by_side
+  retrograde game chess KRKP --tiers endings/
   retrograde game chess KQK --position '7k/Q7/6K1/8/8/8/8/8 w - - 0 1'",
     )
     .param(Param::flag(
         "symmetry",
-        "Solve every position as it is, without folding the board's 8 symmetries.",
+        "Solve every position as it is, without folding the board's symmetries.",
         true,
-    ));
-    for ending in Ending::ALL {
+    ))
+    .tiered();
+    for ending in Ending::all() {
         entry = entry.variant(ending.name(), ending.name());
     }
     entry

@@ -83,15 +83,15 @@ fn square(f: u8, r: u8) -> Option<u8> {
     }
 }
 
-/// Whether `m` is the move `san` describes (the promotion aside: the
-/// pawnless endings have none, and a named promotion matches no move).
+/// Whether `m` is the move `san` describes: a promotion must name the
+/// man the pawn becomes, and only a promotion may name one.
 fn matches(san: &San, m: &Move) -> bool {
     m.man.to_ascii_uppercase() == san.man
         && m.to_square == san.to
         && san.from_file.is_none_or(|f| m.from & 7 == f)
         && san.from_rank.is_none_or(|r| m.from >> 3 == r)
         && (!san.capture || m.capture)
-        && san.promotion.is_none()
+        && san.promotion == m.promotion.map(|p| p.letter())
 }
 
 /// The one move among `moves` (a position's legal moves) that `text` names
@@ -115,6 +115,7 @@ mod tests {
             from: sq(from),
             to_square: sq(to),
             capture,
+            promotion: None,
             to: Position(0),
         }
     }
@@ -152,9 +153,27 @@ mod tests {
     }
 
     #[test]
-    fn san_promotions_match_no_pawnless_move() {
-        let moves = [mv('K', "e7", "e8", false)];
-        assert_eq!(find("e8=Q", &moves), None);
-        assert_eq!(find("Ke8", &moves), Some(moves[0]));
+    fn san_promotions_name_the_man_and_pawns_their_file() {
+        let queen = Move {
+            promotion: Some(super::super::Piece::Queen),
+            ..mv('P', "e7", "e8", false)
+        };
+        let knight = Move {
+            promotion: Some(super::super::Piece::Knight),
+            ..queen
+        };
+        let moves = [
+            mv('K', "e7", "f8", false),
+            queen,
+            knight,
+            mv('P', "d5", "c6", true),
+        ];
+        assert_eq!(find("e8=Q", &moves), Some(queen));
+        assert_eq!(find("e8=N+", &moves), Some(knight));
+        assert_eq!(find("e8", &moves), None);
+        assert_eq!(find("e8=K", &moves), None);
+        assert_eq!(find("Kf8", &moves), Some(moves[0]));
+        assert_eq!(find("dxc6", &moves), Some(moves[3]));
+        assert_eq!(find("c6", &moves), Some(moves[3]));
     }
 }

@@ -29,6 +29,23 @@ pub struct Values {
 
 impl Values {
     /// Assembles values from final state codes and remoteness.
+    /// The values `values[v]` (`None`: no position).
+    pub fn from_values(values: &[Option<Value>]) -> Values {
+        let state = values
+            .iter()
+            .map(|v| match v {
+                None => ABSENT,
+                Some(v) if v.outcome == Outcome::Draw => DRAW,
+                Some(v) => v.outcome as u8,
+            })
+            .collect();
+        let remoteness = values
+            .iter()
+            .map(|v| v.and_then(|v| v.remoteness).unwrap_or(u32::MAX))
+            .collect();
+        Values::new(state, Remoteness::Wide(remoteness))
+    }
+
     pub(crate) fn new(state: Vec<u8>, remoteness: Remoteness) -> Values {
         debug_assert!(state.iter().all(|&s| s <= DRAW));
         Values { state, remoteness }
