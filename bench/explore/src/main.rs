@@ -225,8 +225,96 @@ fn by_state<G: StateGame>(game: &G, path: &str) -> (u64, u64, String, f64) {
     (e.len() as u64, e.move_count(), start, explore_s)
 }
 
+/// `bench-explore chess ENDING whole|tiers [MAX_MEMORY_MIB]`: a chess
+/// ending solved whole (every position it leads to explored at once) or
+/// tier by tier (each ending it leads to first, into a temporary
+/// directory), under an optional memory limit. Prints the ending's own
+/// counts, so that the two runs can be compared, and the time and peak.
+fn chess(ending: &str, how: &str, limit: Option<u64>) {
+    use retrograde::games::chess::{Endgame, Ending};
+    use retrograde::tier::{TierSolver, TieredGame};
+    let ending = Ending::from_name(ending).expect("a chess ending, as KRKP");
+    let game = Endgame::new(ending, true);
+    let t = Instant::now();
+    let tally = |values: &mut dyn Iterator<Item = retrograde::Value>| {
+        let mut counts = [0u64; 8];
+        let mut longest = 0;
+        for v in values {
+            counts[v.outcome as usize] += 1;
+            longest = longest.max(v.remoteness.unwrap_or(0));
+        }
+        format!(
+            "win={} lose={} tie={} draw={} longest={longest}",
+            counts[Outcome::Win as usize],
+            counts[Outcome::Lose as usize],
+            counts[Outcome::Tie as usize],
+            counts[Outcome::Draw as usize]
+        )
+    };
+    let (all, figures) = match how {
+        "whole" => {
+            let mut e = Explorer::new();
+            if let Some(l) = limit {
+                e = e.memory_limit(l);
+            }
+            let sol = match e.solve(&game) {
+                Ok(s) => s,
+                Err(err) => {
+                    println!("chess {ending} whole refused: {err}");
+                    std::process::exit(1);
+                }
+            };
+            let explored = sol.explored();
+            let mut mine = (0..explored.len() as u32).filter_map(|i| {
+                let p = explored.position(i)?;
+                (game.tier(&p) == ending)
+                    .then(|| sol.solved().value(i))
+                    .flatten()
+            });
+            (explored.len(), tally(&mut mine))
+        }
+        "tiers" => {
+            let dir = tempfile::tempdir().expect("a temporary directory");
+            let mut solver = TierSolver::new(dir.path());
+            if let Some(l) = limit {
+                solver = solver.memory_limit(l);
+            }
+            let (run, sol) = match solver.solve_root(&game, &ending) {
+                Ok(r) => r,
+                Err(err) => {
+                    println!("chess {ending} tiers refused: {err}");
+                    std::process::exit(1);
+                }
+            };
+            let answers = retrograde::registry::GameSolution::answers(&sol);
+            let mut mine = (0..answers.len() as u32).filter_map(|i| {
+                retrograde::registry::GameSolution::key(&sol, i)?;
+                answers.value(i)
+            });
+            let all = run.tiers.iter().map(|t| t.positions as usize).sum();
+            (all, tally(&mut mine))
+        }
+        _ => panic!("whole or tiers"),
+    };
+    println!(
+        "chess {ending} {how} limit={} positions_all_endings={all} {figures} total_s={:.2} peak={:.1}MiB",
+        limit.map_or("none".to_string(), |l| format!("{}MiB", l >> 20)),
+        t.elapsed().as_secs_f64(),
+        peak_memory() as f64 / (1 << 20) as f64
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("chess") {
+        let (Some(ending), Some(how)) = (args.get(2), args.get(3)) else {
+            eprintln!("usage: bench-explore chess ENDING whole|tiers [MAX_MEMORY_MIB]");
+            std::process::exit(2);
+        };
+        let limit = args.get(4).map(|m| m.parse::<u64>().expect("MiB") << 20);
+        chess(ending, how, limit);
+        return;
+    }
     let usage = "usage: bench-explore king|rook SIDE PATH, or teeko - PATH; \
                  PATH: state|state-low|state-hash|dense";
     let (Some(kind), Some(side), Some(path)) = (args.get(1), args.get(2), args.get(3)) else {

@@ -153,12 +153,26 @@ pub(super) fn open_listed(
             path,
             why: format!(
                 "its header says {}, expected {}",
-                crate::play::describe(db.meta()),
-                crate::play::describe(&expected)
+                described(db.meta()),
+                described(&expected)
             ),
         });
     }
     Ok(Some(db))
+}
+
+/// A game's header in words, its parameters included: `chess (symmetry=true)`.
+pub(super) fn described(meta: &Meta) -> String {
+    let mut out = crate::play::describe(meta);
+    if !meta.params.is_empty() {
+        let params: Vec<String> = meta
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        out = format!("{out} ({})", params.join(", "));
+    }
+    out
 }
 
 /// The header of tier `name`'s database: the game's, with the tier's name
@@ -222,8 +236,8 @@ impl TierDirectory {
                 path,
                 why: format!(
                     "its header says {}, expected {}",
-                    crate::play::describe(db.meta()),
-                    crate::play::describe(&expected)
+                    described(db.meta()),
+                    described(&expected)
                 ),
             });
         }

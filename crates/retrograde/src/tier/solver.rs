@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::directory::{fingerprint, open_listed, tier_meta};
+use super::directory::{described, fingerprint, open_listed, tier_meta};
 use super::view::Child;
 use super::{plan, Manifest, ManifestTier, Slot, TierError, TierView, TieredGame};
 use crate::db::{Compression, Database, Meta, Writer};
@@ -283,8 +283,8 @@ impl<'p> TierSolver<'p> {
                 path: self.dir.join(super::MANIFEST),
                 why: format!(
                     "the tiers of {}, not of {}: use another directory",
-                    crate::play::describe(&m.game),
-                    crate::play::describe(&self.meta)
+                    described(&m.game),
+                    described(&self.meta)
                 ),
             }),
         }

@@ -226,3 +226,81 @@ fn two_knights_mate_only_when_the_mate_is_on_the_board() {
     assert_eq!(longest_white_win(&sol), 1);
     assert_eq!(sol.solved().summary().draws, 0);
 }
+
+/// The moves of `fen` in `ending`, named in long algebraic notation, and
+/// the FEN each leads to.
+fn moves_of(ending: Ending, fen: &str) -> Vec<(String, String)> {
+    let game = Endgame::new(ending, false);
+    let p = game.parse_fen(fen).unwrap();
+    let mut out = Vec::new();
+    game.for_each_raw_move(p, |m| out.push((m.to_string(), game.fen(m.to))));
+    out
+}
+
+fn kpkp() -> Ending {
+    Ending::from_name("KPKP").unwrap()
+}
+
+#[test]
+fn pawns_push_take_and_promote_to_four_men() {
+    // White: Ka1, pawn e7; black: Kh1. The pawn promotes four ways.
+    let moves = moves_of(Ending::KPK, "8/4P3/8/8/8/8/8/K6k w - - 0 1");
+    let names: Vec<&str> = moves.iter().map(|(n, _)| n.as_str()).collect();
+    for promotion in ["e7-e8=Q", "e7-e8=R", "e7-e8=B", "e7-e8=N"] {
+        assert!(names.contains(&promotion), "{names:?}");
+    }
+    let (_, after) = moves.iter().find(|(n, _)| n == "e7-e8=Q").unwrap();
+    assert_eq!(after, "4Q3/8/8/8/8/8/8/K6k b - - 0 1");
+    // Blocked, a pawn does not push; it takes diagonally, never straight.
+    let moves = moves_of(kpkp(), "k7/8/8/8/8/3p4/3P4/7K w - - 0 1");
+    assert!(moves.iter().all(|(n, _)| !n.starts_with("d2")), "{moves:?}");
+    let moves = moves_of(kpkp(), "k7/8/8/8/8/2p5/3P4/7K w - - 0 1");
+    let names: Vec<&str> = moves.iter().map(|(n, _)| n.as_str()).collect();
+    assert!(
+        names.contains(&"d2xc3") && names.contains(&"d2-d4"),
+        "{names:?}"
+    );
+}
+
+#[test]
+fn en_passant_is_a_right_of_the_position_after_a_double_push() {
+    // White plays e2-e4 beside the black pawn on d4: black may take e.p.
+    let moves = moves_of(kpkp(), "k7/8/8/8/3p4/8/4P3/7K w - - 0 1");
+    let (_, after) = moves.iter().find(|(n, _)| n == "e2-e4").unwrap();
+    assert_eq!(after, "k7/8/8/8/3pP3/8/8/7K b - e3 0 1");
+    let takes = moves_of(kpkp(), after);
+    let (_, taken) = takes.iter().find(|(n, _)| n == "d4xe3").unwrap();
+    // The white pawn is gone: a position of KPK (colours as on the board).
+    assert_eq!(taken, "k7/8/8/8/8/4p3/8/7K w - - 0 1");
+    // Without a pawn to take it, the double push leaves no right.
+    let moves = moves_of(kpkp(), "k7/p7/8/8/8/8/4P3/7K w - - 0 1");
+    assert!(
+        moves
+            .iter()
+            .any(|(n, f)| n == "e2-e4" && f.ends_with("b - - 0 1")),
+        "{moves:?}"
+    );
+    // A right given where no pawn can use it is dropped when read.
+    let game = Endgame::new(kpkp(), false);
+    let p = game.parse_fen("k7/8/8/8/4P3/8/8/3p3K b - e3 0 1").unwrap();
+    assert_eq!(p.en_passant(), None);
+}
+
+#[test]
+fn endings_are_named_stronger_side_first_and_lead_to_their_captures_and_promotions() {
+    assert_eq!(Ending::all().len(), 35);
+    assert_eq!(Ending::from_name("krkp"), Some(Ending::KRKP));
+    assert_eq!(Ending::from_name("KPKR"), None, "named the other way round");
+    let names = |e: Ending| -> Vec<String> {
+        let mut n: Vec<String> = e.children().iter().map(|c| c.name()).collect();
+        n.sort();
+        n
+    };
+    assert_eq!(names(Ending::KPK), ["KBK", "KK", "KNK", "KQK", "KRK"]);
+    // KRKP: white takes the pawn, black the rook (KKP is named KPK), the
+    // pawn promotes (KRKQ is KQKR), or takes the rook as it promotes.
+    assert_eq!(
+        names(Ending::KRKP),
+        ["KBK", "KNK", "KPK", "KQK", "KQKR", "KRK", "KRKB", "KRKN", "KRKR"]
+    );
+}

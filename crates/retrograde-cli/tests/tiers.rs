@@ -1,0 +1,121 @@
+//! `game chess ENDING --tiers DIR`: the published longest mate of KPK
+//! through its promotions, and a stopped run resumed to the same files.
+
+use std::fs;
+use std::path::Path;
+
+mod common;
+
+use common::*;
+
+/// Every file of `dir` by name, with its bytes.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn names(files: &[(String, Vec<u8>)]) -> Vec<&str> {
+    files.iter().map(|(n, _)| n.as_str()).collect()
+}
+
+#[test]
+fn kpk_mates_in_28_with_white_to_move_and_a_stopped_run_resumes_to_the_same_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiers = dir.path().join("tiers");
+    let t = tiers.to_str().unwrap();
+    let o = run(
+        &["game", "chess", "KPK", "--tiers", t, "--json"],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let white = json["by_side"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["to_move"] == "white")
+        .unwrap();
+    // Thompson's and the Nalimov tables' figure: mate in 28 with white to
+    // move (55 plies); black to move is lost in 28 at most (56 plies).
+    assert_eq!(white["longest_win_moves"], 28, "{json}");
+    assert_eq!(json["longest"]["lose"], 56, "{json}");
+    assert_eq!(json["positions"], 165_676, "{json}");
+    let first = files(&tiers);
+    assert_eq!(
+        names(&first),
+        [
+            "KBK.db",
+            "KK.db",
+            "KNK.db",
+            "KPK.db",
+            "KQK.db",
+            "KRK.db",
+            "tiers.json"
+        ]
+    );
+
+    // Stopped after KRK: KPK's database gone, and the manifest without it.
+    let manifest = tiers.join("tiers.json");
+    let text = fs::read_to_string(&manifest).unwrap();
+    let mut m: serde_json::Value = serde_json::from_str(&text).unwrap();
+    m["tiers"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|t| t["name"] != "KPK");
+    fs::write(&manifest, serde_json::to_string_pretty(&m).unwrap() + "\n").unwrap();
+    fs::remove_file(tiers.join("KPK.db")).unwrap();
+    // And KRK's database damaged: solved again, never trusted.
+    let krk = tiers.join("KRK.db");
+    let mut bytes = fs::read(&krk).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    fs::write(&krk, bytes).unwrap();
+
+    let o = run(
+        &["game", "chess", "KPK", "--tiers", t, "--json"],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    for taken in ["KK", "KQK", "KBK", "KNK"] {
+        assert!(
+            err.contains(&format!("tier {taken}: "))
+                && err.lines().any(|l| l.starts_with(&format!("tier {taken}:"))
+                    && l.contains("taken as an earlier run left it")),
+            "{taken}: {err}"
+        );
+    }
+    for solved in ["KRK", "KPK"] {
+        let line = err
+            .lines()
+            .find(|l| l.starts_with(&format!("tier {solved}:")))
+            .unwrap_or_else(|| panic!("{solved}: {err}"));
+        assert!(!line.contains("taken"), "{line}");
+    }
+    assert_eq!(files(&tiers), first, "the resumed run's files differ");
+}
+
+#[test]
+fn a_tier_directory_of_another_game_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiers = dir.path().join("tiers");
+    let t = tiers.to_str().unwrap();
+    let o = run(&["game", "chess", "KRK", "--tiers", t, "-q"], dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(
+        &["game", "chess", "KRK", "--no-symmetry", "--tiers", t, "-q"],
+        dir.path(),
+    );
+    assert_refused(
+        &o,
+        "the tiers of chess (symmetry=true), not of chess (symmetry=false): use another directory",
+    );
+}
