@@ -2474,7 +2474,7 @@ mod game {
         let o = run(&["game", "chess", "KXK"], &data(""));
         assert_eq!(o.status.code(), Some(2));
         assert!(
-            stderr(&o).contains("[possible values: KQK, KRK, KBBK, KBNK, KNNK]"),
+            stderr(&o).contains("[possible values: KQK, KRK, KBK, KNK, KPK, KQQK,"),
             "{}",
             stderr(&o)
         );

@@ -181,6 +181,14 @@ pub trait Playable: Sync {
     fn position_at(&self, key: u64) -> u64 {
         key
     }
+
+    /// The value of `p` where the rules alone give it, the game being over
+    /// there (a chess ending's mate, stalemate or bare kings), for a
+    /// position its database does not hold (one of another tier); `None`
+    /// by default.
+    fn settled(&self, _p: u64) -> Option<Value> {
+        None
+    }
 }
 
 /// The move of `moves` named `text`, compared without regard to case (the
@@ -384,10 +392,11 @@ impl Probe<'_> {
     /// # Errors
     /// A damaged database.
     pub fn value(&self, p: u64) -> Result<Option<Value>, DbError> {
-        match self.game.key(p) {
-            Some(k) => self.db.value(k),
-            None => Ok(None),
-        }
+        let held = match self.game.key(p) {
+            Some(k) => self.db.value(k)?,
+            None => None,
+        };
+        Ok(held.or_else(|| self.game.settled(p)))
     }
 
     /// The value of `p` and of every move, best first; equal moves in the

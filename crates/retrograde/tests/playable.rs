@@ -23,7 +23,8 @@ fn chess_notation_reads_back_and_named_moves_are_the_solver_s_moves() {
         let explored = Explorer::new().explore(game).unwrap();
         for i in (0..explored.len() as u32).step_by(101) {
             let p = explored.position(i).unwrap().0;
-            if Playable::notation(&game, p) == "a piece captured" {
+            if game.terminal(&explored.position(i).unwrap()).is_some() {
+                // The game is over (a piece taken, bare kings): no moves to name.
                 continue;
             }
             assert_eq!(

@@ -120,6 +120,18 @@ impl Playable for Endgame {
     fn key(&self, p: u64) -> Option<u64> {
         self.at(p).map(|p| self.canonical(p).0)
     }
+
+    /// A position where the game is over: a tie by insufficient material or
+    /// stalemate, a loss by mate, in 0 plies.
+    fn settled(&self, p: u64) -> Option<crate::Value> {
+        let p = self.at(p)?;
+        let over = self.terminal(&p).or_else(|| {
+            let mut moves = 0;
+            self.for_each_raw_move(p, |_| moves += 1);
+            (moves == 0).then_some(crate::Outcome::Lose)
+        })?;
+        Some(crate::Value::new(over, Some(0)))
+    }
 }
 
 /// A tier's solution, with the temporary directory its child tiers'

@@ -282,7 +282,7 @@ fn en_passant_is_a_right_of_the_position_after_a_double_push() {
     );
     // A right given where no pawn can use it is dropped when read.
     let game = Endgame::new(kpkp(), false);
-    let p = game.parse_fen("k7/8/8/8/4P3/8/8/3p3K b - e3 0 1").unwrap();
+    let p = game.parse_fen("k7/3p4/8/8/4P3/8/8/7K b - e3 0 1").unwrap();
     assert_eq!(p.en_passant(), None);
 }
 
