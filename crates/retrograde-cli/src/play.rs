@@ -51,7 +51,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let game: &dyn Playable = &*game;
     let start = start_position(game, &db, args.position.as_deref())?;
     let you = if args.watch { You::None } else { args.you };
-    let probe = Probe { game, db: &db };
+    let records = retrograde::tier::WithTiers::beside(&db, game);
+    let probe = Probe { game, db: &records };
     // Refuse a start that is not in the game before anything is printed.
     probe.answer(start)?;
     let mut out = std::io::stdout().lock();

@@ -39,7 +39,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .map(|t| crate::db::parse(game, t))
             .collect::<Result<_>>()?
     };
-    let probe = Probe { game, db: &db };
+    let records = retrograde::tier::WithTiers::beside(&db, game);
+    let probe = Probe { game, db: &records };
     let answers = positions
         .into_iter()
         .map(|p| probe.answer(p))

@@ -90,7 +90,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         common::shown(&args.input),
         retrograde::play::describe(db.meta())
     )?;
-    let probe = Probe { game, db: &db };
+    let records = retrograde::tier::WithTiers::beside(&db, game);
+    let probe = Probe { game, db: &records };
     let info = info(&db, game, trace.is_some())?;
     let trace_json = trace.as_ref().map(serde_json::to_string).transpose()?;
     let trace = trace_json.as_deref();

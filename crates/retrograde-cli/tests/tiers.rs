@@ -48,6 +48,41 @@ fn kpk_mates_in_28_with_white_to_move_and_a_stopped_run_resumes_to_the_same_file
     assert_eq!(white["longest_win_moves"], 28, "{json}");
     assert_eq!(json["longest"]["lose"], 56, "{json}");
     assert_eq!(json["positions"], 165_676, "{json}");
+    // A tier's database in its directory answers for the whole game: the
+    // promotion's value comes from KQK's database beside it.
+    let kpk = tiers.join("KPK.db");
+    let o = run(
+        &[
+            "query",
+            kpk.to_str().unwrap(),
+            "8/4P3/8/8/8/8/8/K6k w - - 0 1",
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("8/4P3/8/8/8/8/8/K6k w - - 0 1: win in 17 for white to move"),
+        "{out}"
+    );
+    assert!(out.contains("e7-e8=Q  win in 17"), "{out}");
+    assert!(out.contains("e7-e8=N  tie in 1"), "{out}");
+    // Alone, it says where the answer is.
+    let alone = dir.path().join("alone.db");
+    fs::copy(&kpk, &alone).unwrap();
+    let o = run(
+        &[
+            "query",
+            alone.to_str().unwrap(),
+            "8/4P3/8/8/8/8/8/K6k w - - 0 1",
+        ],
+        dir.path(),
+    );
+    assert_refused(
+        &o,
+        "a position of KQK, whose database is not beside this one",
+    );
+
     let first = files(&tiers);
     assert_eq!(
         names(&first),

@@ -189,6 +189,13 @@ pub trait Playable: Sync {
     fn settled(&self, _p: u64) -> Option<Value> {
         None
     }
+
+    /// For a game solved tier by tier: the name of the tier the record
+    /// under `key` belongs to (its database's variant in a tier directory);
+    /// `None` by default.
+    fn tier_of(&self, _key: u64) -> Option<String> {
+        None
+    }
 }
 
 /// The move of `moves` named `text`, compared without regard to case (the
@@ -294,7 +301,7 @@ pub enum ProbeError {
         /// The game.
         game: String,
         /// Why, when known.
-        why: &'static str,
+        why: String,
     },
     /// The database is damaged.
     #[error(transparent)]
@@ -423,13 +430,21 @@ impl Probe<'_> {
     }
 
     fn known(&self, p: u64) -> Result<Value, ProbeError> {
+        let meta = self.game.meta();
+        let key = self.game.key(p);
+        let other_tier = key
+            .and_then(|k| self.game.tier_of(k))
+            .filter(|t| *t != meta.variant);
         self.value(p)?.ok_or_else(|| ProbeError::NotInGame {
             position: self.game.notation(p),
-            game: describe(&self.game.meta()),
-            why: if self.game.key(p).is_none() {
-                ""
-            } else {
-                " (not reachable from where it was solved)"
+            game: describe(&meta),
+            why: match (key, other_tier) {
+                (None, _) => String::new(),
+                (Some(_), Some(tier)) => format!(
+                    " (a position of {tier}, whose database is not beside this one: \
+                     query the database in the directory `--tiers DIR` keeps)"
+                ),
+                (Some(_), None) => " (not reachable from where it was solved)".into(),
             },
         })
     }

@@ -267,3 +267,61 @@ impl TierDirectory {
         })
     }
 }
+
+/// A tier's database read with the rest of its directory: a key it does
+/// not hold (a move into another tier) is looked up in its own tier's
+/// database, found by [`Playable::tier_of`](crate::play::Playable::tier_of).
+/// What `query`, `play` and `serve` read, so that a tier's database in its
+/// directory answers for the whole game.
+pub struct WithTiers<'a> {
+    db: &'a Database,
+    game: &'a dyn crate::play::Playable,
+    dir: Option<TierDirectory>,
+}
+
+impl<'a> WithTiers<'a> {
+    /// `db` with the tiers of the directory it lies in, if that directory
+    /// has a manifest of the same game; `db` alone otherwise.
+    pub fn beside(db: &'a Database, game: &'a dyn crate::play::Playable) -> WithTiers<'a> {
+        let dir = db
+            .path()
+            .parent()
+            .map(|d| {
+                if d.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    d
+                }
+            })
+            .and_then(|d| TierDirectory::open(d).ok())
+            .filter(|t| tier_meta(&t.manifest.game, &db.meta().variant) == *db.meta());
+        WithTiers { db, game, dir }
+    }
+
+    /// Whether other tiers were found beside the database.
+    pub fn has_tiers(&self) -> bool {
+        self.dir.is_some()
+    }
+}
+
+impl crate::play::Records for WithTiers<'_> {
+    fn value(&self, key: u64) -> Result<Option<Value>, crate::db::DbError> {
+        if let Some(v) = self.db.value(key)? {
+            return Ok(Some(v));
+        }
+        let (Some(dir), Some(tier)) = (&self.dir, self.game.tier_of(key)) else {
+            return Ok(None);
+        };
+        match dir.database(&tier) {
+            Ok(Some(db)) => db.value(key),
+            Ok(None) => Ok(None),
+            Err(TierError::Db(e)) => Err(e),
+            // Another game's file where the tier should be: not this game's value.
+            Err(_) => Ok(None),
+        }
+    }
+
+    fn len(&self) -> u64 {
+        self.db.len()
+    }
+}

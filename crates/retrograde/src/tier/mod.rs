@@ -74,7 +74,7 @@ use std::fmt;
 use std::hash::Hash;
 use std::path::PathBuf;
 
-pub use directory::{Manifest, ManifestTier, TierDirectory, MANIFEST};
+pub use directory::{Manifest, ManifestTier, TierDirectory, WithTiers, MANIFEST};
 pub use plan::{plan, Plan};
 pub use solver::{TierDone, TierRun, TierSolution, TierSolver};
 pub use view::{Slot, TierView};

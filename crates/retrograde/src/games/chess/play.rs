@@ -121,6 +121,12 @@ impl Playable for Endgame {
         self.at(p).map(|p| self.canonical(p).0)
     }
 
+    /// The ending of the position keyed `key`.
+    fn tier_of(&self, key: u64) -> Option<String> {
+        let p = self.at(key)?;
+        Some(crate::tier::TieredGame::tier(self, &p).name())
+    }
+
     /// A position where the game is over: a tie by insufficient material or
     /// stalemate, a loss by mate, in 0 plies.
     fn settled(&self, p: u64) -> Option<crate::Value> {
