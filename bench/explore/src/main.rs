@@ -225,12 +225,12 @@ fn by_state<G: StateGame>(game: &G, path: &str) -> (u64, u64, String, f64) {
     (e.len() as u64, e.move_count(), start, explore_s)
 }
 
-/// `bench-explore chess ENDING whole|tiers [MAX_MEMORY_MIB]`: a chess
+/// `bench-explore chess ENDING whole|tiers [MAX_MEMORY_MIB|- [AT_ONCE]]`: a chess
 /// ending solved whole (every position it leads to explored at once) or
 /// tier by tier (each ending it leads to first, into a temporary
 /// directory), under an optional memory limit. Prints the ending's own
 /// counts, so that the two runs can be compared, and the time and peak.
-fn chess(ending: &str, how: &str, limit: Option<u64>) {
+fn chess(ending: &str, how: &str, limit: Option<u64>, at_once: usize) {
     use retrograde::games::chess::{Endgame, Ending};
     use retrograde::tier::{TierSolver, TieredGame};
     let ending = Ending::from_name(ending).expect("a chess ending, as KRKP");
@@ -275,7 +275,7 @@ fn chess(ending: &str, how: &str, limit: Option<u64>) {
         }
         "tiers" => {
             let dir = tempfile::tempdir().expect("a temporary directory");
-            let mut solver = TierSolver::new(dir.path());
+            let mut solver = TierSolver::new(dir.path()).concurrent(at_once);
             if let Some(l) = limit {
                 solver = solver.memory_limit(l);
             }
@@ -297,7 +297,7 @@ fn chess(ending: &str, how: &str, limit: Option<u64>) {
         _ => panic!("whole or tiers"),
     };
     println!(
-        "chess {ending} {how} limit={} positions_all_endings={all} {figures} total_s={:.2} peak={:.1}MiB",
+        "chess {ending} {how} at_once={at_once} limit={} positions_all_endings={all} {figures} total_s={:.2} peak={:.1}MiB",
         limit.map_or("none".to_string(), |l| format!("{}MiB", l >> 20)),
         t.elapsed().as_secs_f64(),
         peak_memory() as f64 / (1 << 20) as f64
@@ -308,11 +308,17 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("chess") {
         let (Some(ending), Some(how)) = (args.get(2), args.get(3)) else {
-            eprintln!("usage: bench-explore chess ENDING whole|tiers [MAX_MEMORY_MIB]");
+            eprintln!(
+                "usage: bench-explore chess ENDING whole|tiers [MAX_MEMORY_MIB|- [TIERS_AT_ONCE]]"
+            );
             std::process::exit(2);
         };
-        let limit = args.get(4).map(|m| m.parse::<u64>().expect("MiB") << 20);
-        chess(ending, how, limit);
+        let limit = args
+            .get(4)
+            .filter(|m| *m != "-")
+            .map(|m| m.parse::<u64>().expect("MiB") << 20);
+        let at_once = args.get(5).map_or(1, |n| n.parse().expect("a count"));
+        chess(ending, how, limit, at_once);
         return;
     }
     let usage = "usage: bench-explore king|rook SIDE PATH, or teeko - PATH; \

@@ -190,15 +190,21 @@ proptest! {
 
     /// A run stopped after any tier (here: the directory's later tiers
     /// removed, with or without their manifest entries) resumes to the
-    /// same files, byte for byte.
+    /// same files, byte for byte, solving one tier or several at once.
     #[test]
-    fn a_resumed_run_writes_the_same_files(g in tiered(), keep in 0usize..4, listed in any::<bool>()) {
+    fn a_resumed_run_writes_the_same_files(
+        g in tiered(),
+        keep in 0usize..4,
+        listed in any::<bool>(),
+        at_once in 1usize..4,
+    ) {
         let whole_dir = tempfile::tempdir().unwrap();
         TierSolver::new(whole_dir.path()).solve(&g, &roots(&g)).unwrap();
         let expected = files(whole_dir.path());
 
         let dir = tempfile::tempdir().unwrap();
-        TierSolver::new(dir.path()).solve(&g, &roots(&g)).unwrap();
+        TierSolver::new(dir.path()).concurrent(at_once).solve(&g, &roots(&g)).unwrap();
+        prop_assert_eq!(files(dir.path()), expected.clone());
         let manifest = retrograde::tier::Manifest::read(dir.path()).unwrap().unwrap();
         let mut cut = manifest.clone();
         let gone: Vec<String> = manifest.tiers.iter().skip(keep).map(|t| t.file.clone()).collect();
@@ -209,7 +215,10 @@ proptest! {
             cut.tiers.truncate(keep);
         }
         cut.write(dir.path()).unwrap();
-        let run = TierSolver::new(dir.path()).solve(&g, &roots(&g)).unwrap();
+        let run = TierSolver::new(dir.path())
+            .concurrent(at_once)
+            .solve(&g, &roots(&g))
+            .unwrap();
         let resumed = run.tiers.iter().filter(|t| t.resumed).count();
         prop_assert_eq!(resumed, keep.min(manifest.tiers.len()));
         prop_assert_eq!(files(dir.path()), expected);

@@ -13,6 +13,14 @@ pub struct Plan<T> {
     pub children: Vec<Vec<usize>>,
 }
 
+impl<T: Clone> Plan<T> {
+    /// The tiers below the last one (the root of a plan made for one).
+    pub fn children_of_root(&self) -> Vec<T> {
+        let n = self.tiers.len();
+        self.tiers[..n.saturating_sub(1)].to_vec()
+    }
+}
+
 /// The plan for `roots` and every tier below them: a depth-first walk of
 /// the declared children, each tier placed after its children.
 ///

@@ -48,6 +48,7 @@ pub struct TierSolver<'p> {
     compression: Compression,
     progress: &'p dyn Progress,
     on_tier: Option<&'p (dyn Fn(&TierDone) + Sync)>,
+    concurrent: usize,
 }
 
 impl TierSolver<'static> {
@@ -61,6 +62,7 @@ impl TierSolver<'static> {
             compression: Compression::None,
             progress: &NoProgress,
             on_tier: None,
+            concurrent: 1,
         }
     }
 }
@@ -84,6 +86,14 @@ impl<'p> TierSolver<'p> {
     /// probed in place, the fastest for the tiers above.
     pub fn compression(mut self, compression: Compression) -> Self {
         self.compression = compression;
+        self
+    }
+
+    /// Solves up to `n` tiers at once where their children are done (1,
+    /// the default: one tier at a time, each on all threads). Each tier
+    /// holds its own memory: `n` tiers need up to `n` times the largest.
+    pub fn concurrent(mut self, n: usize) -> Self {
+        self.concurrent = n.max(1);
         self
     }
 
@@ -120,20 +130,43 @@ impl<'p> TierSolver<'p> {
     /// directory, a failed write.
     pub fn solve<G: TieredGame>(&self, game: &G, roots: &[G::Tier]) -> Result<TierRun, TierError> {
         let plan = plan(game, roots)?;
+        let names: Vec<String> = plan.tiers.iter().map(|t| game.tier_name(t)).collect();
         let mut manifest = self.manifest()?;
-        let mut run = TierRun::default();
-        for tier in &plan.tiers {
-            if let Some(done) = self.resume(game, tier, &mut manifest)? {
-                run.tiers.push(done);
-                continue;
-            }
-            let started = Instant::now();
-            let solution = self.solve_one(game, tier)?;
-            let done = self.keep(&solution, &mut manifest, started)?;
-            self.tell(&done);
-            run.tiers.push(done);
+        let mut done: Vec<Option<TierDone>> = vec![None; plan.tiers.len()];
+        for (i, tier) in plan.tiers.iter().enumerate() {
+            done[i] = self.resume(game, tier, &mut manifest)?;
         }
-        Ok(run)
+        let manifest = std::sync::Mutex::new(manifest);
+        loop {
+            // The tiers whose children are all done, at most `concurrent` at once.
+            let ready: Vec<usize> = (0..plan.tiers.len())
+                .filter(|&i| {
+                    done[i].is_none() && plan.children[i].iter().all(|&c| done[c].is_some())
+                })
+                .take(self.concurrent.max(1))
+                .collect();
+            if ready.is_empty() {
+                break;
+            }
+            let one = |i: usize| -> Result<TierDone, TierError> {
+                let started = Instant::now();
+                let solution = self.solve_one(game, &plan.tiers[i])?;
+                let done = self.keep(&solution, &manifest, &names, started)?;
+                self.tell(&done);
+                Ok(done)
+            };
+            let results: Vec<Result<TierDone, TierError>> = if ready.len() == 1 {
+                vec![one(ready[0])]
+            } else {
+                ready.par_iter().map(|&i| one(i)).collect()
+            };
+            for (i, r) in ready.into_iter().zip(results) {
+                done[i] = Some(r?);
+            }
+        }
+        Ok(TierRun {
+            tiers: done.into_iter().flatten().collect(),
+        })
     }
 
     /// Solves every tier below `root` into the directory (as
@@ -148,23 +181,12 @@ impl<'p> TierSolver<'p> {
         root: &G::Tier,
     ) -> Result<(TierRun, TierSolution<'g, G>), TierError> {
         let plan = plan(game, std::slice::from_ref(root))?;
-        let mut manifest = self.manifest()?;
-        let mut run = TierRun::default();
-        let (below, _) = plan.tiers.split_at(plan.tiers.len() - 1);
-        for tier in below {
-            if let Some(done) = self.resume(game, tier, &mut manifest)? {
-                run.tiers.push(done);
-                continue;
-            }
-            let started = Instant::now();
-            let solution = self.solve_one(game, tier)?;
-            let done = self.keep(&solution, &mut manifest, started)?;
-            self.tell(&done);
-            run.tiers.push(done);
-        }
+        let names: Vec<String> = plan.tiers.iter().map(|t| game.tier_name(t)).collect();
+        let mut run = self.solve(game, &plan.children_of_root())?;
+        let manifest = std::sync::Mutex::new(self.manifest()?);
         let started = Instant::now();
         let solution = self.solve_one(game, root)?;
-        let done = self.keep(&solution, &mut manifest, started)?;
+        let done = self.keep(&solution, &manifest, &names, started)?;
         self.tell(&done);
         run.tiers.push(done);
         Ok((run, solution))
@@ -187,8 +209,7 @@ impl<'p> TierSolver<'p> {
         keep: usize,
     ) -> Result<crate::registry::Checked, TierError> {
         let plan = plan(game, std::slice::from_ref(root))?;
-        let below = &plan.tiers[..plan.tiers.len() - 1];
-        self.solve(game, below)?;
+        self.solve(game, &plan.children_of_root())?;
         let name = game.tier_name(root);
         let view = TierView::new(game, root.clone(), self.children(game, root)?);
         let mut explorer = Explorer::new().progress(self.progress);
@@ -349,7 +370,8 @@ impl<'p> TierSolver<'p> {
     fn keep<G: TieredGame>(
         &self,
         solution: &TierSolution<'_, G>,
-        manifest: &mut Manifest,
+        manifest: &std::sync::Mutex<Manifest>,
+        order: &[String],
         started: Instant,
     ) -> Result<TierDone, TierError> {
         let name = solution.view().name().to_string();
@@ -375,10 +397,15 @@ impl<'p> TierSolver<'p> {
             bytes,
             xxh3,
         };
+        let mut manifest = manifest.lock().unwrap_or_else(|e| e.into_inner());
         match manifest.tiers.iter_mut().find(|t| t.name == name) {
             Some(t) => *t = listed,
             None => manifest.tiers.push(listed),
         }
+        // In the plan's order, whatever order concurrent tiers finish in:
+        // the same run writes the same manifest.
+        let rank = |n: &str| order.iter().position(|o| o == n).unwrap_or(usize::MAX);
+        manifest.tiers.sort_by_key(|t| rank(&t.name));
         manifest.write(&self.dir)?;
         Ok(TierDone {
             name,
