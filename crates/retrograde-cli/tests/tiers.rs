@@ -154,3 +154,26 @@ fn a_tier_directory_of_another_game_is_refused() {
         "the tiers of chess (symmetry=true), not of chess (symmetry=false): use another directory",
     );
 }
+
+#[test]
+fn a_tier_directory_that_is_a_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file");
+    fs::write(&file, "not a directory").unwrap();
+    let o = run(
+        &[
+            "game",
+            "chess",
+            "KRK",
+            "--tiers",
+            file.to_str().unwrap(),
+            "-q",
+        ],
+        dir.path(),
+    );
+    assert_refused(
+        &o,
+        "file: not a directory (tiers are kept in a directory, created if need be)",
+    );
+    assert_eq!(fs::read_to_string(&file).unwrap(), "not a directory");
+}

@@ -188,6 +188,12 @@ proptest! {
         }
     }
 
+}
+
+proptest! {
+    // Each case writes its tiers three times: fewer cases than above.
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
     /// A run stopped after any tier (here: the directory's later tiers
     /// removed, with or without their manifest entries) resumes to the
     /// same files, byte for byte, solving one tier or several at once.

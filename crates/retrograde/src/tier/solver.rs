@@ -296,6 +296,12 @@ impl<'p> TierSolver<'p> {
     /// The directory's manifest (a new one if it has none), refused if it
     /// is another game's.
     fn manifest(&self) -> Result<Manifest, TierError> {
+        if self.dir.exists() && !self.dir.is_dir() {
+            return Err(TierError::Manifest {
+                path: self.dir.clone(),
+                why: "not a directory (tiers are kept in a directory, created if need be)".into(),
+            });
+        }
         std::fs::create_dir_all(&self.dir).map_err(|e| crate::Error::io(&self.dir, e))?;
         match Manifest::read(&self.dir)? {
             None => Ok(Manifest::new(self.meta.clone())),
