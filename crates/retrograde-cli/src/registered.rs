@@ -197,11 +197,15 @@ impl Registered {
         // before anything is written, as it can fail.
         let position = asked
             .map(|p| {
-                let records = Keyed::new(
+                let keyed = Keyed::new(
                     answers.len() as u32,
                     |i| solution.key(i),
                     |i| answers.value(i),
                 );
+                let records = Elsewhere {
+                    keyed,
+                    solution: &*solution,
+                };
                 Probe {
                     game: &*game,
                     db: &records,
@@ -469,4 +473,24 @@ fn tier_line(t: &retrograde::tier::TierDone) -> String {
         "tier {}: {} positions, {longest}, {how}",
         t.name, t.positions
     )
+}
+
+/// A solution's values by key, and those it finds elsewhere
+/// ([`GameSolution::elsewhere`]: another tier's database).
+struct Elsewhere<'a, R> {
+    keyed: R,
+    solution: &'a dyn GameSolution,
+}
+
+impl<R: retrograde::play::Records> retrograde::play::Records for Elsewhere<'_, R> {
+    fn value(&self, key: u64) -> Result<Option<Value>, retrograde::db::DbError> {
+        Ok(self
+            .keyed
+            .value(key)?
+            .or_else(|| self.solution.elsewhere(key)))
+    }
+
+    fn len(&self) -> u64 {
+        self.keyed.len()
+    }
 }

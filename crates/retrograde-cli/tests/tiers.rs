@@ -177,3 +177,23 @@ fn a_tier_directory_that_is_a_file_is_refused() {
     );
     assert_eq!(fs::read_to_string(&file).unwrap(), "not a directory");
 }
+
+#[test]
+fn game_position_values_a_promotion_from_the_tier_it_leads_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(
+        &[
+            "game",
+            "chess",
+            "KPK",
+            "-q",
+            "--position",
+            "8/4P3/8/8/8/8/8/K6k w - - 0 1",
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("e7-e8=Q  win in 17"), "{out}");
+    assert!(out.contains("e7-e8=B  tie in 1"), "{out}");
+}

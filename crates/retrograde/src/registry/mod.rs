@@ -705,6 +705,13 @@ pub trait GameSolution: Sync {
     fn key_order(&self) -> KeyOrder {
         KeyOrder::Any
     }
+
+    /// The value of the position keyed `key` where this solution does not
+    /// hold it but knows where it is: a game solved tier by tier finds a
+    /// position of another tier in that tier's database. `None` by default.
+    fn elsewhere(&self, _key: u64) -> Option<Value> {
+        None
+    }
 }
 
 /// How a solution's keys run with its positions' numbers.

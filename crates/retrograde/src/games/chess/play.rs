@@ -144,6 +144,8 @@ impl Playable for Endgame {
 /// databases lie in (when no directory was given).
 struct Solved<'g> {
     solution: crate::tier::TierSolution<'g, Endgame>,
+    /// The tiers below, for positions a move into them reaches.
+    tiers: Option<crate::tier::TierDirectory>,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -169,6 +171,16 @@ impl GameSolution for Solved<'_> {
     fn verify(&self, keep: usize) -> Result<crate::Report, crate::SolveError> {
         self.solution.verify(keep)
     }
+    fn elsewhere(&self, key: u64) -> Option<crate::Value> {
+        let game = self.solution.view().game();
+        let tier = game.tier_of(key)?;
+        self.tiers
+            .as_ref()?
+            .database(&tier)
+            .ok()??
+            .value(key)
+            .ok()?
+    }
 }
 
 impl Solvable for Endgame {
@@ -179,6 +191,7 @@ impl Solvable for Endgame {
         let (_, solution) = solver.solve_root(self, &self.ending)?;
         Ok(Box::new(Solved {
             solution,
+            tiers: crate::tier::TierDirectory::open(solver.dir()).ok(),
             _dir: dir,
         }))
     }
