@@ -466,19 +466,7 @@ impl Database {
             })
             .collect::<Result<_, DbError>>()?;
         drop(all);
-        let state = found
-            .par_iter()
-            .map(|v| match v {
-                None => ABSENT,
-                Some(v) if v.outcome == Outcome::Draw => DRAW,
-                Some(v) => v.outcome as u8,
-            })
-            .collect();
-        let remoteness = found
-            .par_iter()
-            .map(|v| v.and_then(|v| v.remoteness).unwrap_or(u32::MAX))
-            .collect();
-        Ok(Values::new(state, Remoteness::Wide(remoteness)))
+        Ok(Values::from_values(&found))
     }
 
     /// Calls `f(record, key, value)` for every record in order (the key is

@@ -146,11 +146,19 @@ pub(super) fn open_listed(
     if bytes != listed.bytes || sum != listed.xxh3 {
         return Ok(None);
     }
-    let db = Database::open(&path)?;
-    let expected = tier_meta(game, &listed.name);
+    open_tier(&path, game, &listed.name).map(Some)
+}
+
+/// Opens `path` as the database of tier `name` of `game`.
+///
+/// # Errors
+/// A database that does not open, or whose header is not the tier's.
+fn open_tier(path: &Path, game: &Meta, name: &str) -> Result<Database, TierError> {
+    let db = Database::open(path)?;
+    let expected = tier_meta(game, name);
     if *db.meta() != expected {
         return Err(TierError::Foreign {
-            path,
+            path: path.to_path_buf(),
             why: format!(
                 "its header says {}, expected {}",
                 described(db.meta()),
@@ -158,7 +166,7 @@ pub(super) fn open_listed(
             ),
         });
     }
-    Ok(Some(db))
+    Ok(db)
 }
 
 /// A game's header in words, its parameters included: `chess (symmetry=true)`.
@@ -228,19 +236,11 @@ impl TierDirectory {
             return Ok(Some(db));
         }
         let listed = &self.manifest.tiers[i];
-        let path = self.dir.join(&listed.file);
-        let db = Database::open(&path)?;
-        let expected = tier_meta(&self.manifest.game, &listed.name);
-        if *db.meta() != expected {
-            return Err(TierError::Foreign {
-                path,
-                why: format!(
-                    "its header says {}, expected {}",
-                    described(db.meta()),
-                    described(&expected)
-                ),
-            });
-        }
+        let db = open_tier(
+            &self.dir.join(&listed.file),
+            &self.manifest.game,
+            &listed.name,
+        )?;
         Ok(Some(self.open[i].get_or_init(|| db)))
     }
 
@@ -296,11 +296,6 @@ impl<'a> WithTiers<'a> {
             .and_then(|d| TierDirectory::open(d).ok())
             .filter(|t| tier_meta(&t.manifest.game, &db.meta().variant) == *db.meta());
         WithTiers { db, game, dir }
-    }
-
-    /// Whether other tiers were found beside the database.
-    pub fn has_tiers(&self) -> bool {
-        self.dir.is_some()
     }
 }
 

@@ -20,8 +20,8 @@
 //! use retrograde::tier::{TierSolver, TieredGame};
 //! use retrograde::{Outcome, StateGame};
 //!
-//! /// Take 1 or 2 from a pile of up to 9; the tier is the pile's tens...
-//! /// here, its thirds: a move stays in its third or goes down.
+//! /// Take 1 or 2 from a pile of up to 9; the tier is the pile's third
+//! /// (0-2, 3-5, 6-8, 9): a move stays in its third or goes one down.
 //! struct Pile;
 //! impl StateGame for Pile {
 //!     type Position = u8;

@@ -212,15 +212,11 @@ impl<'p> TierSolver<'p> {
         self.solve(game, &plan.children_of_root())?;
         let name = game.tier_name(root);
         let view = TierView::new(game, root.clone(), self.children(game, root)?);
-        let mut explorer = Explorer::new().progress(self.progress);
-        if let Some(limit) = self.memory_limit {
-            explorer = explorer.memory_limit(limit);
-        }
         let solve_error = |source| TierError::Solve {
             tier: name.clone(),
             source,
         };
-        let explored = explorer.explore(view).map_err(solve_error)?;
+        let explored = self.explorer().explore(view).map_err(solve_error)?;
         if let Some(fault) = explored.game().take_fault() {
             return Err(fault);
         }
@@ -245,7 +241,7 @@ impl<'p> TierSolver<'p> {
                 None => Ok(None),
             })
             .collect::<Result<_, TierError>>()?;
-        let positions = values.len() as u64 - self_stand_ins(&explored);
+        let positions = values.len() as u64 - stand_ins(&explored).len() as u64;
         if positions != db.len() {
             return Err(TierError::Foreign {
                 path: db.path().to_path_buf(),
@@ -266,6 +262,15 @@ impl<'p> TierSolver<'p> {
             moves: Some(explored.move_count()),
             report,
         })
+    }
+
+    /// An explorer within the memory limit, reporting to the progress.
+    fn explorer(&self) -> Explorer<'p> {
+        let explorer = Explorer::new().progress(self.progress);
+        match self.memory_limit {
+            Some(limit) => explorer.memory_limit(limit),
+            None => explorer,
+        }
     }
 
     /// The databases of `tier`'s children, from the directory.
@@ -358,14 +363,13 @@ impl<'p> TierSolver<'p> {
         let name = game.tier_name(tier);
         let children = self.children(game, tier)?;
         let view = TierView::new(game, tier.clone(), children);
-        let mut explorer = Explorer::new().progress(self.progress);
-        if let Some(limit) = self.memory_limit {
-            explorer = explorer.memory_limit(limit);
-        }
-        let solution = explorer.solve(view).map_err(|source| TierError::Solve {
-            tier: name.clone(),
-            source,
-        })?;
+        let solution = self
+            .explorer()
+            .solve(view)
+            .map_err(|source| TierError::Solve {
+                tier: name.clone(),
+                source,
+            })?;
         if let Some(fault) = solution.game().take_fault() {
             return Err(fault);
         }
@@ -438,11 +442,7 @@ pub struct TierSolution<'g, G: TieredGame> {
 
 impl<'g, G: TieredGame> TierSolution<'g, G> {
     fn new(solution: StateSolution<TierView<'g, G>>) -> Self {
-        let explored = solution.explored();
-        let stand_ins = (0..explored.len() as u32)
-            .into_par_iter()
-            .filter(|&i| matches!(explored.position(i), Some(Slot::Out(..))))
-            .collect();
+        let stand_ins = stand_ins(solution.explored());
         TierSolution {
             solution,
             stand_ins,
@@ -497,10 +497,10 @@ impl<G: TieredGame> GameSolution for TierSolution<'_, G> {
     }
 }
 
-/// How many of an explored tier's positions are stand-ins.
-fn self_stand_ins<G: TieredGame>(explored: &crate::explore::Explored<TierView<'_, G>>) -> u64 {
+/// The ids of an explored tier's stand-ins.
+fn stand_ins<G: TieredGame>(explored: &crate::explore::Explored<TierView<'_, G>>) -> Vec<u32> {
     (0..explored.len() as u32)
         .into_par_iter()
         .filter(|&i| matches!(explored.position(i), Some(Slot::Out(..))))
-        .count() as u64
+        .collect()
 }

@@ -227,21 +227,6 @@ impl Ending {
         }
     }
 
-    /// Whether each side's material is the other's (KRKR).
-    pub fn is_symmetric(self) -> bool {
-        let kinds = |black: bool| -> Vec<Piece> {
-            let mut k: Vec<Piece> = self
-                .men()
-                .iter()
-                .filter(|m| m.black() == black)
-                .map(|m| m.piece())
-                .collect();
-            k.sort_unstable();
-            k
-        };
-        kinds(false) == kinds(true)
-    }
-
     /// Whether it has a pawn.
     pub fn has_pawns(self) -> bool {
         self.men().iter().any(|m| m.piece() == Piece::Pawn)

@@ -29,10 +29,11 @@ pub struct Values {
 
 impl Values {
     /// Assembles values from final state codes and remoteness.
-    /// The values `values[v]` (`None`: no position).
+    /// The values `values[v]` (`None`: no position), laid out on all threads.
     pub fn from_values(values: &[Option<Value>]) -> Values {
+        use rayon::prelude::*;
         let state = values
-            .iter()
+            .par_iter()
             .map(|v| match v {
                 None => ABSENT,
                 Some(v) if v.outcome == Outcome::Draw => DRAW,
@@ -40,7 +41,7 @@ impl Values {
             })
             .collect();
         let remoteness = values
-            .iter()
+            .par_iter()
             .map(|v| v.and_then(|v| v.remoteness).unwrap_or(u32::MAX))
             .collect();
         Values::new(state, Remoteness::Wide(remoteness))
