@@ -54,6 +54,12 @@ fn command(e: &'static Entry) -> Command {
                 .value_parser(clap::builder::PossibleValuesParser::new(names))
                 .help("The variant."),
         );
+    } else if e.is_tiered() {
+        c = c.arg(
+            Arg::new("variant")
+                .value_name("TIER")
+                .help("The tier to solve, by name (the game's own choice if none)."),
+        );
     }
     for p in e.params() {
         let arg = Arg::new(p.name).help(p.help);

@@ -197,3 +197,81 @@ fn game_position_values_a_promotion_from_the_tier_it_leads_to() {
     assert!(out.contains("e7-e8=Q  win in 17"), "{out}");
     assert!(out.contains("e7-e8=B  tie in 1"), "{out}");
 }
+
+/// Nine Men's Morris, a tiered game registered through the same entry a
+/// user's game takes (`Entry::tiered_game`): the whole game with three
+/// stones each solved tier by tier, a tier's database queried and played
+/// with moves that remove a stone (answered from the tier they lead to),
+/// and a tier name that is none refused.
+#[test]
+fn nine_mens_morris_with_three_stones_each_is_solved_queried_and_played_tier_by_tier() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiers = dir.path().join("morris");
+    let t = tiers.to_str().unwrap();
+    let o = run(
+        &[
+            "game",
+            "nine-mens-morris",
+            "0.3-0.3",
+            "--tiers",
+            t,
+            "--json",
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["start"]["outcome"], "win", "{json}");
+    assert_eq!(json["start"]["remoteness"], 23, "{json}");
+    // Gasser's 3-3 database: the longest loss is 26 plies.
+    assert!(
+        stderr(&o).contains("tier 3-3: 169626 positions, longest 26 plies"),
+        "{}",
+        stderr(&o)
+    );
+    let mut listed = names(&files(&tiers)).join(" ");
+    listed.retain(|c| c != '\n');
+    assert!(
+        listed.contains("3-3.db") && listed.contains("tiers.json"),
+        "{listed}"
+    );
+
+    // 3-3 on its own: White closes a mill in one (a7 d7 g7) whatever Black does.
+    let db = tiers.join("3-3.db");
+    let db = db.to_str().unwrap();
+    let o = run(
+        &["query", db, "W.W/.../.../W....B/.../B../..B w"],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("W.W/.../.../W....B/.../B../..B w 0 0: win in 1 for white"),
+        "{out}"
+    );
+    assert!(out.contains("a4-d7xb2"), "{out}");
+
+    // A move out of the tier the database holds: placing the last stone
+    // with a mill in 2.1-1.2 leaves Black two stones, a game over.
+    let db = tiers.join("2.1-1.2.db");
+    let o = run(
+        &[
+            "query",
+            db.to_str().unwrap(),
+            "W.W/.../.../....../B../.../... w 1 2",
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains(": win in 1 for white"), "{out}");
+    let placed = out
+        .lines()
+        .find(|l| l.contains("d7xc3"))
+        .unwrap_or_default();
+    assert!(placed.contains("win in 1"), "{out}");
+
+    let o = run(&["game", "nine-mens-morris", "10-3"], dir.path());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a tier"), "{}", stderr(&o));
+}

@@ -120,6 +120,72 @@ fn every_key_is_found_at_its_rank_and_no_other_number_is() {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Clusters of keys of any size and density, anywhere: every key at
+    /// its rank, every number between and around them absent.
+    #[test]
+    fn clustered_keys_are_found_at_their_ranks(
+        clusters in prop::collection::vec((0u64..1 << 20, 1u64..3000, 1u64..4), 1..12),
+        shift in 0u32..40,
+    ) {
+        let mut keys = Vec::new();
+        for &(at, size, step) in &clusters {
+            keys.extend((0..size).map(|i| (at << shift) + i * step));
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        let values = vec![Some(Value::new(Outcome::Win, Some(1))); keys.len()];
+        let (_dir, path) = write(&values, Some(&keys), None, Compression::None);
+        let d = Database::open(&path).unwrap();
+        let set: std::collections::HashSet<u64> = keys.iter().copied().collect();
+        for (i, &k) in keys.iter().enumerate() {
+            prop_assert_eq!(d.record_of(k).unwrap(), Some(i as u64));
+            for other in [k.wrapping_sub(1), k + 1, k + 2] {
+                if !set.contains(&other) {
+                    prop_assert_eq!(d.record_of(other).unwrap(), None);
+                }
+            }
+        }
+    }
+}
+
+/// Keys bunched in a few dense ranges far apart (a game numbering its
+/// positions tier by tier, or by bit boards): whole runs of keys share one
+/// bucket of the encoding, and each is still found at its rank, its
+/// neighbours not.
+#[test]
+fn keys_bunched_in_dense_ranges_far_apart_are_found_at_their_ranks() {
+    let mut keys = Vec::new();
+    for (c, size) in [
+        (3u64, 40_000u64),
+        (9, 7),
+        (10, 25_000),
+        (40, 1),
+        (41, 60_000),
+    ] {
+        let base = c << 33;
+        keys.extend((0..size).map(|i| base + i * (1 + i % 3)));
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    let values = vec![Some(Value::new(Outcome::Lose, Some(2))); keys.len()];
+    let (_dir, path) = write(&values, Some(&keys), None, Compression::None);
+    let d = Database::open(&path).unwrap();
+    let set: std::collections::HashSet<u64> = keys.iter().copied().collect();
+    for (i, &k) in keys.iter().enumerate() {
+        assert_eq!(d.record_of(k).unwrap(), Some(i as u64), "key {k}");
+        for other in [k.wrapping_sub(1), k + 1] {
+            if !set.contains(&other) {
+                assert_eq!(d.record_of(other).unwrap(), None, "key {other}");
+            }
+        }
+    }
+    assert_eq!(d.record_of(0).unwrap(), None);
+    assert_eq!(d.record_of(u64::MAX).unwrap(), None);
+}
+
 #[test]
 fn moves_read_back_as_written() {
     let values = vec![Some(Value::new(Outcome::Draw, None)); 4];

@@ -23,6 +23,17 @@ use super::DbError;
 /// Buckets between two samples of where a bucket starts.
 pub const SAMPLE: u64 = 256;
 
+/// A reader's sample of the keys, made for crowded buckets: every
+/// `ONES`-th key's place in the high bits.
+pub(crate) const ONES: u64 = 128;
+
+/// A bucket of this many keys or more is searched through the sample.
+const CROWDED: u64 = 128;
+
+/// Words of the high bits scanned for a bucket's start before the sample
+/// of the ones is made and used instead.
+const LONG_SCAN: u64 = 16;
+
 /// The three arrays of an Elias–Fano encoding, built in memory.
 pub(crate) struct Built {
     pub(crate) low_bits: u32,
@@ -102,6 +113,8 @@ pub(crate) struct Keys<'a> {
     pub(crate) lows: Bytes<'a>,
     pub(crate) highs: Bytes<'a>,
     pub(crate) samples: Bytes<'a>,
+    /// The sample of every [`ONES`]-th key's place, made when first needed.
+    pub(crate) ones: &'a std::sync::OnceLock<Vec<u64>>,
 }
 
 impl Keys<'_> {
@@ -112,43 +125,172 @@ impl Keys<'_> {
         };
         let l = self.low_bits;
         let bucket = key >> l;
-        let sample = self.samples.u64_at(bucket / SAMPLE)?;
-        let mut at = self.skip_zeros(sample, bucket % SAMPLE)?;
-        let mut index = at - bucket;
+        let at = self.bucket_start(bucket)?;
+        let first = at - bucket;
         let low = key & mask(l);
-        loop {
-            let word = self.highs.u64_at(at / 64)?;
-            if word >> (at % 64) & 1 == 0 || index >= self.count {
-                return Ok(None);
-            }
-            let here = self.low(index)?;
-            if here >= low {
-                return Ok((here == low).then_some(index));
-            }
-            index += 1;
-            at += 1;
+        // The bucket's keys are the run of ones from `at`, their low bits
+        // increasing. A short run is searched in place; a crowded one
+        // (numbers bunched in a few ranges, as a game's bit boards or
+        // tiers make them) through the sampled keys, in log time.
+        let run = self.ones_from(at, CROWDED)?;
+        if run >= CROWDED {
+            return self.rank_crowded(first, at, low);
         }
+        self.search(first, (first + run).min(self.count), low)
+    }
+
+    /// The ones in a row from bit `at` of the high bits, counted up to
+    /// `cap` or more.
+    fn ones_from(&self, mut at: u64, cap: u64) -> Result<u64, DbError> {
+        let mut run = 0;
+        while run < cap {
+            let shift = at % 64;
+            let ones = u64::from((self.highs.u64_at(at / 64)? >> shift).trailing_ones());
+            let ones = ones.min(64 - shift);
+            run += ones;
+            at += ones;
+            if ones < 64 - shift {
+                break;
+            }
+        }
+        Ok(run)
+    }
+
+    /// The index in `from..end` (keys of one bucket) whose low bits are
+    /// `low`: a binary search.
+    fn search(&self, from: u64, end: u64, low: u64) -> Result<Option<u64>, DbError> {
+        let (mut lo, mut hi) = (from, end);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.low(mid)? < low {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        Ok((lo < end && self.low(lo)? == low).then_some(lo))
+    }
+
+    /// The index of the key with low bits `low` in the crowded bucket
+    /// whose first key is number `first`, its one at `start`: the
+    /// bucket's sampled keys ([`ONES`] apart, sampled on first use)
+    /// searched, then the keys from the last sample at most `low` up to
+    /// the next: O(log n) however many keys share the bucket.
+    fn rank_crowded(&self, first: u64, start: u64, low: u64) -> Result<Option<u64>, DbError> {
+        let ones = self.ones()?;
+        // A one's place less its index is its bucket: the same for every
+        // key of this bucket, the samples of which come one after another.
+        let bucket = start - first;
+        let in_bucket = |j: usize| ones[j] - j as u64 * ONES == bucket;
+        let first_sample = first.div_ceil(ONES) as usize;
+        let (mut lo, mut hi) = (first_sample, ones.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if in_bucket(mid) && self.low(mid as u64 * ONES)? <= low {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let from = if lo > first_sample {
+            (lo as u64 - 1) * ONES
+        } else {
+            first
+        };
+        // The bucket's keys from `from` on, at most ONES of them.
+        let run = self.ones_from(bucket + from, ONES)?.min(ONES);
+        self.search(from, (from + run).min(self.count), low)
+    }
+
+    /// Where every [`ONES`]-th one of the high bits lies: one scan.
+    fn sample_ones(&self) -> Result<Vec<u64>, DbError> {
+        let mut out = Vec::with_capacity((self.count / ONES + 1) as usize);
+        let (mut seen, mut word_index) = (0u64, 0u64);
+        while seen < self.count {
+            let word = self.highs.u64_at(word_index)?;
+            let c = u64::from(word.count_ones());
+            let mut next = seen.div_ceil(ONES) * ONES;
+            while next < seen + c && next < self.count {
+                let mut w = word;
+                for _ in 0..next - seen {
+                    w &= w - 1;
+                }
+                out.push(word_index * 64 + u64::from(w.trailing_zeros()));
+                next += ONES;
+            }
+            seen += c;
+            word_index += 1;
+        }
+        Ok(out)
+    }
+
+    /// Where bucket `b`'s ones begin in the high bits: from the file's
+    /// sample of every [`SAMPLE`]-th bucket, a scan past the zeros between;
+    /// where crowded buckets make that scan long, from the reader's sample
+    /// of the ones ([`ONES`]), which leaves fewer than `SAMPLE + ONES` bits
+    /// to scan.
+    fn bucket_start(&self, b: u64) -> Result<u64, DbError> {
+        let sample = self.samples.u64_at(b / SAMPLE)?;
+        if self.ones.get().is_none() {
+            if let Some(at) = self.skip_zeros(sample, b % SAMPLE, LONG_SCAN)? {
+                return Ok(at);
+            }
+        }
+        let ones = self.ones()?;
+        // The last sampled one in a bucket before `b` (a one's place less
+        // its index is its bucket), if it lies past the file's sample.
+        let (mut lo, mut hi) = (0, ones.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if ones[mid] - mid as u64 * ONES < b {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let j = lo;
+        let from = j
+            .checked_sub(1)
+            .map(|j| (ones[j] - j as u64 * ONES, ones[j]))
+            .filter(|&(_, pos)| pos >= sample);
+        let at = match from {
+            Some((bucket, pos)) => self.skip_zeros(pos, b - bucket, u64::MAX)?,
+            None => self.skip_zeros(sample, b % SAMPLE, u64::MAX)?,
+        };
+        Ok(at.unwrap_or(0))
     }
 
     /// The position just after the `k`-th zero bit at or after `at` (`at`
-    /// itself for `k == 0`).
-    fn skip_zeros(&self, at: u64, mut k: u64) -> Result<u64, DbError> {
+    /// itself for `k == 0`); `None` if that takes more than `words` words.
+    fn skip_zeros(&self, at: u64, mut k: u64, words: u64) -> Result<Option<u64>, DbError> {
         if k == 0 {
-            return Ok(at);
+            return Ok(Some(at));
         }
         let mut word = at / 64;
         let mut zeros = !self.highs.u64_at(word)? & (u64::MAX << (at % 64));
-        loop {
+        for _ in 0..words {
             let c = u64::from(zeros.count_ones());
             if c >= k {
                 for _ in 1..k {
                     zeros &= zeros - 1;
                 }
-                return Ok(word * 64 + u64::from(zeros.trailing_zeros()) + 1);
+                return Ok(Some(word * 64 + u64::from(zeros.trailing_zeros()) + 1));
             }
             k -= c;
             word += 1;
             zeros = !self.highs.u64_at(word)?;
+        }
+        Ok(None)
+    }
+
+    /// The reader's sample of the ones, made on first use.
+    fn ones(&self) -> Result<&Vec<u64>, DbError> {
+        match self.ones.get() {
+            Some(ones) => Ok(ones),
+            None => {
+                let sampled = self.sample_ones()?;
+                Ok(self.ones.get_or_init(|| sampled))
+            }
         }
     }
 

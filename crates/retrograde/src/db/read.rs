@@ -36,6 +36,9 @@ pub struct Database {
     pub(super) keys: Option<(Checked, Checked, Checked)>,
     pub(super) moves: Option<(Checked, Checked)>,
     cache: Mutex<Cache>,
+    /// Where every [`keys::ONES`]-th key lies in the high bits: made on the
+    /// first search through a crowded bucket (see [`keys::Keys::rank`]).
+    ones: std::sync::OnceLock<Vec<u64>>,
 }
 
 /// Where a database's bytes are.
@@ -162,6 +165,7 @@ impl Database {
             keys,
             moves,
             cache: Mutex::new(Cache::default()),
+            ones: std::sync::OnceLock::new(),
         })
     }
 
@@ -235,6 +239,7 @@ impl Database {
             lows: lows.on(data),
             highs: highs.on(data),
             samples: samples.on(data),
+            ones: &self.ones,
         })
     }
 

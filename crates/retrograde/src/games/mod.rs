@@ -4,6 +4,8 @@
 //! - [`cop_thief`]: the cop and the thief on a rectangular board with walls and exits.
 //! - [`chess`]: pawnless chess endings, king and pieces against a lone king
 //!   (a [`StateGame`](crate::StateGame)).
+//! - [`nine_mens_morris`]: Nine Men's Morris by Gasser's rules, tier by
+//!   tier by the stones on the board and in hand.
 //! - [`teeko`]: Scarne's Teeko, drops then steps on a 5 × 5 board.
 //! - [`tic_tac_toe`]: tic-tac-toe from its rules alone, the tutorial.
 //!
@@ -12,6 +14,7 @@
 pub mod chess;
 pub mod cop_thief;
 pub mod dobutsu;
+pub mod nine_mens_morris;
 pub mod teeko;
 /// Tic-tac-toe, from its rules alone: the tutorial
 /// (`crates/retrograde/examples/tic_tac_toe.rs`), compiled here as it is.

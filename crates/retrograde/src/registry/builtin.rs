@@ -1,7 +1,7 @@
 //! The library's own games: each is its module and one line here.
 
 use super::Registry;
-use crate::games::{chess, cop_thief, dobutsu, teeko, tic_tac_toe};
+use crate::games::{chess, cop_thief, dobutsu, nine_mens_morris, teeko, tic_tac_toe};
 
 /// Every built-in game, in the order `game list` names them.
 pub(super) fn all() -> Registry {
@@ -11,4 +11,5 @@ pub(super) fn all() -> Registry {
         .with(tic_tac_toe::entry())
         .with(teeko::entry())
         .with(dobutsu::entry())
+        .with(nine_mens_morris::entry())
 }

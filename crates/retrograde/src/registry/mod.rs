@@ -46,6 +46,7 @@
 mod builtin;
 mod run;
 mod states;
+pub mod tiers;
 
 pub use run::{
     check_dense, check_states, solve_dense, solve_states, Checked, DenseKey, DenseSolution,
@@ -53,6 +54,7 @@ pub use run::{
 };
 
 pub use states::States;
+pub use tiers::Tiers;
 
 use std::fmt;
 
@@ -330,6 +332,31 @@ impl Entry {
         })
     }
 
+    /// A game solved tier by tier ([`TieredGame`](crate::tier::TieredGame)),
+    /// made playable by [`Tiers`]: `build` makes the game and the tier to
+    /// solve from the fields, the variant naming the tier (a tier's
+    /// database is headed with its tier's name as the variant, and opened
+    /// so). Without declared variants, any variant reaches `build`, which
+    /// refuses a name that is no tier ([`Params::bad`]); an empty variant
+    /// asks for the game's own choice (the start's tier, say). Its command
+    /// takes a tier directory ([`How::tiers`]).
+    pub fn tiered_game<G>(
+        name: impl Into<String>,
+        about: impl Into<String>,
+        build: impl Fn(&Params<'_>) -> Result<(G, G::Tier), GameError> + Send + Sync + 'static,
+    ) -> Entry
+    where
+        G: crate::tier::TieredGame + Send + 'static,
+    {
+        Entry::new(name, about, move |p| {
+            let mut directory = p.entry.header(p.meta);
+            directory.variant = String::new();
+            let (game, root) = build(p)?;
+            Ok(Box::new(Tiers::new(game, directory, root)))
+        })
+        .tiered()
+    }
+
     /// With a variant `name`, `about` it in one line: a game with variants
     /// is always one of them (the first is the default).
     pub fn variant(mut self, name: impl Into<String>, about: impl Into<String>) -> Entry {
@@ -402,7 +429,8 @@ impl Entry {
             });
         }
         let variant_known = if self.variants.is_empty() {
-            meta.variant.is_empty()
+            // A tiered game's variant names a tier: its builder checks it.
+            meta.variant.is_empty() || self.tiered
         } else {
             self.variants.iter().any(|(v, _)| *v == meta.variant)
         };

@@ -97,8 +97,10 @@ pub trait TieredGame: StateGame {
     fn tier(&self, p: &Self::Position) -> Self::Tier;
 
     /// The tiers a move from `tier` can reach besides `tier` itself. A move
-    /// to any other tier is an error ([`TierError::Undeclared`]), and so is
-    /// a cycle among tiers ([`TierError::Cycle`]).
+    /// to any other tier is an error ([`TierError::Undeclared`]) unless the
+    /// game is over where it lands ([`StateGame::terminal`]: a Morris
+    /// player left with two stones needs no tier of such positions), and
+    /// so is a cycle among tiers ([`TierError::Cycle`]).
     fn child_tiers(&self, tier: &Self::Tier) -> Vec<Self::Tier>;
 
     /// The positions `tier` is explored from: every one whose value is

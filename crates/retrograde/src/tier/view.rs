@@ -99,6 +99,10 @@ impl<'g, G: TieredGame> TierView<'g, G> {
     fn probe(&self, q: &G::Position) -> Option<Value> {
         let to = self.game.tier(q);
         let Some(child) = self.children.iter().find(|c| c.tier == to) else {
+            // A game over needs no tier: its value is the rules'.
+            if let Some(o) = self.game.terminal(q) {
+                return Some(Value::new(o, (o != Outcome::Draw).then_some(0)));
+            }
             self.fail(|| TierError::Undeclared {
                 from: self.name.clone(),
                 to: self.game.tier_name(&to),

@@ -7,8 +7,9 @@ use super::{Endgame, Ending, Position};
 use crate::db::Database;
 use crate::db::Meta;
 use crate::play::{NotationError, Playable};
-use crate::registry::{Checked, Entry, GameSolution, How, Param, Params, RunError, Solvable};
-use crate::tier::TierSolver;
+use crate::registry::{
+    tiers, Checked, Entry, GameSolution, How, Param, Params, RunError, Solvable,
+};
 use crate::StateGame;
 
 impl Endgame {
@@ -26,32 +27,6 @@ impl Endgame {
     /// directory of its endings is of.
     fn tiers_meta(&self) -> Meta {
         Meta::new("chess").param("symmetry", self.symmetry)
-    }
-
-    /// A solver into `how`'s tier directory, or into a temporary one
-    /// (returned, to be kept while the solution is used).
-    fn tier_solver<'p>(
-        &self,
-        how: &How<'p>,
-    ) -> Result<(TierSolver<'p>, Option<tempfile::TempDir>), RunError> {
-        let (dir, temporary) = match how.tiers {
-            Some(dir) => (dir.to_path_buf(), None),
-            None => {
-                let t = tempfile::tempdir()
-                    .map_err(|e| RunError::Solve(crate::Error::io(std::env::temp_dir(), e)))?;
-                (t.path().to_path_buf(), Some(t))
-            }
-        };
-        let mut solver = TierSolver::new(&dir)
-            .meta(self.tiers_meta())
-            .progress(how.progress);
-        if let Some(limit) = how.memory_limit {
-            solver = solver.memory_limit(limit);
-        }
-        if let Some(f) = how.on_tier {
-            solver = solver.on_tier(f);
-        }
-        Ok((solver, temporary))
     }
 }
 
@@ -123,63 +98,13 @@ impl Playable for Endgame {
 
     /// The ending of the position keyed `key`.
     fn tier_of(&self, key: u64) -> Option<String> {
-        let p = self.at(key)?;
-        Some(crate::tier::TieredGame::tier(self, &p).name())
+        tiers::tier_of(self, key)
     }
 
     /// A position where the game is over: a tie by insufficient material or
     /// stalemate, a loss by mate, in 0 plies.
     fn settled(&self, p: u64) -> Option<crate::Value> {
-        let p = self.at(p)?;
-        let over = self.terminal(&p).or_else(|| {
-            let mut moves = 0;
-            self.for_each_raw_move(p, |_| moves += 1);
-            (moves == 0).then_some(crate::Outcome::Lose)
-        })?;
-        Some(crate::Value::new(over, Some(0)))
-    }
-}
-
-/// A tier's solution, with the temporary directory its child tiers'
-/// databases lie in (when no directory was given).
-struct Solved<'g> {
-    solution: crate::tier::TierSolution<'g, Endgame>,
-    /// The tiers below, for positions a move into them reaches.
-    tiers: Option<crate::tier::TierDirectory>,
-    _dir: Option<tempfile::TempDir>,
-}
-
-impl GameSolution for Solved<'_> {
-    fn answers(&self) -> &(dyn crate::Answers + Sync) {
-        self.solution.answers()
-    }
-    fn key(&self, i: u32) -> Option<u64> {
-        self.solution.key(i)
-    }
-    fn start(&self) -> Option<u32> {
-        self.solution.start()
-    }
-    fn move_count(&self) -> Option<u64> {
-        self.solution.move_count()
-    }
-    fn uncounted(&self) -> Vec<u32> {
-        self.solution.uncounted()
-    }
-    fn key_order(&self) -> crate::registry::KeyOrder {
-        self.solution.key_order()
-    }
-    fn verify(&self, keep: usize) -> Result<crate::Report, crate::SolveError> {
-        self.solution.verify(keep)
-    }
-    fn elsewhere(&self, key: u64) -> Option<crate::Value> {
-        let game = self.solution.view().game();
-        let tier = game.tier_of(key)?;
-        self.tiers
-            .as_ref()?
-            .database(&tier)
-            .ok()??
-            .value(key)
-            .ok()?
+        tiers::settled(self, &self.at(p)?)
     }
 }
 
@@ -187,20 +112,13 @@ impl Solvable for Endgame {
     /// Solves every ending this one leads to, tier by tier (into `how`'s
     /// tier directory, or a temporary one), then this one.
     fn solve(&self, how: &How<'_>) -> Result<Box<dyn GameSolution + '_>, RunError> {
-        let (solver, dir) = self.tier_solver(how)?;
-        let (_, solution) = solver.solve_root(self, &self.ending)?;
-        Ok(Box::new(Solved {
-            solution,
-            tiers: crate::tier::TierDirectory::open(solver.dir()).ok(),
-            _dir: dir,
-        }))
+        tiers::solve(self, &self.ending, &self.tiers_meta(), how)
     }
 
     /// The endings below solved (or taken from `how`'s tier directory),
     /// then `db` checked as this ending's tier.
     fn check(&self, db: &Database, how: &How<'_>, keep: usize) -> Result<Checked, RunError> {
-        let (solver, _dir) = self.tier_solver(how)?;
-        Ok(solver.check_root(self, &self.ending, db, keep)?)
+        tiers::check(self, &self.ending, &self.tiers_meta(), db, how, keep)
     }
 
     fn counts_by_side(&self) -> bool {

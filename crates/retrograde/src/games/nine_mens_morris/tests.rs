@@ -1,0 +1,207 @@
+//! Nine Men's Morris: the rules on hand-set boards, the numbering, and the
+//! 3-3 database against Gasser's figure.
+
+use super::*;
+use crate::tier::{TierDirectory, TierSolver};
+use crate::{solve_states, Answers};
+
+fn game(symmetry: bool) -> Morris {
+    Morris::new(Tier::from_name("3-3").unwrap(), symmetry)
+}
+
+fn at(text: &str) -> Position {
+    parse(text).unwrap()
+}
+
+fn moves(g: &Morris, p: Position) -> Vec<String> {
+    let mut out = Vec::new();
+    g.for_each_move(&p, |q| out.push(g.move_name(&p, &q)));
+    out.sort();
+    out
+}
+
+#[test]
+fn tier_names_read_back_either_way_round_and_bad_ones_are_refused() {
+    for name in ["3-3", "9-9", "5-4", "0.9-0.9", "2.7-1.8", "3.0-2.1"] {
+        assert_eq!(Tier::from_name(name).unwrap().name(), name);
+    }
+    assert_eq!(Tier::from_name("4-5").unwrap().name(), "5-4");
+    assert_eq!(Tier::from_name("1.8-2.7").unwrap().name(), "2.7-1.8");
+    for bad in ["", "3", "3-", "10-3", "6.4-3", "a-b", "3-3-3", "3.x-3"] {
+        assert!(Tier::from_name(bad).is_none(), "{bad}");
+    }
+}
+
+#[test]
+fn notation_reads_back_and_bad_text_is_refused_with_the_expected_form() {
+    let g = game(true);
+    for text in [
+        ".../.../.../....../.../.../... w 9 9",
+        "WWW/.../.../B....B/.../.../..B b 0 0",
+        "W../.B./..W/W.B.B./.../.W./B.. w 3 4",
+    ] {
+        assert_eq!(notation(at(text)), text);
+        let code = g.encode(&at(text)).unwrap();
+        assert_eq!(g.decode(code), Some(at(text)));
+    }
+    assert_eq!(
+        at("WWW/.../.../B....B/.../.../..B b"),
+        at("WWW/.../.../B....B/.../.../..B b 0 0")
+    );
+    for bad in [
+        "",
+        "WWW/.../... w",
+        "WWW/.../.../B....B/.../.../..X w",
+        "WWW/.../.../B....B/.../.../..B",
+        "WWW/.../.../B....B/.../.../..B w 7 0",
+        "WWW/.../.../B....B/.../.../..B w 0 0 0",
+    ] {
+        let e = parse(bad).unwrap_err().to_string();
+        assert!(e.contains("expected rows of W, B and ."), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn numbers_are_dense_within_a_tier_and_decode_to_what_they_encode() {
+    let g = game(false);
+    let mut state = 7u64;
+    for _ in 0..2000 {
+        state = crate::graph::splitmix64(state);
+        let w = (state as u32) & board::ALL;
+        let b = ((state >> 24) as u32) & board::ALL & !w;
+        let hands = [((state >> 50) % 4) as u8, ((state >> 54) % 4) as u8];
+        let w = keep(w, (1 + state % 9).min(9 - u64::from(hands[0])));
+        let b = keep(b, (1 + (state >> 8) % 9).min(9 - u64::from(hands[1])));
+        let p = Position::new(w, b, hands, state >> 63 == 1);
+        assert_eq!(g.decode(g.encode(&p).unwrap()), Some(p));
+        let c = game(true).canonical(p);
+        assert_eq!(g.tier(&c), g.tier(&p));
+        assert!(!c.black_to_move());
+    }
+    assert_eq!(g.decode(u64::MAX), None);
+}
+
+/// `mask` with at most `n` of its points (the lowest).
+fn keep(mut mask: u32, n: u64) -> u32 {
+    while u64::from(mask.count_ones()) > n {
+        mask &= mask - 1;
+    }
+    mask
+}
+
+#[test]
+fn a_mill_removes_a_stone_outside_the_opponents_mills_unless_all_are_in_mills() {
+    let g = game(false);
+    // White moves g4-g7... no: White steps d6-d7 to close a7 d7 g7; Black
+    // has a mill a1 d1 g1 and a lone stone at d5.
+    let p = at("W.W/.W./.B./....../.../.../BBB w");
+    let closing: Vec<String> = moves(&g, p)
+        .into_iter()
+        .filter(|m| m.starts_with("d6-d7"))
+        .collect();
+    assert_eq!(closing, ["d6-d7xd5"]);
+    // With every black stone in a mill, any may go.
+    let p = at("W.W/.W./.../....../.../.../BBB w");
+    let closing: Vec<String> = moves(&g, p)
+        .into_iter()
+        .filter(|m| m.starts_with("d6-d7"))
+        .collect();
+    assert_eq!(closing, ["d6-d7xa1", "d6-d7xd1", "d6-d7xg1"]);
+}
+
+#[test]
+fn two_mills_closed_at_once_remove_one_stone() {
+    let g = game(false);
+    // Placing at a7 closes a7 d7 g7 and a7 a4 a1 at once.
+    let p = at(".WW/.../.../W....B/.../.../W.. w 1 1");
+    let at_a7: Vec<String> = moves(&g, p)
+        .into_iter()
+        .filter(|m| m.starts_with("a7"))
+        .collect();
+    assert_eq!(at_a7, ["a7xg4"]);
+    let mut after = Vec::new();
+    g.for_each_move(&p, |q| {
+        if g.move_name(&p, &q) == "a7xg4" {
+            after.push(q);
+        }
+    });
+    assert_eq!(after[0].points(true), 0);
+    assert_eq!((after[0].in_hand(false), after[0].in_hand(true)), (0, 1));
+}
+
+#[test]
+fn three_stones_fly_four_step_and_fewer_than_three_lose() {
+    let g = game(false);
+    // White has three: any stone to any of the 17 empty points (one closes no mill).
+    let p = at("W../.W./..W/BB..BB/.../.../... w");
+    assert_eq!(moves(&g, p).len(), 3 * 17);
+    // Black has four: steps along the lines only.
+    let p = at("W../.W./..W/BB..BB/.../.../... b");
+    assert!(
+        moves(&g, p).iter().all(|m| m.len() == 5),
+        "{:?}",
+        moves(&g, p)
+    );
+    assert_eq!(moves(&g, p).len(), 9);
+    // Two stones and none in hand: lost; two and one in hand: play goes on.
+    assert_eq!(
+        g.terminal(&at("WW./.../.../....BB/.../.../..B w")),
+        Some(Outcome::Lose)
+    );
+    assert_eq!(
+        g.terminal(&at("WW./.../.../....BB/.../.../..B w 1 0")),
+        None
+    );
+}
+
+#[test]
+fn a_player_without_a_move_loses() {
+    // White's four stones are hemmed in by Black's: no step.
+    let g = game(false);
+    let p = at("WWW/BWB/.../B....B/.../.../... w");
+    assert_eq!(moves(&g, p), ["d6-d5"]);
+    let blocked = at("WWW/BWB/.B./B....B/.../.../... w");
+    assert_eq!(moves(&g, blocked), Vec::<String>::new());
+    assert_eq!(g.no_move(), crate::NoMoveRule::Lose);
+}
+
+/// Gasser's 3-3 database: the longest loss 26 plies. Folded under the 16
+/// symmetries and the colours, 169,626 positions (the orbits of the
+/// placements of three stones against three).
+#[test]
+fn the_three_against_three_tier_matches_gassers_longest_loss() {
+    let g = game(true);
+    let dir = tempfile::tempdir().unwrap();
+    let run = TierSolver::new(dir.path())
+        .solve(&g, &[Tier::from_name("3-3").unwrap()])
+        .unwrap();
+    assert_eq!(run.tiers.len(), 1);
+    assert_eq!(run.tiers[0].positions, 169_626);
+    assert_eq!(run.tiers[0].longest, Some(26));
+}
+
+/// The whole game with three stones each, explored and solved at once,
+/// against the same game solved tier by tier: every position the same.
+#[test]
+fn the_game_of_three_stones_each_solves_the_same_whole_and_tier_by_tier() {
+    let root = Tier::from_name("0.3-0.3").unwrap();
+    let g = Morris::new(root, true);
+    let whole = solve_states(g.clone()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let run = TierSolver::new(dir.path()).solve(&g, &[root]).unwrap();
+    assert_eq!(run.tiers.len(), 10);
+    let tiers = TierDirectory::open(dir.path()).unwrap();
+    let explored = whole.explored();
+    assert!(explored.len() > 100_000);
+    for i in 0..explored.len() as u32 {
+        let p = explored.position(i).unwrap();
+        // A player left with two stones has lost: no tier holds that.
+        let v = match g.terminal(&p) {
+            Some(o) => crate::Value::new(o, Some(0)),
+            None => tiers.value(&g, &p).unwrap(),
+        };
+        assert_eq!(Some(v), whole.solved().value(i), "{p:?}");
+    }
+    let start = tiers.value(&g, &Position::start(3)).unwrap();
+    assert_eq!((start.outcome, start.remoteness), (Outcome::Win, Some(23)));
+}
