@@ -1,6 +1,7 @@
 //! `retrograde analyze DB`: counts and a histogram by outcome and
 //! remoteness, with an example of the longest win and loss; a table, JSON
-//! or an SVG bar chart.
+//! or an SVG bar chart. `retrograde analyze DIR`: the same counts for every
+//! tier of a tier directory, and for the whole.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,7 +18,8 @@ use crate::report;
 /// Options of `retrograde analyze`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The database (`--save` writes one).
+    /// The database (`--save` writes one), or a tier directory (`--tiers DIR` writes one):
+    /// each tier counted, and the whole.
     pub db: PathBuf,
     /// Print one JSON object instead of the table (docs/JSON.md).
     #[arg(long)]
@@ -39,6 +41,9 @@ struct Example {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    if args.db.is_dir() {
+        return directory(&args);
+    }
     let chart: Vec<&Path> = args.svg.iter().map(|p| p.as_path()).collect();
     common::check_files(&[&args.db], &chart)?;
     if let Some(svg) = &args.svg {
@@ -324,4 +329,108 @@ fn escape(t: &str) -> String {
     t.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+}
+
+/// One tier's counts, as `analyze DIR` reports them.
+#[derive(serde::Serialize)]
+struct TierCounts {
+    tier: String,
+    database: String,
+    #[serde(flatten)]
+    outcomes: report::Outcomes,
+    longest_win: Option<u32>,
+    longest_loss: Option<u32>,
+    bytes: u64,
+}
+
+/// `analyze DIR`: every tier of a tier directory counted (children
+/// first, as they were solved), then the whole.
+fn directory(args: &Args) -> Result<ExitCode> {
+    anyhow::ensure!(
+        args.svg.is_none(),
+        "{}: a tier directory has no one histogram to draw (--svg takes a database)",
+        common::shown(&args.db)
+    );
+    let tiers = retrograde::tier::TierDirectory::open(&args.db)?;
+    let limit = common::memory_limit(args.max_memory);
+    let mut rows = Vec::new();
+    let mut whole = Histogram::default();
+    for listed in &tiers.manifest().tiers {
+        let db = tiers
+            .database(&listed.name)?
+            .ok_or_else(|| anyhow::anyhow!("tier {} is listed but not found", listed.name))?;
+        let game = known_game(db)?;
+        check_memory(db, limit)?;
+        let uncounted = game.as_ref().map(|g| g.uncounted()).unwrap_or_default();
+        let (h, longest) = count(db, &uncounted)?;
+        whole.add(&h);
+        rows.push(TierCounts {
+            tier: listed.name.clone(),
+            database: db.path().display().to_string(),
+            outcomes: report::Outcomes::from_histogram(&h),
+            longest_win: longest[0].map(|(r, _)| r),
+            longest_loss: longest[1].map(|(r, _)| r),
+            bytes: db.sizes().file,
+        });
+    }
+    let all = report::Outcomes::from_histogram(&whole);
+    let bytes: u64 = rows.iter().map(|r| r.bytes).sum();
+    let game = retrograde::play::describe(&tiers.manifest().game);
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct Json<'a> {
+            command: &'static str,
+            directory: String,
+            game: String,
+            #[serde(flatten)]
+            outcomes: &'a report::Outcomes,
+            bytes: u64,
+            tiers: &'a [TierCounts],
+        }
+        report::print(&Json {
+            command: "analyze",
+            directory: args.db.display().to_string(),
+            game,
+            outcomes: &all,
+            bytes,
+            tiers: &rows,
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = common::data_out(&[]);
+    writeln!(
+        out,
+        "{}: {game}, {} in {}, {}",
+        common::shown(&args.db),
+        common::count(all.positions, "position", "positions"),
+        common::count(rows.len() as u64, "tier", "tiers"),
+        indicatif::HumanBytes(bytes)
+    )?;
+    writeln!(
+        out,
+        "{:<12} {:>13} {:>13} {:>13} {:>11} {:>13} {:>8} {:>8} {:>11}",
+        "tier", "positions", "win", "lose", "tie", "draw", "win in", "loss in", "bytes"
+    )?;
+    let line = |out: &mut dyn Write, name: &str, o: &report::Outcomes, w: Option<u32>, l: Option<u32>, b: u64| {
+        let r = |x: Option<u32>| x.map_or_else(|| "-".to_string(), |x| x.to_string());
+        writeln!(
+            out,
+            "{name:<12} {:>13} {:>13} {:>13} {:>11} {:>13} {:>8} {:>8} {:>11}",
+            o.positions, o.counts.win, o.counts.lose, o.counts.tie, o.counts.draw, r(w), r(l), b
+        )
+    };
+    for row in &rows {
+        line(&mut out, &row.tier, &row.outcomes, row.longest_win, row.longest_loss, row.bytes)?;
+    }
+    let most = |f: fn(&TierCounts) -> Option<u32>| rows.iter().filter_map(f).max();
+    line(
+        &mut out,
+        "all",
+        &all,
+        most(|r| r.longest_win),
+        most(|r| r.longest_loss),
+        bytes,
+    )?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }

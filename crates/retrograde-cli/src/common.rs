@@ -218,21 +218,25 @@ impl Timings {
     pub fn time<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
         let t = Instant::now();
         let out = f();
-        self.phases.push(Phase {
-            name,
-            seconds: t.elapsed().as_secs_f64(),
-            peak: peak_memory(),
-        });
+        self.record(name, t.elapsed().as_secs_f64());
         out
     }
 
-    /// Records a phase timed elsewhere.
+    /// Records a phase timed elsewhere; a phase met again (each tier of a
+    /// game solved tier by tier explores) adds to the time it has.
     pub fn record(&mut self, name: &'static str, seconds: f64) {
-        self.phases.push(Phase {
-            name,
-            seconds,
-            peak: peak_memory(),
-        });
+        let peak = peak_memory();
+        match self.phases.iter_mut().find(|p| p.name == name) {
+            Some(p) => {
+                p.seconds += seconds;
+                p.peak = p.peak.max(peak);
+            }
+            None => self.phases.push(Phase {
+                name,
+                seconds,
+                peak,
+            }),
+        }
     }
 
     /// The phases so far.

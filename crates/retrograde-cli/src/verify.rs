@@ -1,6 +1,7 @@
 //! `retrograde verify GRAPH SOLUTION`: check a solution file or database
 //! against the game, without solving it; `retrograde verify DB`: check a
-//! database against the game its header names.
+//! database against the game its header names; `retrograde verify DIR`:
+//! every tier of a tier directory, each against the tiers below it.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -279,6 +280,9 @@ impl Verdict<'_> {
 /// the whole checked with the certificate of every solve.
 fn database(args: &Args) -> Result<ExitCode> {
     let path = &args.game.graph;
+    if path.is_dir() {
+        return directory(args);
+    }
     let bars = Bars::new(args.quiet || args.json);
     let mut times = Timings::default();
     let db = crate::db::open(path)?;
@@ -348,4 +352,144 @@ fn database(args: &Args) -> Result<ExitCode> {
     };
     let against = retrograde::play::describe(&meta);
     print(args, path, &against, &report, None, n, moves, &times)
+}
+
+/// One tier's verdict in `verify DIR`.
+#[derive(serde::Serialize)]
+struct TierVerdict {
+    tier: String,
+    database: String,
+    correct: bool,
+    positions: u64,
+    moves: Option<u64>,
+    violations_total: u64,
+    violations: Vec<String>,
+}
+
+/// `verify DIR`: every tier of a tier directory, children first, checked
+/// with the certificate against the values of the tiers below it as the
+/// directory holds them, each of which is checked in its turn: the whole
+/// game, by induction. A tier whose file is not the one listed (size or
+/// checksum) is refused before anything is checked.
+fn directory(args: &Args) -> Result<ExitCode> {
+    let dir = &args.game.graph;
+    let tiers = retrograde::tier::TierDirectory::open(dir)?;
+    for listed in &tiers.manifest().tiers {
+        if !tiers.unchanged(&listed.name) {
+            anyhow::bail!(
+                "{}: tier {}'s database is not the one {} lists (its size or checksum differ): solve the tier again (game ... --tiers DIR) before checking the directory",
+                common::shown(dir),
+                listed.name,
+                retrograde::tier::MANIFEST
+            );
+        }
+    }
+    let bars = Bars::new(args.quiet || args.json);
+    let limit = common::memory_limit(args.max_memory);
+    let mut times = Timings::default();
+    let mut verdicts = Vec::new();
+    let stdout = io::stdout();
+    for listed in &tiers.manifest().tiers {
+        let db = tiers
+            .database(&listed.name)?
+            .ok_or_else(|| anyhow::anyhow!("tier {} is listed but not found", listed.name))?;
+        let game = crate::db::solvable(db)?;
+        let phases = crate::progress::Phases::new(&bars);
+        let how = retrograde::registry::How {
+            memory_limit: Some(limit),
+            reserve: 0,
+            progress: &phases,
+            tiers: Some(dir),
+            on_tier: None,
+        };
+        let checked = game.check(db, &how, args.show);
+        phases.record(&mut times);
+        let checked = checked?;
+        let report = &checked.report;
+        let violations: Vec<String> = report.violations.iter().map(|v| v.to_string()).collect();
+        if !args.json {
+            let mut out = stdout.lock();
+            for v in &violations {
+                writeln!(out, "{}: {v}", db.path().display())?;
+            }
+        }
+        if !args.quiet && !args.json {
+            let said = if report.is_ok() {
+                "verified".to_string()
+            } else {
+                format!("wrong: {}", common::count(report.total, "violation", "violations"))
+            };
+            writeln!(
+                common::talk(),
+                "tier {}: {said} ({})",
+                listed.name,
+                common::count(checked.positions, "position", "positions")
+            )?;
+        }
+        verdicts.push(TierVerdict {
+            tier: listed.name.clone(),
+            database: db.path().display().to_string(),
+            correct: report.is_ok(),
+            positions: checked.positions,
+            moves: checked.moves,
+            violations_total: report.total,
+            violations,
+        });
+    }
+    let correct = verdicts.iter().all(|v| v.correct);
+    let positions: u64 = verdicts.iter().map(|v| v.positions).sum();
+    let moves: u64 = verdicts.iter().filter_map(|v| v.moves).sum();
+    let total: u64 = verdicts.iter().map(|v| v.violations_total).sum();
+    let game = retrograde::play::describe(&tiers.manifest().game);
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct Json<'a> {
+            command: &'static str,
+            directory: String,
+            game: String,
+            correct: bool,
+            positions: u64,
+            moves: u64,
+            violations_total: u64,
+            tiers: &'a [TierVerdict],
+            time: crate::report::Time,
+        }
+        crate::report::print(&Json {
+            command: "verify",
+            directory: dir.display().to_string(),
+            game: game.clone(),
+            correct,
+            positions,
+            moves,
+            violations_total: total,
+            tiers: &verdicts,
+            time: crate::report::Time::of(&times),
+        })?;
+    }
+    if !args.quiet {
+        let mut out = common::talk();
+        if correct {
+            writeln!(
+                out,
+                "verified: {} solves {game} ({}, {}, {})",
+                dir.display(),
+                common::count(verdicts.len() as u64, "tier", "tiers"),
+                common::count(positions, "position", "positions"),
+                common::count(moves, "move", "moves"),
+            )?;
+        } else {
+            writeln!(
+                out,
+                "wrong: {} in {}",
+                common::count(total, "violation", "violations"),
+                dir.display()
+            )?;
+        }
+        writeln!(out, "time: {}", times.line())?;
+    }
+    Ok(if correct {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

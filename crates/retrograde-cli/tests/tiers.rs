@@ -271,6 +271,34 @@ fn nine_mens_morris_with_three_stones_each_is_solved_queried_and_played_tier_by_
         .unwrap_or_default();
     assert!(placed.contains("win in 1"), "{out}");
 
+    // The directory as one game: every tier counted, every tier checked
+    // against the tiers below it.
+    let o = run(&["analyze", t, "--json"], dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let listed = json["tiers"].as_array().unwrap();
+    assert_eq!(listed.len(), 10, "{json}");
+    assert_eq!(listed[0]["tier"], "3-3", "{json}");
+    assert_eq!(listed[0]["positions"], 169_626, "{json}");
+    assert_eq!(listed[0]["longest_loss"], 26, "{json}");
+    let sum: u64 = listed.iter().map(|t| t["positions"].as_u64().unwrap()).sum();
+    assert_eq!(json["positions"], sum, "{json}");
+    let o = run(&["verify", t, "--json"], dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["correct"], true, "{json}");
+    assert_eq!(json["tiers"].as_array().unwrap().len(), 10, "{json}");
+    assert_eq!(json["positions"], sum, "{json}");
+    // A tier changed since it was listed: refused before anything is checked.
+    let file = tiers.join("2.1-1.2.db");
+    let mut bytes = fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    fs::write(&file, bytes).unwrap();
+    let o = run(&["verify", t], dir.path());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("tier 2.1-1.2's database is not the one tiers.json lists"), "{}", stderr(&o));
+
     let o = run(&["game", "nine-mens-morris", "10-3"], dir.path());
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("a tier"), "{}", stderr(&o));

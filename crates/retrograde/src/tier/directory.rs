@@ -244,6 +244,21 @@ impl TierDirectory {
         Ok(Some(self.open[i].get_or_init(|| db)))
     }
 
+    /// Whether tier `name`'s database has the size and checksum the
+    /// manifest lists (read whole); `false` for a tier it does not list.
+    pub fn unchanged(&self, name: &str) -> bool {
+        let Some(listed) = self.manifest.tier(name) else {
+            return false;
+        };
+        fingerprint(&self.dir.join(&listed.file))
+            .is_ok_and(|(bytes, sum)| bytes == listed.bytes && sum == listed.xxh3)
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The value of `p` (any position of the game, canonical or not).
     ///
     /// # Errors
