@@ -411,16 +411,35 @@ fn directory(args: &Args) -> Result<ExitCode> {
         "{:<12} {:>13} {:>13} {:>13} {:>11} {:>13} {:>8} {:>8} {:>11}",
         "tier", "positions", "win", "lose", "tie", "draw", "win in", "loss in", "bytes"
     )?;
-    let line = |out: &mut dyn Write, name: &str, o: &report::Outcomes, w: Option<u32>, l: Option<u32>, b: u64| {
+    let line = |out: &mut dyn Write,
+                name: &str,
+                o: &report::Outcomes,
+                w: Option<u32>,
+                l: Option<u32>,
+                b: u64| {
         let r = |x: Option<u32>| x.map_or_else(|| "-".to_string(), |x| x.to_string());
         writeln!(
             out,
             "{name:<12} {:>13} {:>13} {:>13} {:>11} {:>13} {:>8} {:>8} {:>11}",
-            o.positions, o.counts.win, o.counts.lose, o.counts.tie, o.counts.draw, r(w), r(l), b
+            o.positions,
+            o.counts.win,
+            o.counts.lose,
+            o.counts.tie,
+            o.counts.draw,
+            r(w),
+            r(l),
+            b
         )
     };
     for row in &rows {
-        line(&mut out, &row.tier, &row.outcomes, row.longest_win, row.longest_loss, row.bytes)?;
+        line(
+            &mut out,
+            &row.tier,
+            &row.outcomes,
+            row.longest_win,
+            row.longest_loss,
+            row.bytes,
+        )?;
     }
     let most = |f: fn(&TierCounts) -> Option<u32>| rows.iter().filter_map(f).max();
     line(

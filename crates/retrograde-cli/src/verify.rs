@@ -417,7 +417,10 @@ fn directory(args: &Args) -> Result<ExitCode> {
             let said = if report.is_ok() {
                 "verified".to_string()
             } else {
-                format!("wrong: {}", common::count(report.total, "violation", "violations"))
+                format!(
+                    "wrong: {}",
+                    common::count(report.total, "violation", "violations")
+                )
             };
             writeln!(
                 common::talk(),

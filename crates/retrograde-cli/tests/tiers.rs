@@ -281,7 +281,10 @@ fn nine_mens_morris_with_three_stones_each_is_solved_queried_and_played_tier_by_
     assert_eq!(listed[0]["tier"], "3-3", "{json}");
     assert_eq!(listed[0]["positions"], 169_626, "{json}");
     assert_eq!(listed[0]["longest_loss"], 26, "{json}");
-    let sum: u64 = listed.iter().map(|t| t["positions"].as_u64().unwrap()).sum();
+    let sum: u64 = listed
+        .iter()
+        .map(|t| t["positions"].as_u64().unwrap())
+        .sum();
     assert_eq!(json["positions"], sum, "{json}");
     let o = run(&["verify", t, "--json"], dir.path());
     assert!(o.status.success(), "{}", stderr(&o));
@@ -297,7 +300,11 @@ fn nine_mens_morris_with_three_stones_each_is_solved_queried_and_played_tier_by_
     fs::write(&file, bytes).unwrap();
     let o = run(&["verify", t], dir.path());
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("tier 2.1-1.2's database is not the one tiers.json lists"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("tier 2.1-1.2's database is not the one tiers.json lists"),
+        "{}",
+        stderr(&o)
+    );
 
     let o = run(&["game", "nine-mens-morris", "10-3"], dir.path());
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
