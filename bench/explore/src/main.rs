@@ -225,16 +225,17 @@ fn by_state<G: StateGame>(game: &G, path: &str) -> (u64, u64, String, f64) {
     (e.len() as u64, e.move_count(), start, explore_s)
 }
 
-/// `bench-explore chess ENDING whole|tiers [MAX_MEMORY_MIB|- [AT_ONCE]]`: a chess
-/// ending solved whole (every position it leads to explored at once) or
-/// tier by tier (each ending it leads to first, into a temporary
-/// directory), under an optional memory limit. Prints the ending's own
-/// counts, so that the two runs can be compared, and the time and peak.
-fn chess(ending: &str, how: &str, limit: Option<u64>, at_once: usize) {
-    use retrograde::games::chess::{Endgame, Ending};
-    use retrograde::tier::{TierSolver, TieredGame};
-    let ending = Ending::from_name(ending).expect("a chess ending, as KRKP");
-    let game = Endgame::new(ending, true);
+/// `bench-explore chess ENDING whole|tiers [MAX_MEMORY_MIB|- [AT_ONCE]]` and
+/// `bench-explore morris TIER whole|tiers [...]`: a tiered game solved whole
+/// (every position it leads to explored at once, from its starts) or tier by
+/// tier (each tier it leads to first, into a temporary directory), under an
+/// optional memory limit. Prints the root tier's own counts, so that the two
+/// runs can be compared, and the time and peak.
+fn tiered<G>(label: &str, game: &G, root: &G::Tier, how: &str, limit: Option<u64>, at_once: usize)
+where
+    G: retrograde::tier::TieredGame,
+{
+    use retrograde::tier::TierSolver;
     let t = Instant::now();
     let tally = |values: &mut dyn Iterator<Item = retrograde::Value>| {
         let mut counts = [0u64; 8];
@@ -257,17 +258,17 @@ fn chess(ending: &str, how: &str, limit: Option<u64>, at_once: usize) {
             if let Some(l) = limit {
                 e = e.memory_limit(l);
             }
-            let sol = match e.solve(&game) {
+            let sol = match e.solve(game) {
                 Ok(s) => s,
                 Err(err) => {
-                    println!("chess {ending} whole refused: {err}");
+                    println!("{label} whole refused: {err}");
                     std::process::exit(1);
                 }
             };
             let explored = sol.explored();
             let mut mine = (0..explored.len() as u32).filter_map(|i| {
                 let p = explored.position(i)?;
-                (game.tier(&p) == ending)
+                (game.tier(&p) == *root)
                     .then(|| sol.solved().value(i))
                     .flatten()
             });
@@ -279,10 +280,10 @@ fn chess(ending: &str, how: &str, limit: Option<u64>, at_once: usize) {
             if let Some(l) = limit {
                 solver = solver.memory_limit(l);
             }
-            let (run, sol) = match solver.solve_root(&game, &ending) {
+            let (run, sol) = match solver.solve_root(game, root) {
                 Ok(r) => r,
                 Err(err) => {
-                    println!("chess {ending} tiers refused: {err}");
+                    println!("{label} tiers refused: {err}");
                     std::process::exit(1);
                 }
             };
@@ -297,7 +298,7 @@ fn chess(ending: &str, how: &str, limit: Option<u64>, at_once: usize) {
         _ => panic!("whole or tiers"),
     };
     println!(
-        "chess {ending} {how} at_once={at_once} limit={} positions_all_endings={all} {figures} total_s={:.2} peak={:.1}MiB",
+        "{label} {how} at_once={at_once} limit={} positions_all_tiers={all} {figures} total_s={:.2} peak={:.1}MiB",
         limit.map_or("none".to_string(), |l| format!("{}MiB", l >> 20)),
         t.elapsed().as_secs_f64(),
         peak_memory() as f64 / (1 << 20) as f64
@@ -306,10 +307,10 @@ fn chess(ending: &str, how: &str, limit: Option<u64>, at_once: usize) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some("chess") {
-        let (Some(ending), Some(how)) = (args.get(2), args.get(3)) else {
+    if let Some(kind @ ("chess" | "morris")) = args.get(1).map(String::as_str) {
+        let (Some(tier), Some(how)) = (args.get(2), args.get(3)) else {
             eprintln!(
-                "usage: bench-explore chess ENDING whole|tiers [MAX_MEMORY_MIB|- [TIERS_AT_ONCE]]"
+                "usage: bench-explore chess ENDING|morris TIER whole|tiers [MAX_MEMORY_MIB|- [TIERS_AT_ONCE]]"
             );
             std::process::exit(2);
         };
@@ -318,7 +319,23 @@ fn main() {
             .filter(|m| *m != "-")
             .map(|m| m.parse::<u64>().expect("MiB") << 20);
         let at_once = args.get(5).map_or(1, |n| n.parse().expect("a count"));
-        chess(ending, how, limit, at_once);
+        let label = format!("{kind} {tier}");
+        if kind == "chess" {
+            use retrograde::games::chess::{Endgame, Ending};
+            let ending = Ending::from_name(tier).expect("a chess ending, as KRKP");
+            tiered(
+                &label,
+                &Endgame::new(ending, true),
+                &ending,
+                how,
+                limit,
+                at_once,
+            );
+        } else {
+            use retrograde::games::nine_mens_morris::{Morris, Tier};
+            let root = Tier::from_name(tier).expect("a Morris tier, as 0.4-0.4");
+            tiered(&label, &Morris::new(root, true), &root, how, limit, at_once);
+        }
         return;
     }
     let usage = "usage: bench-explore king|rook SIDE PATH, or teeko - PATH; \

@@ -134,8 +134,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     match args.game {
         GameName::List => {
             let mut out = std::io::stdout().lock();
-            for e in crate::games().entries() {
-                writeln!(out, "{:<12} {}", e.name(), e.about())?;
+            let entries = crate::games().entries();
+            let width = entries.iter().map(|e| e.name().len()).max().unwrap_or(0);
+            for e in entries {
+                writeln!(out, "{:<width$}  {}", e.name(), e.about())?;
             }
             Ok(ExitCode::SUCCESS)
         }

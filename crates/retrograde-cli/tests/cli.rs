@@ -2316,7 +2316,14 @@ mod game {
     fn the_list_names_every_game() {
         let o = run(&["game", "list"], &data(""));
         assert!(o.status.success());
-        for name in ["chess ", "cop-thief ", "dobutsu", "teeko", "tic-tac-toe"] {
+        for name in [
+            "chess ",
+            "cop-thief ",
+            "dobutsu",
+            "teeko",
+            "tic-tac-toe",
+            "nine-mens-morris ",
+        ] {
             assert!(stdout(&o).contains(name), "{name}: {}", stdout(&o));
         }
     }

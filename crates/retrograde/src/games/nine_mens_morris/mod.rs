@@ -369,36 +369,121 @@ impl StateGame for Morris {
         if p.black_to_move() { "black" } else { "white" }.into()
     }
 
-    /// Dense within a tier: the counts and who moves in the high bits, then
-    /// White's points ranked among the subsets of their size, then Black's
-    /// among the subsets of the points left.
+    /// Dense over the whole game, each tier's positions one range: the
+    /// blocks of positions by tier, by which side is White, by who moves,
+    /// one after another (see [`Numbering`]); within a block, White's points
+    /// ranked among the subsets of their size, then Black's among the
+    /// subsets of the points left.
     fn encode(&self, p: &Position) -> Option<u64> {
         let (w, b) = (p.points(false), p.points(true));
         let (nw, nb) = (w.count_ones() as usize, b.count_ones() as usize);
-        let head = u64::from(p.black_to_move())
-            | u64::from(p.in_hand(false)) << 1
-            | u64::from(p.in_hand(true)) << 5
-            | (nw as u64) << 9
-            | (nb as u64) << 14;
+        let block = Numbering::block(p.side(false), p.side(true), p.black_to_move());
         let within = board::BINOMIAL[24 - nw][nb];
         let rank = board::rank(w) * within + board::rank(board::compress(b, board::ALL & !w));
-        Some(head << 33 | rank)
+        Some(Numbering::get().starts[block] + rank)
     }
 
     fn decode(&self, code: u64) -> Option<Position> {
-        let (head, rank) = (code >> 33, code & ((1 << 33) - 1));
-        let field = |shift: u32, bits: u32| ((head >> shift) & ((1 << bits) - 1)) as usize;
-        let (hands, nw, nb) = ([field(1, 4), field(5, 4)], field(9, 5), field(14, 5));
-        if head >> 19 != 0 || nw + hands[0] > 9 || nb + hands[1] > 9 {
+        let numbering = Numbering::get();
+        let block = numbering
+            .starts
+            .partition_point(|&s| s <= code)
+            .checked_sub(1)?;
+        if block + 1 >= numbering.starts.len() || code >= numbering.starts[block + 1] {
             return None;
         }
+        let (white, black, black_to_move) = numbering.sides(block);
+        let (nw, nb) = (usize::from(white.board), usize::from(black.board));
+        let rank = code - numbering.starts[block];
         let within = board::BINOMIAL[24 - nw][nb];
-        if rank >= board::BINOMIAL[24][nw] * within {
-            return None;
-        }
         let w = board::unrank(rank / within, nw);
         let b = board::expand(board::unrank(rank % within, nb), board::ALL & !w);
-        Some(Position::new(w, b, hands.map(|h| h as u8), head & 1 == 1))
+        Some(Position::new(w, b, [white.hand, black.hand], black_to_move))
+    }
+}
+
+/// The numbering of every position of the game: a block for each tier, for
+/// each way its two sides fall to White and Black, and for who moves, in
+/// that order, each block as many numbers as boards it has. A tier's
+/// positions are so one range of numbers, which its database keeps
+/// compactly.
+struct Numbering {
+    /// Where each block's numbers start, and one past the last.
+    starts: Vec<u64>,
+    /// Every tier, by index.
+    tiers: Vec<Tier>,
+}
+
+impl Numbering {
+    /// Every side a player can have, `board + hand <= 9`: 55 of them.
+    const SIDES: usize = 55;
+
+    /// The numbering, made on first use.
+    fn get() -> &'static Numbering {
+        static NUMBERING: std::sync::OnceLock<Numbering> = std::sync::OnceLock::new();
+        NUMBERING.get_or_init(|| {
+            let sides: Vec<Side> = (0..=STONES)
+                .flat_map(|board| (0..=STONES - board).map(move |hand| Side { board, hand }))
+                .collect();
+            debug_assert_eq!(sides.len(), Numbering::SIDES);
+            let mut tiers = Vec::new();
+            for h in 0..sides.len() {
+                for l in 0..=h {
+                    tiers.push(Tier {
+                        high: sides[h],
+                        low: sides[l],
+                    });
+                }
+            }
+            let mut starts = vec![0u64];
+            for t in &tiers {
+                for orientation in 0..2 {
+                    let (white, black) = if orientation == 0 {
+                        (t.high, t.low)
+                    } else {
+                        (t.low, t.high)
+                    };
+                    // Sides alike fall to White and Black one way only.
+                    let size = if orientation == 1 && t.high == t.low {
+                        0
+                    } else {
+                        let (nw, nb) = (usize::from(white.board), usize::from(black.board));
+                        board::BINOMIAL[24][nw] * board::BINOMIAL[24 - nw][nb]
+                    };
+                    for _to_move in 0..2 {
+                        let last = starts.last().copied().unwrap_or(0);
+                        starts.push(last + size);
+                    }
+                }
+            }
+            Numbering { starts, tiers }
+        })
+    }
+
+    /// A side's index among all sides, in [`Side`]'s order.
+    fn side_index(s: Side) -> usize {
+        let b = usize::from(s.board);
+        b * (21 - b) / 2 + usize::from(s.hand)
+    }
+
+    /// The block of the positions with sides `white` and `black`.
+    fn block(white: Side, black: Side, black_to_move: bool) -> usize {
+        let t = Tier::of(white, black);
+        let (h, l) = (Numbering::side_index(t.high), Numbering::side_index(t.low));
+        let tier = h * (h + 1) / 2 + l;
+        let orientation = usize::from(white != t.high);
+        (tier * 2 + orientation) * 2 + usize::from(black_to_move)
+    }
+
+    /// White's and Black's sides and who moves, of block `block`.
+    fn sides(&self, block: usize) -> (Side, Side, bool) {
+        let t = self.tiers[block / 4];
+        let (white, black) = if block / 2 % 2 == 0 {
+            (t.high, t.low)
+        } else {
+            (t.low, t.high)
+        };
+        (white, black, block % 2 == 1)
     }
 }
 

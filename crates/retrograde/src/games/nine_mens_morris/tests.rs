@@ -79,6 +79,27 @@ fn numbers_are_dense_within_a_tier_and_decode_to_what_they_encode() {
         assert!(!c.black_to_move());
     }
     assert_eq!(g.decode(u64::MAX), None);
+    // Every number below the total is a position: the numbering has no gaps.
+    let total = *Numbering::get().starts.last().unwrap();
+    for c in (0..total).step_by((total / 20_000) as usize) {
+        let p = g.decode(c).unwrap();
+        assert_eq!(g.encode(&p), Some(c));
+    }
+    assert_eq!(g.decode(total), None);
+    // A tier's numbers are one range: 3-3 with either side to move.
+    let three = |black_to_move| {
+        Numbering::block(
+            Side { board: 3, hand: 0 },
+            Side { board: 3, hand: 0 },
+            black_to_move,
+        )
+    };
+    let starts = &Numbering::get().starts;
+    assert_eq!(three(true), three(false) + 1);
+    assert_eq!(
+        starts[three(true) + 1] - starts[three(false)],
+        2 * 2_691_920
+    );
 }
 
 /// `mask` with at most `n` of its points (the lowest).
