@@ -221,7 +221,8 @@ impl<'p> TierSolver<'p> {
             return Err(fault);
         }
         let n = explored.len() as u32;
-        let values: Vec<Option<crate::Value>> = (0..n)
+        self.progress.begin("read", 0);
+        let values: Result<Vec<Option<crate::Value>>, TierError> = (0..n)
             .into_par_iter()
             .map(|i| match explored.position(i) {
                 Some(Slot::In(p)) => {
@@ -240,7 +241,9 @@ impl<'p> TierSolver<'p> {
                 ))),
                 None => Ok(None),
             })
-            .collect::<Result<_, TierError>>()?;
+            .collect();
+        self.progress.end();
+        let values = values?;
         let positions = values.len() as u64 - stand_ins(&explored).len() as u64;
         if positions != db.len() {
             return Err(TierError::Foreign {
@@ -255,8 +258,10 @@ impl<'p> TierSolver<'p> {
         let rules = explored.rules();
         let solved = crate::Solved::new(&explored, rules.clone(), values)
             .map_err(|e| solve_error(e.into()))?;
-        let report =
-            crate::verify(&explored, &rules, &solved, keep).map_err(|e| solve_error(e.into()))?;
+        self.progress.begin("verify", 0);
+        let report = crate::verify(&explored, &rules, &solved, keep);
+        self.progress.end();
+        let report = report.map_err(|e| solve_error(e.into()))?;
         Ok(crate::registry::Checked {
             positions,
             moves: Some(explored.move_count()),
