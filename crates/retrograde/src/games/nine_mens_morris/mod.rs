@@ -685,7 +685,7 @@ are named d7 (placed), a7-d7 (moved) and a7-d7xg1 (and g1 removed).
 Examples:
   retrograde game nine-mens-morris 3-3
   retrograde game nine-mens-morris 0.4-0.4 --tiers morris/
-  retrograde game nine-mens-morris 4-3 --position 'WWW/.../.../B....B/.../.../..B b'",
+  retrograde query morris/3-3.db 'W.W/.../.../W....B/.../B../..B w'",
     )
     .param(crate::registry::Param::flag(
         "symmetry",
