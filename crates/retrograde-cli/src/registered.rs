@@ -475,8 +475,13 @@ fn tier_line(t: &retrograde::tier::TierDone) -> String {
     } else {
         format!("{:.1} s", t.seconds)
     };
+    let positions = if t.positions == 1 {
+        "position"
+    } else {
+        "positions"
+    };
     format!(
-        "tier {}: {} positions, {longest}, {how}",
+        "tier {}: {} {positions}, {longest}, {how}",
         t.name, t.positions
     )
 }
