@@ -181,7 +181,7 @@ impl Keys<'_> {
         // A one's place less its index is its bucket: the same for every
         // key of this bucket, the samples of which come one after another.
         let bucket = start - first;
-        let in_bucket = |j: usize| ones[j] - j as u64 * ONES == bucket;
+        let in_bucket = |j: usize| ones[j].wrapping_sub(j as u64 * ONES) == bucket;
         let first_sample = first.div_ceil(ONES) as usize;
         let (mut lo, mut hi) = (first_sample, ones.len());
         while lo < hi {
@@ -242,7 +242,7 @@ impl Keys<'_> {
         let (mut lo, mut hi) = (0, ones.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if ones[mid] - mid as u64 * ONES < b {
+            if ones[mid].wrapping_sub(mid as u64 * ONES) < b {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -251,8 +251,8 @@ impl Keys<'_> {
         let j = lo;
         let from = j
             .checked_sub(1)
-            .map(|j| (ones[j] - j as u64 * ONES, ones[j]))
-            .filter(|&(_, pos)| pos >= sample);
+            .map(|j| (ones[j].wrapping_sub(j as u64 * ONES), ones[j]))
+            .filter(|&(bucket, pos)| pos >= sample && bucket < b);
         let at = match from {
             Some((bucket, pos)) => self.skip_zeros(pos, b - bucket, u64::MAX)?,
             None => self.skip_zeros(sample, b % SAMPLE, u64::MAX)?,
