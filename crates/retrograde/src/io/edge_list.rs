@@ -266,7 +266,7 @@ pub fn write<S: EdgeSource + ?Sized>(
     Ok(())
 }
 
-/// The most memory [`write`] holds on `threads` threads for a source of
+/// The most memory [`write()`] holds on `threads` threads for a source of
 /// `vertices` vertices with at most `max_degree` edges each: the text of
 /// two chunks a thread (22 bytes a line at most: two 10-digit ids, a
 /// space, a newline), each buffer up to twice its length as it grows.

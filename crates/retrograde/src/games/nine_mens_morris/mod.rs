@@ -371,7 +371,7 @@ impl StateGame for Morris {
 
     /// Dense over the whole game, each tier's positions one range: the
     /// blocks of positions by tier, by which side is White, by who moves,
-    /// one after another (see [`Numbering`]); within a block, White's points
+    /// one after another (a numbering made once); within a block, White's points
     /// ranked among the subsets of their size, then Black's among the
     /// subsets of the points left.
     fn encode(&self, p: &Position) -> Option<u64> {
