@@ -255,30 +255,6 @@ impl Morris {
             each_point(targets, |to| landed(mine & !(1 << from) | 1 << to, to, 0));
         });
     }
-
-    /// The positions of `tier` with White to move that are canonical.
-    fn tier_positions_of(&self, tier: &Tier) -> Vec<Position> {
-        let mut out = Vec::new();
-        for (white, black) in tier.sides() {
-            let hands = [white.hand, black.hand];
-            let blacks: Vec<u32> = subsets(board::ALL, black.board)
-                .into_iter()
-                .filter(|&b| !self.symmetry || (0..16).all(|s| board::image(b, s) >= b))
-                .collect();
-            let found: Vec<Vec<Position>> = blacks
-                .par_iter()
-                .map(|&b| {
-                    subsets(board::ALL & !b, white.board)
-                        .into_iter()
-                        .map(|w| Position::new(w, b, hands, false))
-                        .filter(|&p| self.canonical(p) == p)
-                        .collect()
-                })
-                .collect();
-            out.extend(found.into_iter().flatten());
-        }
-        out
-    }
 }
 
 /// Calls `f` with each point of `mask`.
@@ -527,8 +503,36 @@ impl TieredGame for Morris {
         out
     }
 
+    /// Every canonical position of `tier`: with the symmetries folded, White
+    /// to move only (a position with Black to move is its colours swapped);
+    /// without, both sides to move, as a move from a parent tier may land on
+    /// either.
     fn tier_positions(&self, tier: &Tier) -> Vec<Position> {
-        self.tier_positions_of(tier)
+        let movers: &[bool] = if self.symmetry {
+            &[false]
+        } else {
+            &[false, true]
+        };
+        let mut out = Vec::new();
+        for (white, black) in tier.sides() {
+            let hands = [white.hand, black.hand];
+            let blacks: Vec<u32> = subsets(board::ALL, black.board)
+                .into_iter()
+                .filter(|&b| !self.symmetry || (0..16).all(|s| board::image(b, s) >= b))
+                .collect();
+            let found: Vec<Vec<Position>> = blacks
+                .par_iter()
+                .map(|&b| {
+                    let whites = subsets(board::ALL & !b, white.board);
+                    let all = whites
+                        .into_iter()
+                        .flat_map(|w| movers.iter().map(move |&m| Position::new(w, b, hands, m)));
+                    all.filter(|&p| self.canonical(p) == p).collect()
+                })
+                .collect();
+            out.extend(found.into_iter().flatten());
+        }
+        out
     }
 
     fn tier_name(&self, tier: &Tier) -> String {

@@ -186,6 +186,20 @@ fn a_player_without_a_move_loses() {
     assert_eq!(g.no_move(), crate::NoMoveRule::Lose);
 }
 
+/// Regression: without the symmetries folded, a tier was solved from its
+/// positions with White to move only, and a move from a parent tier onto one
+/// with Black to move that the tier's own play never reaches was refused
+/// (`game nine-mens-morris 0.3-0.3 --no-symmetry`). Both sides to move now.
+#[test]
+fn without_symmetries_a_tier_holds_both_sides_to_move() {
+    let placements = 2_024 * 1_330; // C(24,3) * C(21,3)
+    let tier = Tier::from_name("3-3").unwrap();
+    assert_eq!(game(false).tier_positions(&tier).len(), 2 * placements);
+    let folded = game(true).tier_positions(&tier);
+    assert_eq!(folded.len(), 169_626);
+    assert!(folded.iter().all(|p| !p.black_to_move()));
+}
+
 /// Gasser's 3-3 database: the longest loss 26 plies. Folded under the 16
 /// symmetries and the colours, 169,626 positions (the orbits of the
 /// placements of three stones against three).
