@@ -355,10 +355,8 @@ fn directory(args: &Args) -> Result<ExitCode> {
     let limit = common::memory_limit(args.max_memory);
     let mut rows = Vec::new();
     let mut whole = Histogram::default();
-    for listed in &tiers.manifest().tiers {
-        let db = tiers
-            .database(&listed.name)?
-            .ok_or_else(|| anyhow::anyhow!("tier {} is listed but not found", listed.name))?;
+    for (listed, db) in tiers.each() {
+        let db = db?;
         let game = known_game(db)?;
         check_memory(db, limit)?;
         let uncounted = game.as_ref().map(|g| g.uncounted()).unwrap_or_default();

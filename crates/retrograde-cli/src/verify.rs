@@ -389,10 +389,8 @@ fn directory(args: &Args) -> Result<ExitCode> {
     let mut times = Timings::default();
     let mut verdicts = Vec::new();
     let stdout = io::stdout();
-    for listed in &tiers.manifest().tiers {
-        let db = tiers
-            .database(&listed.name)?
-            .ok_or_else(|| anyhow::anyhow!("tier {} is listed but not found", listed.name))?;
+    for (listed, db) in tiers.each() {
+        let db = db?;
         let game = crate::db::solvable(db)?;
         let phases = crate::progress::Phases::new(&bars);
         let how = retrograde::registry::How {

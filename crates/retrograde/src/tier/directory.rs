@@ -229,11 +229,22 @@ impl TierDirectory {
     /// # Errors
     /// A database that does not open, or is not the tier's.
     pub fn database(&self, name: &str) -> Result<Option<&Database>, TierError> {
-        let Some(i) = self.manifest.tiers.iter().position(|t| t.name == name) else {
-            return Ok(None);
-        };
+        match self.manifest.tiers.iter().position(|t| t.name == name) {
+            Some(i) => self.database_at(i).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Every tier the manifest lists, in its order (children first), with
+    /// its database, opened as it is reached.
+    pub fn each(&self) -> impl Iterator<Item = (&ManifestTier, Result<&Database, TierError>)> + '_ {
+        (0..self.manifest.tiers.len()).map(|i| (&self.manifest.tiers[i], self.database_at(i)))
+    }
+
+    /// The database of the `i`-th tier listed, opened on first use.
+    fn database_at(&self, i: usize) -> Result<&Database, TierError> {
         if let Some(db) = self.open[i].get() {
-            return Ok(Some(db));
+            return Ok(db);
         }
         let listed = &self.manifest.tiers[i];
         let db = open_tier(
@@ -241,7 +252,7 @@ impl TierDirectory {
             &self.manifest.game,
             &listed.name,
         )?;
-        Ok(Some(self.open[i].get_or_init(|| db)))
+        Ok(self.open[i].get_or_init(|| db))
     }
 
     /// Whether tier `name`'s database has the size and checksum the
