@@ -340,6 +340,50 @@ impl Entry {
     /// refuses a name that is no tier ([`Params::bad`]); an empty variant
     /// asks for the game's own choice (the start's tier, say). Its command
     /// takes a tier directory ([`How::tiers`]).
+    ///
+    /// ```
+    /// use retrograde::registry::{Entry, Registry};
+    /// use retrograde::tier::TieredGame;
+    /// use retrograde::{Outcome, StateGame};
+    ///
+    /// /// Take 1 or 2 from a pile of up to 9, a tier for each third of it.
+    /// struct Pile;
+    /// impl StateGame for Pile {
+    ///     type Position = u8;
+    ///     fn starts(&self) -> Vec<u8> { vec![9] }
+    ///     fn for_each_move<F: FnMut(u8)>(&self, p: &u8, mut f: F) {
+    ///         (1..=2).filter(|&k| k <= *p).for_each(|k| f(p - k));
+    ///     }
+    ///     fn encode(&self, p: &u8) -> Option<u64> { Some(u64::from(*p)) }
+    ///     fn decode(&self, c: u64) -> Option<u8> { u8::try_from(c).ok().filter(|&p| p <= 9) }
+    /// }
+    /// impl TieredGame for Pile {
+    ///     type Tier = u8;
+    ///     fn tier(&self, p: &u8) -> u8 { p / 3 }
+    ///     fn child_tiers(&self, t: &u8) -> Vec<u8> { (t.saturating_sub(1)..*t).collect() }
+    ///     fn tier_positions(&self, t: &u8) -> Vec<u8> { (t * 3..t * 3 + 3).filter(|&p| p <= 9).collect() }
+    ///     fn tier_name(&self, t: &u8) -> String { format!("third{t}") }
+    /// }
+    ///
+    /// let entry = Entry::tiered_game("pile", "Take 1 or 2.", |p| {
+    ///     let tier = match p.variant() {
+    ///         "" => 3,
+    ///         name => name.strip_prefix("third").and_then(|t| t.parse().ok())
+    ///             .ok_or_else(|| p.bad("variant", name, "a tier, third0 to third3"))?,
+    ///     };
+    ///     Ok((Pile, tier))
+    /// });
+    /// let games = Registry::new().with(entry);
+    /// let pile = games.get("pile").unwrap().open(&retrograde::db::Meta::new("pile")).unwrap();
+    /// assert_eq!(pile.meta().variant, "third3");
+    /// let solved = pile.solve(&Default::default()).unwrap(); // the thirds below first
+    /// let start = solved.start_value().unwrap();
+    /// assert_eq!((start.outcome, start.remoteness), (Outcome::Lose, Some(6)));
+    /// // A tier's database reopens the game at that tier; a name that is none is refused.
+    /// let meta = retrograde::db::Meta::new("pile").variant("third1");
+    /// assert_eq!(games.open(&meta).unwrap().meta().variant, "third1");
+    /// assert!(games.open(&meta.clone().variant("fourth")).is_err());
+    /// ```
     pub fn tiered_game<G>(
         name: impl Into<String>,
         about: impl Into<String>,
