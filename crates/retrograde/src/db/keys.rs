@@ -231,10 +231,8 @@ impl Keys<'_> {
     /// to scan.
     fn bucket_start(&self, b: u64) -> Result<u64, DbError> {
         let sample = self.samples.u64_at(b / SAMPLE)?;
-        if self.ones.get().is_none() {
-            if let Some(at) = self.skip_zeros(sample, b % SAMPLE, LONG_SCAN)? {
-                return Ok(at);
-            }
+        if let Some(at) = self.skip_zeros(sample, b % SAMPLE, LONG_SCAN)? {
+            return Ok(at);
         }
         let ones = self.ones()?;
         // The last sampled one in a bucket before `b` (a one's place less
