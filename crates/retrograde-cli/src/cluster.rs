@@ -132,7 +132,7 @@ where
 
 /// What a process other than 0 says at the end: that `what` with process 0,
 /// and its times and peak memory.
-fn say_done(
+pub fn say_done(
     config: &Config,
     what: &str,
     read: Option<Duration>,
@@ -357,7 +357,7 @@ fn fingerprint(vertices: Option<usize>, rules: &Rules, graph_hash: u64) -> u64 {
 /// again or even abort. So the first such panic ends the process at once
 /// with one line naming the cause and exit code 2. Panics elsewhere keep the
 /// default report.
-fn exit_on_timely_panic() {
+pub fn exit_on_timely_panic() {
     static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {
         let default = std::panic::take_hook();

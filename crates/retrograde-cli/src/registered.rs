@@ -94,6 +94,8 @@ fn command(e: &'static Entry) -> Command {
                 .value_parser(clap::value_parser!(std::path::PathBuf))
                 .help("Keep every tier solved on the way (a database each, and tiers.json) in DIR, and take the tiers an earlier run left there (checked) instead of solving them again [default: a temporary directory]"),
         );
+        // The tiers shared out among the processes of a cluster.
+        c = crate::cluster::ClusterArgs::augment_args(c);
     }
     // After the options: their struct's own line would take the place of the game's.
     let c = Output::augment_args(c).about(e.about().to_string());
@@ -186,7 +188,47 @@ impl Registered {
                 .map(|p| p.as_path()),
             on_tier: Some(&tell),
         };
-        let solution = game.solve(&how);
+        let cluster = if self.entry.is_tiered() {
+            Some(crate::cluster::ClusterArgs::from_arg_matches(
+                &self.matches,
+            )?)
+        } else {
+            None
+        };
+        let solution = match cluster.as_ref().filter(|c| c.is_cluster()) {
+            None => game.solve(&how),
+            Some(cluster) => {
+                let started = std::time::Instant::now();
+                let key = format!("tiers\0{:?}", game.meta());
+                let fingerprint = crate::cluster::game_fingerprint(
+                    "tiers",
+                    key.as_bytes(),
+                    &retrograde::Rules::normal(),
+                );
+                let config = cluster.config(1, fingerprint)?;
+                crate::cluster::exit_on_timely_panic();
+                let relay = retrograde_timely::TierRelay::start(&config)?;
+                let solution = game.solve_shared(&how, &relay);
+                phases.record(&mut times);
+                let solution = solution?;
+                let relayed = relay.finish()?;
+                match solution {
+                    Some(s) => Ok(s),
+                    None => {
+                        if !quiet {
+                            crate::cluster::say_done(
+                                &config,
+                                "the root tier is solved",
+                                None,
+                                relayed,
+                                started,
+                            )?;
+                        }
+                        return Ok(ExitCode::SUCCESS);
+                    }
+                }
+            }
+        };
         phases.record(&mut times);
         let solution = solution?;
         let verified = if out.verify {
@@ -472,6 +514,8 @@ fn tier_line(t: &retrograde::tier::TierDone) -> String {
     );
     let how = if t.resumed {
         "taken as an earlier run left it (checked)".to_string()
+    } else if let Some(p) = t.received_from {
+        format!("received from process {p} (checked)")
     } else {
         format!("{:.1} s", t.seconds)
     };

@@ -310,3 +310,87 @@ fn nine_mens_morris_with_three_stones_each_is_solved_queried_and_played_tier_by_
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("a tier"), "{}", stderr(&o));
 }
+
+/// `game nine-mens-morris 0.3-0.3 ARGS` as process `p` of the cluster in
+/// `hosts`, keeping its tiers in `dir`.
+fn morris_process(hosts: &Path, p: usize, dir: &Path) -> std::process::Command {
+    let mut c = bin();
+    c.args(["game", "nine-mens-morris", "0.3-0.3", "--json"])
+        .args(["--tiers", dir.to_str().unwrap()])
+        .args(["--cluster", hosts.to_str().unwrap()])
+        .args(["--process", &p.to_string(), "--connect-timeout", "120"]);
+    c
+}
+
+/// A JSON report without its times.
+fn timeless(text: &str) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+    v.as_object_mut().unwrap().remove("time");
+    v
+}
+
+#[test]
+fn tiers_shared_by_three_processes_give_the_report_and_files_of_one_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let alone = dir.path().join("alone");
+    let o = run(
+        &[
+            "game",
+            "nine-mens-morris",
+            "0.3-0.3",
+            "--json",
+            "--tiers",
+            alone.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = timeless(&stdout(&o));
+    let want_files = files(&alone);
+
+    let hosts = write_hostfile(dir.path(), &free_addresses(3));
+    let dirs: Vec<_> = (0..3).map(|p| dir.path().join(format!("p{p}"))).collect();
+    let outputs = run_all((0..3).map(|p| morris_process(&hosts, p, &dirs[p])));
+    for o in &outputs {
+        assert!(o.status.success(), "{}", stderr(o));
+    }
+    assert_eq!(timeless(&stdout(&outputs[0])), want);
+    assert_eq!(files(&dirs[0]), want_files);
+    // The others hold every tier below the root, byte for byte.
+    let below: Vec<_> = want_files
+        .iter()
+        .filter(|(n, _)| n != "0.3-0.3.db" && n != "tiers.json")
+        .cloned()
+        .collect();
+    let mut solved_here = 0;
+    for p in 1..3 {
+        let mut got = files(&dirs[p]);
+        got.retain(|(n, _)| n != "tiers.json");
+        assert_eq!(got, below);
+        let e = stderr(&outputs[p]);
+        assert!(e.contains(&format!("process {p} of 3: done")), "{e}");
+        solved_here += e.lines().filter(|l| l.ends_with(" s")).count();
+    }
+    // Each tier below was solved once, the rest received.
+    let e0 = stderr(&outputs[0]);
+    solved_here += e0
+        .lines()
+        .filter(|l| l.starts_with("tier ") && !l.contains("received") && !l.contains("0.3-0.3:"))
+        .count();
+    assert_eq!(solved_here, below.len(), "{e0}");
+
+    // Run again: each process takes its own tiers as it left them.
+    let outputs = run_all((0..3).map(|p| morris_process(&hosts, p, &dirs[p])));
+    for o in &outputs {
+        assert!(o.status.success(), "{}", stderr(o));
+    }
+    assert_eq!(timeless(&stdout(&outputs[0])), want);
+    assert_eq!(files(&dirs[0]), want_files);
+    let e0 = stderr(&outputs[0]);
+    assert!(e0.contains("taken as an earlier run left it"), "{e0}");
+    assert!(
+        !e0.lines()
+            .any(|l| l.starts_with("tier 3-3") && l.ends_with(" s")),
+        "{e0}"
+    );
+}

@@ -39,6 +39,9 @@
 //!   positions, nothing is stored up front, and the answers stay with their
 //!   owners; worker 0 asks for them through a [`Remote`].
 //!   [`share_bytes`] estimates a process's memory.
+//! - [`TierRelay`]: a game solved tier by tier with its tiers shared out
+//!   among the processes ([`retrograde::tier::TierSolver::solve_shared`]),
+//!   each tier's database sent to every process.
 //! - [`read_hostfile`]: the host list, one `host:port` per process.
 //!
 //! # Failures
@@ -58,6 +61,7 @@ mod input;
 mod memory;
 mod net;
 mod on_the_fly;
+mod tiers;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -79,6 +83,7 @@ pub use input::{BinaryGraph, EdgeArray, EdgeShards, TextEdgeList};
 pub use memory::BUFFER_BYTES;
 pub use net::{Hello, HELLO_BYTES};
 pub use on_the_fly::{share_bytes, Outline, Remote, BYTES_PER_POSITION};
+pub use tiers::{TierRelay, CHUNK_BYTES};
 
 /// The default time allowed to connect to all peers.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);

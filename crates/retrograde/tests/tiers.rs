@@ -314,3 +314,142 @@ fn values_come_through_the_tiers() {
     let v = tiers.value(&g, &65).unwrap();
     assert_eq!((v.outcome, v.remoteness), (Outcome::Win, Some(1)));
 }
+
+/// Processes played by threads of this test: each round, every one leaves
+/// its files on a table, waits for the others, and copies theirs.
+struct Table {
+    processes: usize,
+    barrier: std::sync::Barrier,
+    /// This round's files: (name, bytes, sender).
+    files: std::sync::Mutex<Vec<(String, Vec<u8>, usize)>>,
+}
+
+/// Process `process` at the table.
+struct Seat<'t> {
+    table: &'t Table,
+    process: usize,
+}
+
+impl retrograde::tier::TierShare for Seat<'_> {
+    fn processes(&self) -> usize {
+        self.table.processes
+    }
+    fn process(&self) -> usize {
+        self.process
+    }
+    fn exchange(
+        &self,
+        dir: &Path,
+        sent: &[std::path::PathBuf],
+        _last: bool,
+    ) -> Result<Vec<(String, usize)>, Box<dyn std::error::Error + Send + Sync>> {
+        for path in sent {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let bytes = std::fs::read(path)?;
+            self.table
+                .files
+                .lock()
+                .unwrap()
+                .push((name, bytes, self.process));
+        }
+        self.table.barrier.wait();
+        let mut got = Vec::new();
+        for (name, bytes, from) in self.table.files.lock().unwrap().iter() {
+            if *from != self.process {
+                std::fs::write(dir.join(name), bytes)?;
+                got.push((name.clone(), *from));
+            }
+        }
+        // Nobody clears the table before everyone has copied from it.
+        if self.table.barrier.wait().is_leader() {
+            self.table.files.lock().unwrap().clear();
+        }
+        self.table.barrier.wait();
+        Ok(got)
+    }
+}
+
+/// Tier `root` of `g` solved by `processes` threads sharing its tiers:
+/// each one's directory and run, and process 0's root values by position.
+fn shared(
+    g: &Tiered,
+    root: u32,
+    processes: usize,
+) -> Vec<(
+    tempfile::TempDir,
+    retrograde::tier::TierRun,
+    Vec<Option<retrograde::Value>>,
+)> {
+    let table = Table {
+        processes,
+        barrier: std::sync::Barrier::new(processes),
+        files: std::sync::Mutex::new(Vec::new()),
+    };
+    std::thread::scope(|s| {
+        let runs: Vec<_> = (0..processes)
+            .map(|process| {
+                let table = &table;
+                s.spawn(move || {
+                    let dir = tempfile::tempdir().unwrap();
+                    let seat = Seat { table, process };
+                    let (run, solution) = TierSolver::new(dir.path())
+                        .solve_shared(g, &root, &seat)
+                        .unwrap();
+                    let values = match solution {
+                        Some(s) => g
+                            .tier_positions(&root)
+                            .iter()
+                            .map(|p| s.solution().value(&retrograde::tier::Slot::In(*p)).ok())
+                            .collect(),
+                        None => Vec::new(),
+                    };
+                    (dir, run, values)
+                })
+            })
+            .collect();
+        runs.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Tiers shared among one to three processes: every process ends with
+    /// the files, byte for byte, of one process solving alone, each tier
+    /// solved by exactly one of them, and process 0 with the same values
+    /// of the root.
+    #[test]
+    fn tiers_shared_among_processes_write_the_files_of_one(
+        g in tiered(),
+        processes in 1usize..=3,
+    ) {
+        let root = g.sizes.len() as u32 - 1;
+        let alone = tempfile::tempdir().unwrap();
+        let (_, solution) = TierSolver::new(alone.path()).solve_root(&g, &root).unwrap();
+        let expected = files(alone.path());
+        let values: Vec<_> = g
+            .tier_positions(&root)
+            .iter()
+            .map(|p| solution.solution().value(&retrograde::tier::Slot::In(*p)).ok())
+            .collect();
+        let runs = shared(&g, root, processes);
+        prop_assert_eq!(&runs[0].2, &values);
+        let below = expected.len() - 2; // less the manifest and the root
+        let mut solved = 0;
+        for (p, (dir, run, _)) in runs.iter().enumerate() {
+            let mut found = files(dir.path());
+            if p != 0 {
+                // Only process 0 solves the root; the others hold the rest.
+                let mut without_root = expected.clone();
+                without_root.retain(|(f, ..)| f != &format!("t{root}.db") && f != MANIFEST);
+                found.retain(|(f, ..)| f != MANIFEST);
+                prop_assert_eq!(found, without_root);
+            } else {
+                prop_assert_eq!(found, expected.clone());
+            }
+            solved += run.tiers.iter().filter(|t| t.received_from.is_none() && t.name != format!("t{root}")).count();
+            prop_assert_eq!(run.tiers.len(), below + usize::from(p == 0));
+        }
+        prop_assert_eq!(solved, below);
+    }
+}

@@ -683,6 +683,14 @@ pub enum RunError {
     /// A solve tier by tier failed.
     #[error(transparent)]
     Tier(#[from] crate::tier::TierError),
+    /// Processes can share only a game solved tier by tier.
+    #[error(
+        "{game} is not solved tier by tier: only a tiered game's tiers are shared among processes"
+    )]
+    NotTiered {
+        /// The game, in words.
+        game: String,
+    },
 }
 
 impl From<SolveError> for RunError {
@@ -709,6 +717,26 @@ pub trait Solvable: Playable + Send {
     /// # Errors
     /// Past the memory limit; a damaged database or one of another game.
     fn check(&self, db: &Database, how: &How<'_>, keep: usize) -> Result<Checked, RunError>;
+
+    /// Solves the game as one of the processes of `share`, which share out
+    /// its tiers ([`TierSolver::solve_shared`](crate::tier::TierSolver::solve_shared)):
+    /// process 0 gets the solution, as [`Solvable::solve`] would give it;
+    /// the others `None`, once they have done their share (each holding
+    /// every tier below in `how`'s tier directory).
+    ///
+    /// # Errors
+    /// As [`Solvable::solve`]; the sharing failing; a game not solved tier
+    /// by tier ([`RunError::NotTiered`], the default).
+    fn solve_shared(
+        &self,
+        how: &How<'_>,
+        share: &dyn crate::tier::TierShare,
+    ) -> Result<Option<Box<dyn GameSolution + '_>>, RunError> {
+        let _ = (how, share);
+        Err(RunError::NotTiered {
+            game: crate::play::describe(&self.meta()),
+        })
+    }
 
     /// The game as an explicit graph with a name for each position, if it
     /// has at most `limit` positions and can be laid out (for the web

@@ -4,7 +4,7 @@
 use super::{Checked, GameSolution, How, KeyOrder, RunError, Solvable, States};
 use crate::db::{Database, Meta};
 use crate::play::{NotationError, Playable};
-use crate::tier::{TierDirectory, TierSolution, TierSolver, TieredGame};
+use crate::tier::{TierDirectory, TierShare, TierSolution, TierSolver, TieredGame};
 use crate::{Answers, Report, SolveError, StateGame, Value};
 
 /// A [`TieredGame`] made [`Playable`] and [`Solvable`], one tier of it at a
@@ -93,6 +93,16 @@ impl<G: TieredGame + Send> Solvable for Tiers<G> {
     fn check(&self, db: &Database, how: &How<'_>, keep: usize) -> Result<Checked, RunError> {
         check(self.game(), &self.root, &self.directory, db, how, keep)
     }
+
+    /// The tiers shared out among the processes of `share`; process 0
+    /// solves the root.
+    fn solve_shared(
+        &self,
+        how: &How<'_>,
+        share: &dyn TierShare,
+    ) -> Result<Option<Box<dyn GameSolution + '_>>, RunError> {
+        solve_shared(self.game(), &self.root, &self.directory, how, share)
+    }
 }
 
 /// The name of the tier of the position numbered `key`.
@@ -129,6 +139,30 @@ pub fn solve<'g, G: TieredGame>(
         solution,
         tiers: TierDirectory::open(solver.dir()).ok(),
         _temporary: temporary,
+    }))
+}
+
+/// [`solve`] as one of the processes of `share`, which share out the
+/// tiers ([`TierSolver::solve_shared`]): process 0 gets the solution, the
+/// others `None`.
+///
+/// # Errors
+/// As [`TierSolver::solve_shared`].
+pub fn solve_shared<'g, G: TieredGame>(
+    game: &'g G,
+    root: &G::Tier,
+    directory: &Meta,
+    how: &How<'_>,
+    share: &dyn TierShare,
+) -> Result<Option<Box<dyn GameSolution + 'g>>, RunError> {
+    let (solver, temporary) = solver(directory, how)?;
+    let (_, solution) = solver.solve_shared(game, root, share)?;
+    Ok(solution.map(|solution| {
+        Box::new(Solved {
+            solution,
+            tiers: TierDirectory::open(solver.dir()).ok(),
+            _temporary: temporary,
+        }) as Box<dyn GameSolution + 'g>
     }))
 }
 

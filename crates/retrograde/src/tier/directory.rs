@@ -153,7 +153,7 @@ pub(super) fn open_listed(
 ///
 /// # Errors
 /// A database that does not open, or whose header is not the tier's.
-fn open_tier(path: &Path, game: &Meta, name: &str) -> Result<Database, TierError> {
+pub(super) fn open_tier(path: &Path, game: &Meta, name: &str) -> Result<Database, TierError> {
     let db = Database::open(path)?;
     let expected = tier_meta(game, name);
     if *db.meta() != expected {

@@ -67,6 +67,7 @@
 
 mod directory;
 mod plan;
+mod share;
 mod solver;
 mod view;
 
@@ -76,6 +77,7 @@ use std::path::PathBuf;
 
 pub use directory::{Manifest, ManifestTier, TierDirectory, WithTiers, MANIFEST};
 pub use plan::{plan, Plan};
+pub use share::{share_out, TierShare};
 pub use solver::{TierDone, TierRun, TierSolution, TierSolver};
 pub use view::{Slot, TierView};
 
@@ -113,6 +115,14 @@ pub trait TieredGame: StateGame {
     /// (`KPK.db`) and its name in messages. Distinct tiers, distinct names,
     /// of letters, digits, `-`, `_` and `.` only.
     fn tier_name(&self, tier: &Self::Tier) -> String;
+
+    /// About how many positions `tier` holds, if the game can say without
+    /// listing them: how [`share_out`] balances the tiers of a level among
+    /// processes (each counts 1 without it).
+    fn tier_size(&self, tier: &Self::Tier) -> Option<u64> {
+        let _ = tier;
+        None
+    }
 }
 
 /// Why a tiered solve failed.
@@ -211,4 +221,17 @@ pub enum TierError {
     /// The directory could not be created or written.
     #[error(transparent)]
     Io(#[from] crate::Error),
+    /// Sharing the tiers with the other processes failed.
+    #[error("sharing the tiers with the other processes: {0}")]
+    Share(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// A tier another process sent is refused.
+    #[error("{file}, received from process {process}: {why}")]
+    Received {
+        /// Its file name.
+        file: String,
+        /// The process that sent it (or should have).
+        process: usize,
+        /// What is wrong with it.
+        why: String,
+    },
 }

@@ -30,6 +30,9 @@ pub struct TierDone {
     pub seconds: f64,
     /// Whether it was taken from an earlier run, checked, rather than solved.
     pub resumed: bool,
+    /// The process that solved it, where another process of a shared run
+    /// did ([`TierSolver::solve_shared`]) and sent it here.
+    pub received_from: Option<usize>,
 }
 
 /// What a tiered solve did, tier by tier in the order they were taken.
@@ -297,7 +300,7 @@ impl<'p> TierSolver<'p> {
         Ok(children)
     }
 
-    fn tell(&self, done: &TierDone) {
+    pub(super) fn tell(&self, done: &TierDone) {
         if let Some(f) = self.on_tier {
             f(done);
         }
@@ -305,7 +308,7 @@ impl<'p> TierSolver<'p> {
 
     /// The directory's manifest (a new one if it has none), refused if it
     /// is another game's.
-    fn manifest(&self) -> Result<Manifest, TierError> {
+    pub(super) fn manifest(&self) -> Result<Manifest, TierError> {
         if self.dir.exists() && !self.dir.is_dir() {
             return Err(TierError::Manifest {
                 path: self.dir.clone(),
@@ -329,7 +332,7 @@ impl<'p> TierSolver<'p> {
 
     /// The tier as an earlier run left it, if it is listed, whole and
     /// unchanged; a listed tier that is not is struck from the manifest.
-    fn resume<G: TieredGame>(
+    pub(super) fn resume<G: TieredGame>(
         &self,
         game: &G,
         tier: &G::Tier,
@@ -350,6 +353,7 @@ impl<'p> TierSolver<'p> {
                     longest: listed.longest,
                     seconds: started.elapsed().as_secs_f64(),
                     resumed: true,
+                    received_from: None,
                 };
                 self.tell(&done);
                 Ok(Some(done))
@@ -360,7 +364,7 @@ impl<'p> TierSolver<'p> {
     }
 
     /// Explores and solves one tier, its children's databases probed.
-    fn solve_one<'g, G: TieredGame>(
+    pub(super) fn solve_one<'g, G: TieredGame>(
         &self,
         game: &'g G,
         tier: &G::Tier,
@@ -382,7 +386,7 @@ impl<'p> TierSolver<'p> {
     }
 
     /// Writes a solved tier's database and lists it in the manifest.
-    fn keep<G: TieredGame>(
+    pub(super) fn keep<G: TieredGame>(
         &self,
         solution: &TierSolution<'_, G>,
         manifest: &std::sync::Mutex<Manifest>,
@@ -412,16 +416,7 @@ impl<'p> TierSolver<'p> {
             bytes,
             xxh3,
         };
-        let mut manifest = manifest.lock().unwrap_or_else(|e| e.into_inner());
-        match manifest.tiers.iter_mut().find(|t| t.name == name) {
-            Some(t) => *t = listed,
-            None => manifest.tiers.push(listed),
-        }
-        // In the plan's order, whatever order concurrent tiers finish in:
-        // the same run writes the same manifest.
-        let rank = |n: &str| order.iter().position(|o| o == n).unwrap_or(usize::MAX);
-        manifest.tiers.sort_by_key(|t| rank(&t.name));
-        manifest.write(&self.dir)?;
+        self.list(manifest, listed, order)?;
         Ok(TierDone {
             name,
             positions: header.positions,
@@ -429,12 +424,43 @@ impl<'p> TierSolver<'p> {
             longest,
             seconds: started.elapsed().as_secs_f64(),
             resumed: false,
+            received_from: None,
         })
+    }
+
+    /// Lists `listed` in the manifest (in place of an earlier entry of its
+    /// name) and writes the manifest, its tiers in `order`.
+    pub(super) fn list(
+        &self,
+        manifest: &std::sync::Mutex<Manifest>,
+        listed: ManifestTier,
+        order: &[String],
+    ) -> Result<(), TierError> {
+        let mut manifest = manifest.lock().unwrap_or_else(|e| e.into_inner());
+        match manifest.tiers.iter_mut().find(|t| t.name == listed.name) {
+            Some(t) => *t = listed,
+            None => manifest.tiers.push(listed),
+        }
+        // In the plan's order, whatever order concurrent tiers finish in:
+        // the same run writes the same manifest.
+        let rank = |n: &str| order.iter().position(|o| o == n).unwrap_or(usize::MAX);
+        manifest.tiers.sort_by_key(|t| rank(&t.name));
+        manifest.write(&self.dir)
+    }
+
+    /// How many tiers may be solved at once.
+    pub(super) fn concurrent_tiers(&self) -> usize {
+        self.concurrent.max(1)
+    }
+
+    /// The game of the directory, as its manifest names it.
+    pub(super) fn meta_of_directory(&self) -> &Meta {
+        &self.meta
     }
 }
 
 /// The database file of tier `name`.
-fn file_name(name: &str) -> String {
+pub(super) fn file_name(name: &str) -> String {
     format!("{name}.db")
 }
 

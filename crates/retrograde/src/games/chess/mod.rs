@@ -594,6 +594,11 @@ impl TieredGame for Endgame {
     fn tier_name(&self, tier: &Ending) -> String {
         tier.name()
     }
+
+    /// 64 squares a man, kings included, for either side to move.
+    fn tier_size(&self, tier: &Ending) -> Option<u64> {
+        Some(2 * 64u64.pow(tier.men().len() as u32 + 2))
+    }
 }
 
 #[cfg(test)]

@@ -121,6 +121,16 @@ impl Solvable for Endgame {
         tiers::check(self, &self.ending, &self.tiers_meta(), db, how, keep)
     }
 
+    /// The endings below shared out among the processes of `share`;
+    /// process 0 solves this one.
+    fn solve_shared(
+        &self,
+        how: &How<'_>,
+        share: &dyn crate::tier::TierShare,
+    ) -> Result<Option<Box<dyn GameSolution + '_>>, RunError> {
+        tiers::solve_shared(self, &self.ending, &self.tiers_meta(), how, share)
+    }
+
     fn counts_by_side(&self) -> bool {
         true
     }

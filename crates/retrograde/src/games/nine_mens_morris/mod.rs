@@ -538,6 +538,16 @@ impl TieredGame for Morris {
     fn tier_name(&self, tier: &Tier) -> String {
         tier.name()
     }
+
+    /// The boards of its sides' stones, both ways round where the sides
+    /// differ (the symmetries folded or not, in proportion).
+    fn tier_size(&self, tier: &Tier) -> Option<u64> {
+        let boards = |white: Side, black: Side| {
+            let (nw, nb) = (usize::from(white.board), usize::from(black.board));
+            board::BINOMIAL[24][nw] * board::BINOMIAL[24 - nw][nb]
+        };
+        Some(tier.sides().into_iter().map(|(w, b)| boards(w, b)).sum())
+    }
 }
 
 /// The points in reading order (rows from the top, each left to right),
