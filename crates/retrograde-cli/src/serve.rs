@@ -130,7 +130,7 @@ fn solve_graph(input: &Path, db: &Path, limit: u64) -> Result<()> {
     let graph = file.load(budget, &bars)?;
     let rules = retrograde::Rules::normal();
     let sol = retrograde::solve(&graph, &rules)?;
-    let (offsets, targets) = crate::solve::moves(&graph, &rules);
+    let (offsets, targets) = retrograde::db::graph_moves(&graph, &rules);
     let meta = retrograde::db::Meta::new("graph")
         .param("graph", input.display())
         .param("labels", 0)

@@ -340,7 +340,7 @@ fn save<S: Answers + Sync>(
     if args.save.save.is_none() {
         return Ok(None);
     }
-    let (offsets, targets) = moves(graph, rules);
+    let (offsets, targets) = retrograde::db::graph_moves(graph, rules);
     let mut meta = retrograde::db::Meta::new("graph")
         .param("graph", args.game.graph.display())
         .param("labels", rules.labels.len())
@@ -417,37 +417,6 @@ fn dot<S: Answers>(
     }
     s += "}\n";
     s
-}
-
-/// An explicit graph's moves as its database keeps them: offsets (one per
-/// position and one more) into targets, each row ordered by target; a
-/// labelled position keeps none (it is over).
-pub fn moves(graph: &retrograde::Csr, rules: &retrograde::Rules) -> (Vec<u64>, Vec<u32>) {
-    let n = graph.vertex_count();
-    let degree = |v: usize| {
-        if rules.labels.get(v as u32).is_some() {
-            0
-        } else {
-            u64::from(graph.out_degrees()[v])
-        }
-    };
-    let mut offsets = vec![0u64; n + 1];
-    for v in 0..n {
-        offsets[v + 1] = offsets[v] + degree(v);
-    }
-    let mut targets = vec![0u32; offsets[n] as usize];
-    let mut next: Vec<u64> = offsets[..n].to_vec();
-    // The reverse adjacency read once: each move u -> v lands in u's row,
-    // rows ordered by target.
-    for v in 0..n as u32 {
-        for &u in graph.predecessors(v) {
-            if degree(u as usize) > 0 {
-                targets[next[u as usize] as usize] = v;
-                next[u as usize] += 1;
-            }
-        }
-    }
-    (offsets, targets)
 }
 
 /// What the JSON report of a solve says besides the solution.

@@ -58,7 +58,7 @@ mod write;
 pub use header::{Compression, Counts, Header, KeysHeader, Meta, MovesHeader};
 pub use read::{Database, Sizes};
 pub use section::Section;
-pub use write::{dense, Source, WriteSummary, Writer};
+pub use write::{dense, graph_moves, Source, WriteSummary, Writer};
 
 use std::path::PathBuf;
 

@@ -534,3 +534,38 @@ impl Tally {
         c.win + c.lose + c.tie + c.draw
     }
 }
+
+/// An explicit graph's moves as its database keeps them: offsets (one per
+/// position and one more) into targets, each row ordered by target; a
+/// labelled position keeps none (it is over). What [`Source::moves`] takes
+/// for a graph.
+///
+/// # Complexity
+/// Time and memory **O(V + E)**: the reverse adjacency read once.
+pub fn graph_moves(graph: &crate::Csr, rules: &crate::Rules) -> (Vec<u64>, Vec<u32>) {
+    let n = crate::GameGraph::vertex_count(graph);
+    let degree = |v: usize| {
+        if rules.labels.get(v as u32).is_some() {
+            0
+        } else {
+            u64::from(graph.out_degrees()[v])
+        }
+    };
+    let mut offsets = vec![0u64; n + 1];
+    for v in 0..n {
+        offsets[v + 1] = offsets[v] + degree(v);
+    }
+    let mut targets = vec![0u32; offsets[n] as usize];
+    let mut next: Vec<u64> = offsets[..n].to_vec();
+    // The reverse adjacency read once: each move u -> v lands in u's row,
+    // rows ordered by target.
+    for v in 0..n as u32 {
+        for &u in graph.predecessors(v) {
+            if degree(u as usize) > 0 {
+                targets[next[u as usize] as usize] = v;
+                next[u as usize] += 1;
+            }
+        }
+    }
+    (offsets, targets)
+}

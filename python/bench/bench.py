@@ -1,0 +1,122 @@
+"""The Python package's benchmarks, each against its baseline in the same run.
+
+    python python/bench/bench.py [--edges N]
+
+1. Tic-tac-toe through OpenSpiel: retrograde.openspiel.solve against
+   OpenSpiel's value_iteration (threshold 0.01), values compared.
+2. A game written in Python (a take-away game on a pile of up to N counters,
+   and tic-tac-toe from its rules): positions explored a second, and the
+   share of the time spent in the game's own Python (measured by timing its
+   methods).
+3. A random graph of N edges (default 10^7) as numpy arrays against
+   `retrograde solve` on the same graph as a binary .rgb file.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import retrograde
+import retrograde.openspiel
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+from test_games import TicTacToe  # noqa: E402
+
+
+def openspiel():
+    import pyspiel
+    from open_spiel.python.algorithms import value_iteration
+
+    game = pyspiel.load_game("tic_tac_toe")
+    t = time.perf_counter()
+    ours = retrograde.openspiel.solve(game)
+    ours_s = time.perf_counter() - t
+    t = time.perf_counter()
+    theirs = value_iteration.value_iteration(game, depth_limit=-1, threshold=0.01)
+    theirs_s = time.perf_counter() - t
+    values = ours.player0_values()
+    same = set(values) == set(theirs) and all(abs(values[k] - v) < 1e-6 for k, v in theirs.items())
+    print(f"tic-tac-toe via OpenSpiel: retrograde {ours_s:.3f} s ({len(ours)} positions), "
+          f"value_iteration {theirs_s:.3f} s ({len(theirs)} states): {theirs_s / ours_s:.1f}x; "
+          f"values identical: {same}")
+
+
+class Timed:
+    """A game whose methods' time is added up."""
+
+    def __init__(self, game):
+        self.game, self.seconds = game, 0.0
+        for name in ("starts", "moves", "terminal"):
+            if hasattr(game, name):
+                setattr(self, name, self._timed(getattr(game, name)))
+
+    def _timed(self, f):
+        def g(*a):
+            t = time.perf_counter()
+            try:
+                return f(*a)
+            finally:
+                self.seconds += time.perf_counter() - t
+        return g
+
+
+class TakeAway:
+    """Take 1, 2 or 3 counters from a pile of up to `n`."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def starts(self):
+        return [self.n]
+
+    def moves(self, p):
+        return [p - k for k in (1, 2, 3) if k <= p]
+
+
+def python_games():
+    for name, game in [("take-away, 10^6 counters", TakeAway(1_000_000)), ("tic-tac-toe", TicTacToe())]:
+        t = time.perf_counter()
+        s = retrograde.solve_game(game)
+        total = time.perf_counter() - t
+        timed = Timed(game)
+        t = time.perf_counter()
+        retrograde.solve_game(timed)
+        timed_total = time.perf_counter() - t
+        print(f"{name}: {len(s)} positions in {total:.3f} s, {len(s) / total:,.0f} positions/s; "
+              f"the game's own Python {timed.seconds / timed_total:.0%} of a timed run")
+
+
+def graph(edges, cli):
+    n = edges // 4
+    rng = np.random.default_rng(1)
+    sources = rng.integers(0, n, edges, dtype=np.uint32)
+    targets = rng.integers(0, n, edges, dtype=np.uint32)
+    t = time.perf_counter()
+    s = retrograde.solve_edges(sources, targets, n=n)
+    ours = time.perf_counter() - t
+    with tempfile.TemporaryDirectory() as d:
+        text = os.path.join(d, "g.txt")
+        np.savetxt(text, np.stack([sources, targets], axis=1), fmt="%d")
+        rgb = os.path.join(d, "g.rgb")
+        subprocess.run([cli, "convert", text, rgb], check=True, capture_output=True)
+        out = os.path.join(d, "out.tsv")
+        t = time.perf_counter()
+        subprocess.run([cli, "solve", rgb, "-q"], check=True, capture_output=True)
+        theirs = time.perf_counter() - t
+    print(f"random graph, {n:,} positions, {edges:,} edges: numpy arrays {ours:.2f} s, "
+          f"`retrograde solve` on .rgb {theirs:.2f} s: {ours / theirs:.2f}x; counts {s.counts()}")
+
+
+if __name__ == "__main__":
+    a = argparse.ArgumentParser()
+    a.add_argument("--edges", type=int, default=10_000_000)
+    a.add_argument("--cli", default=os.path.join(os.path.dirname(__file__), "../../target/release/retrograde"))
+    args = a.parse_args()
+    openspiel()
+    python_games()
+    graph(args.edges, args.cli)

@@ -1,0 +1,193 @@
+"""Strongly solve two-player games on any directed graph, cycles included.
+
+Every position gets its outcome for the player to move (win, lose, tie or
+draw), its remoteness (plies to the end under best play) and a best move,
+in time linear in the number of moves.
+
+>>> import numpy as np, retrograde
+>>> # 0 -> 1 -> 2; 2 has no move (the player to move there loses).
+>>> s = retrograde.solve_edges(np.array([0, 1]), np.array([1, 2]))
+>>> [retrograde.OUTCOMES[o] for o in s.outcome]
+['lose', 'win', 'lose']
+>>> s.remoteness.tolist(), s.best_move.tolist()
+([2, 1, 0], [1, 2, -1])
+
+Three ways in: a graph as numpy arrays (:func:`solve_edges`), from scipy
+(:func:`solve_scipy`) or networkx (:func:`solve_networkx`); and a game
+written in Python (:func:`solve_game`), which :mod:`retrograde.openspiel`
+uses for OpenSpiel's games.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional
+
+import numpy as np
+
+from ._retrograde import DRAW, LOSE, TIE, WIN, Solved, explore, solve_edges
+
+__all__ = [
+    "WIN",
+    "LOSE",
+    "TIE",
+    "DRAW",
+    "OUTCOMES",
+    "Value",
+    "Move",
+    "Solved",
+    "NamedSolution",
+    "solve_edges",
+    "solve_scipy",
+    "solve_networkx",
+    "solve_game",
+]
+
+#: Outcome names by code: ``OUTCOMES[WIN] == "win"``.
+OUTCOMES: Dict[int, str] = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
+
+
+class Value(NamedTuple):
+    """A position's value for the player to move."""
+
+    outcome: str
+    """``"win"``, ``"lose"``, ``"tie"`` or ``"draw"``."""
+    remoteness: Optional[int]
+    """Plies to the end under best play; ``None`` for a draw."""
+
+
+class Move(NamedTuple):
+    """A move and its value for the player who makes it."""
+
+    to: Any
+    """The position it leads to."""
+    outcome: str
+    """The outcome it leads to for the player who moves."""
+    remoteness: Optional[int]
+    """Plies to the end after it, this move counted; ``None`` for a draw."""
+    delta: Optional[int]
+    """Plies longer than best play (0 for a best move); ``None`` where the
+    outcome is worse than best play's."""
+
+
+class NamedSolution:
+    """A solution whose positions have names: a networkx graph's nodes, a
+    Python game's positions. Asked by name; the arrays (``outcome``,
+    ``remoteness``, ``best_move``) and ``names`` are by number."""
+
+    def __init__(self, solved: Solved, names: List[Any], index: Dict[Any, int],
+                 canonical: Optional[Callable[[Any], Any]] = None):
+        self.solved = solved
+        self.names = names
+        self._index = index
+        self._canonical = canonical
+
+    def __len__(self) -> int:
+        return len(self.solved)
+
+    def __contains__(self, p: Any) -> bool:
+        return self._key(p) in self._index
+
+    @property
+    def outcome(self) -> np.ndarray:
+        """Outcome codes by number (see :data:`OUTCOMES`)."""
+        return self.solved.outcome
+
+    @property
+    def remoteness(self) -> np.ndarray:
+        """Remoteness by number, -1 for a draw."""
+        return self.solved.remoteness
+
+    @property
+    def best_move(self) -> np.ndarray:
+        """The number of each position's best move's target, -1 for none."""
+        return self.solved.best_move
+
+    def _key(self, p: Any) -> Any:
+        return self._canonical(p) if self._canonical is not None else p
+
+    def number(self, p: Any) -> int:
+        """The number of position ``p`` (its canonical form's)."""
+        try:
+            return self._index[self._key(p)]
+        except KeyError:
+            raise KeyError(f"{p!r} is not a position of this game") from None
+
+    def value(self, p: Any) -> Value:
+        """The value of ``p`` for the player to move."""
+        o, r = self.solved.value(self.number(p))
+        return Value(OUTCOMES[o], r)
+
+    def moves(self, p: Any) -> List[Move]:
+        """The moves of ``p``, best first, each with its value."""
+        return [Move(self.names[to], OUTCOMES[o], r, d)
+                for to, o, r, d in self.solved.moves(self.number(p))]
+
+    def line(self, p: Any, max_plies: int = 1000) -> List[Any]:
+        """Best play from ``p``: the positions, ``p``'s own first."""
+        return [self.names[v] for v in self.solved.line(self.number(p), max_plies)]
+
+    def counts(self) -> Dict[str, int]:
+        """How many positions win, lose, tie and draw, and the longest remoteness."""
+        return self.solved.counts()
+
+    def save(self, path: str, name: Optional[str] = None, compress: bool = True) -> int:
+        """Writes a database of the positions as a graph (by number, with
+        their moves) that ``retrograde query``, ``play`` and ``serve`` read,
+        its header naming the game ``name``; returns its size in bytes."""
+        params = [("name", name)] if name is not None else []
+        return self.solved.save(path, params=params, compress=compress)
+
+
+def _terminal(terminal: Any, index: Optional[Dict[Any, int]] = None):
+    """(positions, outcomes) from a dict {position: outcome} or a pair."""
+    if terminal is None:
+        return None
+    if isinstance(terminal, dict):
+        items = list(terminal.items())
+        positions = [index[p] if index is not None else int(p) for p, _ in items]
+        return positions, [o for _, o in items]
+    positions, outcomes = terminal
+    return [int(p) for p in positions], list(outcomes)
+
+
+def solve_scipy(matrix: Any, terminal: Any = None, no_move: str = "lose") -> Solved:
+    """Solves the graph of a square scipy.sparse matrix: an entry at (u, v)
+    is a move from u to v (several entries, several moves)."""
+    coo = matrix.tocoo()
+    rows, cols = coo.shape
+    if rows != cols:
+        raise ValueError(f"expected a square matrix, got {rows} x {cols}")
+    return solve_edges(coo.row.astype(np.int64, copy=False), coo.col.astype(np.int64, copy=False),
+                       n=rows, terminal=_terminal(terminal), no_move=no_move)
+
+
+def solve_networkx(graph: Any, terminal: Any = None, no_move: str = "lose") -> NamedSolution:
+    """Solves a networkx DiGraph or MultiDiGraph (parallel edges are parallel
+    moves). ``terminal`` maps nodes to outcomes. Answers by node name."""
+    if not graph.is_directed():
+        raise TypeError("expected a directed graph (networkx.DiGraph or MultiDiGraph)")
+    names = list(graph.nodes)
+    index = {name: i for i, name in enumerate(names)}
+    m = graph.number_of_edges()
+    sources = np.fromiter((index[u] for u, _ in graph.edges()), dtype=np.uint32, count=m)
+    targets = np.fromiter((index[v] for _, v in graph.edges()), dtype=np.uint32, count=m)
+    solved = solve_edges(sources, targets, n=len(names), terminal=_terminal(terminal, index),
+                         no_move=no_move)
+    return NamedSolution(solved, names, index)
+
+
+def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = None,
+               progress: Optional[Callable[[int, int], None]] = None) -> NamedSolution:
+    """Explores and solves a game written in Python: an object with
+    ``starts()`` (the positions play starts from) and ``moves(p)`` (the
+    positions one move reaches), and optionally ``terminal(p)`` (an outcome
+    for the player to move where the game is over, else ``None``) and
+    ``canonical(p)`` (one representative of ``p``'s symmetry class).
+    Positions are any hashable values. A position without moves and
+    without a terminal value is a loss for the player to move
+    (``no_move="lose"``) or a win (``"win"``). ``progress(done, found)`` is
+    called every 100,000 positions."""
+    solved, positions, index = explore(game, no_move=no_move, max_positions=max_positions,
+                                       progress=progress)
+    canonical = getattr(game, "canonical", None)
+    return NamedSolution(solved, positions, index, canonical if callable(canonical) else None)

@@ -1,0 +1,507 @@
+//! `retrograde._retrograde`: the native part of the `retrograde` Python
+//! package. Two ways in, both ending in one [`Solved`]:
+//!
+//! - [`solve_edges`]: a graph as two numpy arrays of move sources and
+//!   targets, read in place (never copied) into the solver's own graph;
+//! - [`explore`]: a game written in Python (`starts()`, `moves(p)`, and
+//!   optionally `terminal(p)` and `canonical(p)`), its positions numbered
+//!   in the order first met, Python called once a position.
+//!
+//! The answers go back as numpy arrays (outcome codes, remoteness, best
+//! move), never as a Python object a position; the Python side
+//! (`retrograde/__init__.py`) adds names and positions.
+
+use std::sync::OnceLock;
+
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use retrograde::db::{Compression, Meta, Source, Writer};
+use retrograde::solve::{fits_parallel, solve_parallel};
+use retrograde::{
+    Answers, Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Labels, NoMoveRule, Outcome, Rules,
+    Solution, Solved as Answered,
+};
+
+/// The outcome codes: what [`Outcome`] is as a byte.
+const WIN: u8 = Outcome::Win as u8;
+const LOSE: u8 = Outcome::Lose as u8;
+const TIE: u8 = Outcome::Tie as u8;
+const DRAW: u8 = Outcome::Draw as u8;
+
+/// An outcome from its code or its name.
+fn outcome(v: &Bound<'_, PyAny>) -> PyResult<Outcome> {
+    if let Ok(code) = v.extract::<u8>() {
+        return match code {
+            WIN => Ok(Outcome::Win),
+            LOSE => Ok(Outcome::Lose),
+            TIE => Ok(Outcome::Tie),
+            DRAW => Ok(Outcome::Draw),
+            _ => Err(PyValueError::new_err(format!(
+                "{code} is no outcome code (expected WIN={WIN}, LOSE={LOSE}, TIE={TIE} or DRAW={DRAW})"
+            ))),
+        };
+    }
+    let name: String = v.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "expected an outcome ('win', 'lose', 'tie', 'draw' or a code), got {}",
+            v.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+        ))
+    })?;
+    match name.to_ascii_lowercase().as_str() {
+        "win" => Ok(Outcome::Win),
+        "lose" | "loss" => Ok(Outcome::Lose),
+        "tie" => Ok(Outcome::Tie),
+        "draw" => Ok(Outcome::Draw),
+        _ => Err(PyValueError::new_err(format!(
+            "{name:?} is no outcome (expected 'win', 'lose', 'tie' or 'draw')"
+        ))),
+    }
+}
+
+fn no_move_rule(name: &str) -> PyResult<NoMoveRule> {
+    match name {
+        "lose" => Ok(NoMoveRule::Lose),
+        "win" => Ok(NoMoveRule::Win),
+        _ => Err(PyValueError::new_err(format!(
+            "no_move={name:?}: expected 'lose' (normal play) or 'win' (misère)"
+        ))),
+    }
+}
+
+/// Moves from two arrays, read in place in chunks.
+struct Arrays<'a, T> {
+    sources: &'a [T],
+    targets: &'a [T],
+}
+
+const CHUNK: usize = 1 << 20;
+
+impl<T: Copy + Sync + Into<i128>> EdgeSource for Arrays<'_, T> {
+    fn chunk_count(&self) -> usize {
+        self.sources.len().div_ceil(CHUNK).max(1)
+    }
+
+    fn for_each_edge_in<F: FnMut(u32, u32)>(
+        &self,
+        chunk: usize,
+        mut f: F,
+    ) -> retrograde::Result<()> {
+        let lo = (chunk * CHUNK).min(self.sources.len());
+        let hi = (lo + CHUNK).min(self.sources.len());
+        for (&u, &v) in self.sources[lo..hi].iter().zip(&self.targets[lo..hi]) {
+            // Checked beforehand: every id fits.
+            f(id(u.into()), id(v.into()));
+        }
+        Ok(())
+    }
+}
+
+#[inline]
+fn id(x: i128) -> u32 {
+    x as u32
+}
+
+/// The first position id of `ids` outside `0..2^32 - 1`, if any.
+fn bad_id<T: Copy + Into<i128>>(ids: &[T]) -> Option<(usize, i128)> {
+    ids.iter()
+        .map(|&x| x.into())
+        .enumerate()
+        .find(|&(_, x)| !(0..i128::from(u32::MAX)).contains(&x))
+}
+
+/// A move as Python gets it: (position reached, outcome code for the
+/// player who moves, plies to the end or None, plies longer than best play
+/// or None).
+type MoveTuple = (u32, u8, Option<u32>, Option<i64>);
+
+/// A solved game or graph: the graph, its rules and every answer.
+#[pyclass(module = "retrograde._retrograde", frozen)]
+struct Solved {
+    csr: Csr,
+    rules: Rules,
+    solution: Solution,
+    edges: u64,
+    /// Moves with their values, on first need (a copy with successors).
+    answered: OnceLock<Answered<Graph>>,
+}
+
+impl Solved {
+    /// Solves `csr`: on all threads if `parallel` (a round a ply: for
+    /// graphs), else with the sequential engine (for games written in
+    /// Python, often far deeper than wide, where rounds cost more than
+    /// they share).
+    fn new(py: Python<'_>, csr: Csr, rules: Rules, parallel: bool) -> PyResult<Solved> {
+        let edges = csr.edge_count();
+        let solution = py
+            .detach(|| {
+                if parallel && fits_parallel(csr.vertex_count()) && rayon_threads() > 1 {
+                    solve_parallel(&csr, &rules)
+                } else {
+                    retrograde::solve(&csr, &rules)
+                }
+            })
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(Solved {
+            csr,
+            rules,
+            solution,
+            edges,
+            answered: OnceLock::new(),
+        })
+    }
+
+    fn check(&self, v: u32) -> PyResult<()> {
+        if (v as usize) < self.solution.len() {
+            Ok(())
+        } else {
+            Err(PyValueError::new_err(format!(
+                "position {v} is not in the graph (it has {} positions)",
+                self.solution.len()
+            )))
+        }
+    }
+}
+
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[pymethods]
+impl Solved {
+    /// The number of positions.
+    fn __len__(&self) -> usize {
+        self.solution.len()
+    }
+
+    /// The number of moves.
+    #[getter]
+    fn edges(&self) -> u64 {
+        self.edges
+    }
+
+    /// Every position's outcome code for the player to move (WIN, LOSE,
+    /// TIE, DRAW), as a numpy uint8 array.
+    #[getter]
+    fn outcome<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        let n = self.solution.len() as u32;
+        let out: Vec<u8> = (0..n)
+            .map(|v| self.solution.value(v).map_or(DRAW, |x| x.outcome as u8))
+            .collect();
+        out.into_pyarray(py)
+    }
+
+    /// Every position's remoteness (plies to the end under best play), -1
+    /// for a draw, as a numpy int64 array.
+    #[getter]
+    fn remoteness<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let n = self.solution.len() as u32;
+        let out: Vec<i64> = (0..n)
+            .map(|v| self.solution.remoteness(v).map_or(-1, i64::from))
+            .collect();
+        out.into_pyarray(py)
+    }
+
+    /// Every position's best move (the position it leads to), -1 for none,
+    /// as a numpy int64 array.
+    #[getter]
+    fn best_move<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let n = self.solution.len() as u32;
+        let out: Vec<i64> = (0..n)
+            .map(|v| self.solution.best_move(v).map_or(-1, i64::from))
+            .collect();
+        out.into_pyarray(py)
+    }
+
+    /// The value of `v`: (outcome code, remoteness or None for a draw).
+    fn value(&self, v: u32) -> PyResult<(u8, Option<u32>)> {
+        self.check(v)?;
+        let x = self.solution.value(v);
+        Ok(x.map_or((DRAW, None), |x| (x.outcome as u8, x.remoteness)))
+    }
+
+    /// The moves of `v`, best first: (position reached, outcome code for
+    /// the player who moves, plies to the end counting this move or None,
+    /// plies longer than best play or None where the outcome changes).
+    fn moves(&self, v: u32) -> PyResult<Vec<MoveTuple>> {
+        self.check(v)?;
+        let answered = self.answered.get_or_init(|| {
+            Answered::new(
+                self.csr.clone().with_successors(),
+                self.rules.clone(),
+                self.solution.clone(),
+            )
+            .expect("the solution is this graph's")
+        });
+        let from = self.solution.value(v);
+        Ok(answered
+            .moves(v)
+            .into_iter()
+            .map(|m| {
+                let delta = from.and_then(|f| m.delta(f));
+                (m.to, m.value.outcome as u8, m.value.remoteness, delta)
+            })
+            .collect())
+    }
+
+    /// The line of best play from `v`: the positions, `v` first; a draw's
+    /// stops where it repeats or after `max_plies`.
+    #[pyo3(signature = (v, max_plies = 1000))]
+    fn line(&self, v: u32, max_plies: usize) -> PyResult<Vec<u32>> {
+        self.check(v)?;
+        Ok(self.solution.line(v, max_plies).positions)
+    }
+
+    /// The counts: {"win": .., "lose": .., "tie": .., "draw": .., "longest": ..}.
+    fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = self.solution.summary();
+        let d = PyDict::new(py);
+        d.set_item("win", s.wins)?;
+        d.set_item("lose", s.losses)?;
+        d.set_item("tie", s.ties)?;
+        d.set_item("draw", s.draws)?;
+        d.set_item("longest", s.max_remoteness)?;
+        Ok(d)
+    }
+
+    /// Writes the solution as a database of a graph (with its moves, as
+    /// `retrograde solve GRAPH --save` writes one, so that the command line
+    /// and the web page play it), atomically; `params` go into its header.
+    /// Returns its size in bytes.
+    #[pyo3(signature = (path, params = Vec::new(), compress = true))]
+    fn save(
+        &self,
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        params: Vec<(String, String)>,
+        compress: bool,
+    ) -> PyResult<u64> {
+        let mut meta = Meta::new("graph")
+            .param("labels", self.rules.labels.len())
+            .param(
+                "no_move",
+                match self.rules.no_move {
+                    NoMoveRule::Lose => "lose",
+                    NoMoveRule::Win => "win",
+                },
+            );
+        for (k, v) in params {
+            meta = meta.param(k, v);
+        }
+        let written = py.detach(|| {
+            let (offsets, targets) = retrograde::db::graph_moves(&self.csr, &self.rules);
+            let source = Source {
+                records: self.solution.len() as u64,
+                value: |r: u64| self.solution.value(r as u32),
+                keys: None,
+                moves: Some((&offsets[..], &targets[..])),
+            };
+            Writer::new(meta)
+                .compression(if compress {
+                    Compression::Zstd
+                } else {
+                    Compression::None
+                })
+                .write(&path, &source)
+        });
+        written
+            .map(|w| w.bytes)
+            .map_err(|e| PyOSError::new_err(e.to_string()))
+    }
+}
+
+/// The rules of `no_move` with `labels`, given as two arrays or sequences:
+/// positions and their outcomes.
+fn rules(no_move: &str, terminal: Option<(Vec<u32>, Vec<Bound<'_, PyAny>>)>) -> PyResult<Rules> {
+    let mut pairs = Vec::new();
+    if let Some((positions, outcomes)) = terminal {
+        if positions.len() != outcomes.len() {
+            return Err(PyValueError::new_err(format!(
+                "terminal: {} positions but {} outcomes",
+                positions.len(),
+                outcomes.len()
+            )));
+        }
+        for (p, o) in positions.into_iter().zip(&outcomes) {
+            pairs.push((p, outcome(o)?));
+        }
+    }
+    Ok(Rules {
+        no_move: no_move_rule(no_move)?,
+        labels: Labels::from_pairs(pairs),
+    })
+}
+
+/// Solves the graph whose moves are `sources[i] -> targets[i]` (numpy
+/// arrays of uint32 or int64, read in place), of `n` positions (default:
+/// one more than the largest id), under `no_move` ('lose' or 'win') with
+/// `terminal`, a pair (positions, outcomes) of labelled positions.
+#[pyfunction]
+#[pyo3(signature = (sources, targets, n = None, terminal = None, no_move = "lose"))]
+fn solve_edges(
+    py: Python<'_>,
+    sources: &Bound<'_, PyAny>,
+    targets: &Bound<'_, PyAny>,
+    n: Option<usize>,
+    terminal: Option<(Vec<u32>, Vec<Bound<'_, PyAny>>)>,
+    no_move: &str,
+) -> PyResult<Solved> {
+    let rules = rules(no_move, terminal)?;
+    let min = rules.labels.max_vertex().map_or(0, |v| v as usize + 1);
+    let builder = |vertices: Option<usize>| {
+        let b = CsrBuilder::new().min_vertices(min);
+        match vertices {
+            Some(n) => b.vertices(n),
+            None => b,
+        }
+    };
+    let csr = if let (Ok(s), Ok(t)) = (
+        sources.extract::<PyReadonlyArray1<'_, u32>>(),
+        targets.extract::<PyReadonlyArray1<'_, u32>>(),
+    ) {
+        build(py, &s, &t, builder(n))?
+    } else if let (Ok(s), Ok(t)) = (
+        sources.extract::<PyReadonlyArray1<'_, i64>>(),
+        targets.extract::<PyReadonlyArray1<'_, i64>>(),
+    ) {
+        build(py, &s, &t, builder(n))?
+    } else {
+        return Err(PyTypeError::new_err(
+            "sources and targets: expected two one-dimensional numpy arrays of one dtype, uint32 or int64",
+        ));
+    };
+    if let Some(n) = n {
+        if csr.vertex_count() != n {
+            return Err(PyValueError::new_err(format!(
+                "n={n}, but the moves and labels name {} positions",
+                csr.vertex_count()
+            )));
+        }
+    }
+    Solved::new(py, csr, rules, true)
+}
+
+fn build<T: numpy::Element + Copy + Sync + Into<i128>>(
+    py: Python<'_>,
+    s: &PyReadonlyArray1<'_, T>,
+    t: &PyReadonlyArray1<'_, T>,
+    builder: CsrBuilder,
+) -> PyResult<Csr> {
+    if s.len() != t.len() {
+        return Err(PyValueError::new_err(format!(
+            "sources has {} moves, targets {}",
+            s.len(),
+            t.len()
+        )));
+    }
+    let (s, t) = (s.as_slice()?, t.as_slice()?);
+    for (name, ids) in [("sources", s), ("targets", t)] {
+        if let Some((i, x)) = bad_id(ids) {
+            return Err(PyValueError::new_err(format!(
+                "{name}[{i}] = {x}: a position is a number from 0 to {}",
+                u32::MAX - 1
+            )));
+        }
+    }
+    let arrays = Arrays {
+        sources: s,
+        targets: t,
+    };
+    py.detach(|| builder.build(&arrays))
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Explores the game `game` (an object with `starts()` and `moves(p)`, and
+/// optionally `terminal(p)`, an outcome for the player to move or None, and
+/// `canonical(p)`), numbering its positions in the order first met from
+/// the starts, and solves it under `no_move`. `progress`, if given, is
+/// called with the positions found so far every `every` positions. Returns
+/// the solution and the positions, by number.
+#[pyfunction]
+#[pyo3(signature = (game, no_move = "lose", max_positions = None, progress = None, every = 100_000))]
+fn explore<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyAny>,
+    no_move: &str,
+    max_positions: Option<usize>,
+    progress: Option<Bound<'py, PyAny>>,
+    every: usize,
+) -> PyResult<(Solved, Bound<'py, PyList>, Bound<'py, PyDict>)> {
+    let no_move = no_move_rule(no_move)?;
+    let terminal = game.getattr_opt("terminal")?.filter(|t| t.is_callable());
+    let canonical = game.getattr_opt("canonical")?.filter(|c| c.is_callable());
+    let moves = game.getattr("moves")?;
+    let index = PyDict::new(py);
+    let positions = PyList::empty(py);
+    let mut labels: Vec<(u32, Outcome)> = Vec::new();
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let limit = max_positions.unwrap_or(u32::MAX as usize - 1);
+    let every = every.max(1);
+    // The number of `p`, given it a number if it has none.
+    let number = |p: Bound<'py, PyAny>| -> PyResult<u32> {
+        let p = match &canonical {
+            Some(c) => c.call1((p,))?,
+            None => p,
+        };
+        if let Some(i) = index.get_item(&p)? {
+            return i.extract::<u32>();
+        }
+        let i = positions.len();
+        if i >= limit {
+            return Err(PyValueError::new_err(format!(
+                "the game has more than {limit} positions (max_positions)"
+            )));
+        }
+        index.set_item(&p, i)?;
+        positions.append(p)?;
+        Ok(i as u32)
+    };
+    for s in game.call_method0("starts")?.try_iter()? {
+        number(s?)?;
+    }
+    let mut next = 0usize;
+    while next < positions.len() {
+        let p = positions.get_item(next)?;
+        let u = next as u32;
+        next += 1;
+        if let Some(t) = &terminal {
+            let over = t.call1((&p,))?;
+            if !over.is_none() {
+                labels.push((u, outcome(&over)?));
+                continue;
+            }
+        }
+        for q in moves.call1((&p,))?.try_iter()? {
+            let v = number(q?)?;
+            edges.push((u, v));
+        }
+        if let Some(f) = &progress {
+            if next.is_multiple_of(every) {
+                f.call1((next, positions.len()))?;
+            }
+        }
+    }
+    let n = positions.len();
+    let rules = Rules {
+        no_move,
+        labels: Labels::from_pairs(labels),
+    };
+    let csr = py.detach(|| Csr::from_edges(n, &edges));
+    drop(edges);
+    Ok((Solved::new(py, csr, rules, false)?, positions, index))
+}
+
+/// The native part of the `retrograde` package.
+#[pymodule]
+fn _retrograde(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("WIN", WIN)?;
+    m.add("LOSE", LOSE)?;
+    m.add("TIE", TIE)?;
+    m.add("DRAW", DRAW)?;
+    m.add_class::<Solved>()?;
+    m.add_function(wrap_pyfunction!(solve_edges, m)?)?;
+    m.add_function(wrap_pyfunction!(explore, m)?)?;
+    Ok(())
+}

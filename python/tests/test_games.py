@@ -1,0 +1,115 @@
+"""Games written in Python: tic-tac-toe from its rules, with and without its
+symmetries folded, against the published counts (5,478 positions; a tie)."""
+
+import subprocess
+
+import pytest
+
+import retrograde
+
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+class TicTacToe:
+    """A position is the board as a 9-character string; X moves first."""
+
+    def starts(self):
+        return ["." * 9]
+
+    def to_move(self, p):
+        return "X" if p.count("X") == p.count("O") else "O"
+
+    def terminal(self, p):
+        for a, b, c in LINES:
+            if p[a] != "." and p[a] == p[b] == p[c]:
+                return "lose"  # the player who just moved made the line
+        return "tie" if "." not in p else None
+
+    def moves(self, p):
+        mark = self.to_move(p)
+        return [p[:i] + mark + p[i + 1:] for i in range(9) if p[i] == "."]
+
+
+# The 8 symmetries of the square, as permutations of the 9 cells.
+SYMMETRIES = [(0, 1, 2, 3, 4, 5, 6, 7, 8), (6, 3, 0, 7, 4, 1, 8, 5, 2), (8, 7, 6, 5, 4, 3, 2, 1, 0),
+              (2, 5, 8, 1, 4, 7, 0, 3, 6), (2, 1, 0, 5, 4, 3, 8, 7, 6), (6, 7, 8, 3, 4, 5, 0, 1, 2),
+              (0, 3, 6, 1, 4, 7, 2, 5, 8), (8, 5, 2, 7, 4, 1, 6, 3, 0)]
+
+
+class FoldedTicTacToe(TicTacToe):
+    def canonical(self, p):
+        return min("".join(p[i] for i in s) for s in SYMMETRIES)
+
+
+def test_tic_tac_toe_from_its_rules_is_a_tie_over_5478_positions():
+    s = retrograde.solve_game(TicTacToe())
+    assert len(s) == 5478
+    assert s.value("." * 9) == ("tie", 9)
+    assert s.counts()["tie"] + s.counts()["win"] + s.counts()["lose"] == 5478
+    # X in the centre: O to move ties in 8; after O on an edge, X wins in 5.
+    assert s.value("....X....") == ("tie", 8)
+    assert s.value("....X..O.") == ("win", 5)
+    moves = s.moves("X...O....")
+    assert moves[0].outcome == "tie" and moves[0].delta == 0
+    line = s.line("." * 9)
+    assert len(line) == 10 and line[0] == "." * 9 and "." not in line[-1]
+
+
+def test_folded_symmetries_give_765_classes_with_the_same_values():
+    whole = retrograde.solve_game(TicTacToe())
+    folded = retrograde.solve_game(FoldedTicTacToe())
+    assert len(folded) == 765
+    for p in whole.names:
+        assert folded.value(p) == whole.value(p)
+
+
+def test_progress_is_told_and_errors_of_the_game_come_through():
+    seen = []
+    retrograde.solve_game(TicTacToe(), progress=lambda done, found: seen.append((done, found)))
+    # Every 100,000 positions: none for 5,478.
+    assert seen == []
+
+    class Broken(TicTacToe):
+        def moves(self, p):
+            if p.count("X") == 2:
+                raise RuntimeError("a bug in the rules")
+            return super().moves(p)
+
+    with pytest.raises(RuntimeError, match="a bug in the rules"):
+        retrograde.solve_game(Broken())
+
+    class BadTerminal(TicTacToe):
+        def terminal(self, p):
+            return "maybe" if "X" in p else None
+
+    with pytest.raises(ValueError, match="no outcome"):
+        retrograde.solve_game(BadTerminal())
+    with pytest.raises(ValueError, match="more than 100 positions"):
+        retrograde.solve_game(TicTacToe(), max_positions=100)
+    with pytest.raises(KeyError, match="not a position"):
+        retrograde.solve_game(TicTacToe()).value("XXXXXXXXX")
+
+
+def test_a_game_with_cycles_draws():
+    class Chase:
+        """Two squares and a pit: a token moves to the other square or into
+        the pit from square 1 only; the player facing the pit loses."""
+
+        def starts(self):
+            return ["a"]
+
+        def moves(self, p):
+            return {"a": ["b"], "b": ["a", "pit"], "pit": []}[p]
+
+    s = retrograde.solve_game(Chase())
+    assert s.value("b") == ("win", 1) and s.value("a") == ("lose", 2)
+
+
+def test_a_saved_game_is_played_by_the_command_line(cli, tmp_path):
+    s = retrograde.solve_game(TicTacToe())
+    db = tmp_path / "ttt.db"
+    s.save(str(db), name="tic-tac-toe in Python")
+    start = s.number("." * 9)
+    out = subprocess.run([cli, "query", str(db), str(start)], check=True, capture_output=True,
+                         text=True).stdout
+    assert "tie in 9" in out, out

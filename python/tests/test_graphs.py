@@ -1,0 +1,114 @@
+"""Graphs from numpy, scipy and networkx, checked against the command line."""
+
+import random
+import subprocess
+
+import numpy as np
+import pytest
+
+import retrograde
+from retrograde import DRAW, LOSE, OUTCOMES, TIE, WIN
+
+
+def random_graph(seed):
+    """A random graph with self-loops, parallel moves and labels of every kind."""
+    rng = random.Random(seed)
+    n = rng.randint(1, 40)
+    m = rng.randint(0, 3 * n)
+    sources = [rng.randrange(n) for _ in range(m)]
+    targets = [rng.randrange(n) for _ in range(m)]
+    labels = {v: rng.choice(["win", "lose", "tie", "draw"]) for v in rng.sample(range(n), rng.randint(0, n // 4))}
+    return n, sources, targets, labels
+
+
+def cli_solve(cli, tmp_path, n, sources, targets, labels, no_move):
+    graph = tmp_path / "g.txt"
+    graph.write_text(f"# vertices: {n}\n" + "".join(f"{u} {v}\n" for u, v in zip(sources, targets)))
+    args = [cli, "solve", str(graph), "--vertices", str(n), "--output", "-", "-q"]
+    if labels:
+        terminal = tmp_path / "t.txt"
+        terminal.write_text("".join(f"{v} {o}\n" for v, o in labels.items()))
+        args += ["--terminal", str(terminal)]
+    if no_move == "win":
+        args += ["--no-move", "win"]
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    rows = [line.split("\t") for line in out.splitlines()]
+    return ([r[1] for r in rows], [-1 if r[2] == "-" else int(r[2]) for r in rows],
+            [-1 if r[3] == "-" else int(r[3]) for r in rows])
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_graphs_agree_with_the_command_line(cli, tmp_path, seed):
+    n, sources, targets, labels = random_graph(seed)
+    no_move = "win" if seed % 3 == 0 else "lose"
+    s = retrograde.solve_edges(np.array(sources, dtype=np.int64), np.array(targets, dtype=np.int64),
+                               n=n, terminal=(list(labels), list(labels.values())), no_move=no_move)
+    outcomes, remoteness, best = cli_solve(cli, tmp_path, n, sources, targets, labels, no_move)
+    assert [OUTCOMES[o] for o in s.outcome] == outcomes
+    assert s.remoteness.tolist() == remoteness
+    assert s.best_move.tolist() == best
+
+
+def test_uint32_and_int64_arrays_give_the_same_answers():
+    n, sources, targets, labels = random_graph(7)
+    a = retrograde.solve_edges(np.array(sources, dtype=np.uint32), np.array(targets, dtype=np.uint32), n=n)
+    b = retrograde.solve_edges(np.array(sources, dtype=np.int64), np.array(targets, dtype=np.int64), n=n)
+    assert (a.outcome == b.outcome).all() and (a.remoteness == b.remoteness).all()
+
+
+def test_the_answers_are_arrays_with_named_codes():
+    # 0 -> 1 -> 2; 3 <-> 4; 2 has no move.
+    s = retrograde.solve_edges(np.array([0, 1, 3, 4]), np.array([1, 2, 4, 3]))
+    assert s.outcome.dtype == np.uint8 and s.remoteness.dtype == np.int64
+    assert s.outcome.tolist() == [LOSE, WIN, LOSE, DRAW, DRAW]
+    assert s.line(0) == [0, 1, 2]
+    assert s.value(3) == (DRAW, None)
+    assert s.moves(1) == [(2, WIN, 1, 0)]
+    assert s.counts() == {"win": 1, "lose": 2, "tie": 0, "draw": 2, "longest": 2}
+
+
+def test_bad_input_is_a_clear_error():
+    with pytest.raises(ValueError, match=r"sources\[1\] = -1"):
+        retrograde.solve_edges(np.array([0, -1]), np.array([1, 0]))
+    with pytest.raises(ValueError, match="sources has 2 moves, targets 1"):
+        retrograde.solve_edges(np.array([0, 1]), np.array([1]))
+    with pytest.raises(TypeError, match="uint32 or int64"):
+        retrograde.solve_edges(np.array([0.5]), np.array([1.0]))
+    with pytest.raises(ValueError, match="no outcome"):
+        retrograde.solve_edges(np.array([0]), np.array([1]), terminal=([1], ["maybe"]))
+    with pytest.raises(ValueError, match="no_move"):
+        retrograde.solve_edges(np.array([0]), np.array([1]), no_move="tie")
+    with pytest.raises(ValueError, match="not in the graph"):
+        retrograde.solve_edges(np.array([0]), np.array([1])).line(5)
+
+
+def test_scipy_matrices_and_networkx_graphs_give_the_numbered_answers():
+    scipy = pytest.importorskip("scipy.sparse")
+    nx = pytest.importorskip("networkx")
+    n, sources, targets, labels = random_graph(11)
+    by_number = retrograde.solve_edges(np.array(sources), np.array(targets), n=n,
+                                       terminal=(list(labels), list(labels.values())))
+    # Parallel moves are summed into one entry of a matrix: use a multigraph's.
+    matrix = scipy.coo_matrix((np.ones(len(sources)), (sources, targets)), shape=(n, n))
+    from_matrix = retrograde.solve_scipy(matrix, terminal=labels)
+    assert (from_matrix.outcome == by_number.outcome).all()
+    g = nx.MultiDiGraph()
+    names = [f"v{i}" for i in range(n)]
+    g.add_nodes_from(names)
+    g.add_edges_from((names[u], names[v]) for u, v in zip(sources, targets))
+    named = retrograde.solve_networkx(g, terminal={names[v]: o for v, o in labels.items()})
+    for i, name in enumerate(names):
+        o, r = by_number.value(i)
+        assert named.value(name) == (OUTCOMES[o], r)
+    start = names[0]
+    assert named.line(start)[0] == start
+    with pytest.raises(TypeError, match="directed"):
+        retrograde.solve_networkx(nx.Graph())
+
+
+def test_a_saved_graph_is_read_by_the_command_line(cli, tmp_path):
+    s = retrograde.solve_edges(np.array([0, 1, 3, 4]), np.array([1, 2, 4, 3]))
+    db = tmp_path / "g.db"
+    assert s.save(str(db)) > 0
+    out = subprocess.run([cli, "query", str(db), "0", "3"], check=True, capture_output=True, text=True).stdout
+    assert "lose in 2" in out and "draw" in out, out
