@@ -199,7 +199,7 @@ impl Registered {
             None => game.solve(&how),
             Some(cluster) => {
                 let started = std::time::Instant::now();
-                let key = format!("tiers\0{:?}", game.meta());
+                let key = format!("{:?}", game.meta());
                 let fingerprint = crate::cluster::game_fingerprint(
                     "tiers",
                     key.as_bytes(),

@@ -1,28 +1,12 @@
-//! Tiers shared out among processes: each solves its share of every level
-//! of the tier graph, then all exchange what they solved, so that every
-//! process holds every tier below the next level before it starts.
-//!
-//! A tier's *level* is 0 if it has no child tier, else one more than its
-//! highest child's: the tiers of one level never move into each other, so
-//! they are solved at once, each by one process. The tiers of a level are
-//! dealt out largest first ([`TieredGame::tier_size`]), each to the process
-//! with the least work so far in that level; every process computes the
-//! same deal from the same plan, so nothing but the databases travels.
-//! Process 0 solves the root last and alone.
-//!
-//! Every process keeps its own directory: it ends the run holding every
-//! tier below the root, each checked as it arrived (its header, its
-//! checksums) and listed in its manifest, so that a stopped run resumes in
-//! any process from what that process holds.
+//! Tiers shared out among processes, level by level: see
+//! [`TierSolver::solve_shared`], whose documentation is the rendered one.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use super::directory::{fingerprint, open_tier};
-use super::solver::file_name;
+use super::solver::{at_once, file_name};
 use super::{plan, Manifest, ManifestTier, Plan, TierDone, TierError, TierRun, TierSolution};
 use super::{TierSolver, TieredGame};
 
@@ -155,22 +139,13 @@ impl<'p> TierSolver<'p> {
                     let mut m = manifest.lock().unwrap_or_else(|e| e.into_inner());
                     self.resume(game, &plan.tiers[i], &mut m)?
                 };
-                if let Some(d) = resumed {
-                    return Ok(d);
+                match resumed {
+                    Some(d) => Ok(d),
+                    None => Ok(self.solve_kept(game, &plan.tiers[i], &manifest, &names)?.1),
                 }
-                let started = Instant::now();
-                let solution = self.solve_one(game, &plan.tiers[i])?;
-                let d = self.keep(&solution, &manifest, &names, started)?;
-                self.tell(&d);
-                Ok(d)
             };
             for batch in mine.chunks(self.concurrent_tiers()) {
-                let results: Vec<Result<TierDone, TierError>> = if batch.len() == 1 {
-                    vec![one(batch[0])]
-                } else {
-                    batch.par_iter().map(|&i| one(i)).collect()
-                };
-                for (&i, r) in batch.iter().zip(results) {
+                for (&i, r) in batch.iter().zip(at_once(batch, one)) {
                     done[i] = Some(r?);
                 }
             }
@@ -215,10 +190,7 @@ impl<'p> TierSolver<'p> {
         if me != 0 {
             return Ok((run, None));
         }
-        let started = Instant::now();
-        let solution = self.solve_one(game, root)?;
-        let d = self.keep(&solution, &manifest, &names, started)?;
-        self.tell(&d);
+        let (solution, d) = self.solve_kept(game, root, &manifest, &names)?;
         run.tiers.push(d);
         Ok((run, Some(solution)))
     }

@@ -151,18 +151,10 @@ impl<'p> TierSolver<'p> {
             if ready.is_empty() {
                 break;
             }
-            let one = |i: usize| -> Result<TierDone, TierError> {
-                let started = Instant::now();
-                let solution = self.solve_one(game, &plan.tiers[i])?;
-                let done = self.keep(&solution, &manifest, &names, started)?;
-                self.tell(&done);
+            let results = at_once(&ready, |i| {
+                let (_, done) = self.solve_kept(game, &plan.tiers[i], &manifest, &names)?;
                 Ok(done)
-            };
-            let results: Vec<Result<TierDone, TierError>> = if ready.len() == 1 {
-                vec![one(ready[0])]
-            } else {
-                ready.par_iter().map(|&i| one(i)).collect()
-            };
+            });
             for (i, r) in ready.into_iter().zip(results) {
                 done[i] = Some(r?);
             }
@@ -187,10 +179,7 @@ impl<'p> TierSolver<'p> {
         let names: Vec<String> = plan.tiers.iter().map(|t| game.tier_name(t)).collect();
         let mut run = self.solve(game, &plan.children_of_root())?;
         let manifest = std::sync::Mutex::new(self.manifest()?);
-        let started = Instant::now();
-        let solution = self.solve_one(game, root)?;
-        let done = self.keep(&solution, &manifest, &names, started)?;
-        self.tell(&done);
+        let (solution, done) = self.solve_kept(game, root, &manifest, &names)?;
         run.tiers.push(done);
         Ok((run, solution))
     }
@@ -364,7 +353,7 @@ impl<'p> TierSolver<'p> {
     }
 
     /// Explores and solves one tier, its children's databases probed.
-    pub(super) fn solve_one<'g, G: TieredGame>(
+    fn solve_one<'g, G: TieredGame>(
         &self,
         game: &'g G,
         tier: &G::Tier,
@@ -385,8 +374,24 @@ impl<'p> TierSolver<'p> {
         Ok(TierSolution::new(solution))
     }
 
+    /// Explores, solves and keeps `tier` (its database written and listed
+    /// in the manifest, its tiers in `order`), and tells of it.
+    pub(super) fn solve_kept<'g, G: TieredGame>(
+        &self,
+        game: &'g G,
+        tier: &G::Tier,
+        manifest: &std::sync::Mutex<Manifest>,
+        order: &[String],
+    ) -> Result<(TierSolution<'g, G>, TierDone), TierError> {
+        let started = Instant::now();
+        let solution = self.solve_one(game, tier)?;
+        let done = self.keep(&solution, manifest, order, started)?;
+        self.tell(&done);
+        Ok((solution, done))
+    }
+
     /// Writes a solved tier's database and lists it in the manifest.
-    pub(super) fn keep<G: TieredGame>(
+    fn keep<G: TieredGame>(
         &self,
         solution: &TierSolution<'_, G>,
         manifest: &std::sync::Mutex<Manifest>,
@@ -456,6 +461,18 @@ impl<'p> TierSolver<'p> {
     /// The game of the directory, as its manifest names it.
     pub(super) fn meta_of_directory(&self) -> &Meta {
         &self.meta
+    }
+}
+
+/// `f` of each of `items`, in their order: at once on the threads where
+/// there are several.
+pub(super) fn at_once<T: Send>(
+    items: &[usize],
+    f: impl Fn(usize) -> Result<T, TierError> + Sync,
+) -> Vec<Result<T, TierError>> {
+    match items {
+        [one] => vec![f(*one)],
+        _ => items.par_iter().map(|&i| f(i)).collect(),
     }
 }
 
