@@ -79,7 +79,7 @@ struct Arrays<'a, T> {
 
 const CHUNK: usize = 1 << 20;
 
-impl<T: Copy + Sync + Into<i128>> EdgeSource for Arrays<'_, T> {
+impl<T: Id> EdgeSource for Arrays<'_, T> {
     fn chunk_count(&self) -> usize {
         self.sources.len().div_ceil(CHUNK).max(1)
     }
@@ -92,24 +92,39 @@ impl<T: Copy + Sync + Into<i128>> EdgeSource for Arrays<'_, T> {
         let lo = (chunk * CHUNK).min(self.sources.len());
         let hi = (lo + CHUNK).min(self.sources.len());
         for (&u, &v) in self.sources[lo..hi].iter().zip(&self.targets[lo..hi]) {
-            // Checked beforehand: every id fits.
-            f(id(u.into()), id(v.into()));
+            // Checked beforehand ([`Id::first_bad`]): every id fits.
+            f(u.id(), v.id());
         }
         Ok(())
     }
 }
 
-#[inline]
-fn id(x: i128) -> u32 {
-    x as u32
+/// A numpy array's element that can name a position.
+trait Id: numpy::Element + Copy + Sync + std::fmt::Display {
+    /// The id, once [`Id::first_bad`] has found none out of range.
+    fn id(self) -> u32;
+    /// The index of the first element that is no position (below 0, or
+    /// `u32::MAX` and above), if any.
+    fn first_bad(ids: &[Self]) -> Option<usize>;
 }
 
-/// The first position id of `ids` outside `0..2^32 - 1`, if any.
-fn bad_id<T: Copy + Into<i128>>(ids: &[T]) -> Option<(usize, i128)> {
-    ids.iter()
-        .map(|&x| x.into())
-        .enumerate()
-        .find(|&(_, x)| !(0..i128::from(u32::MAX)).contains(&x))
+impl Id for u32 {
+    fn id(self) -> u32 {
+        self
+    }
+    fn first_bad(ids: &[u32]) -> Option<usize> {
+        ids.iter().position(|&x| x == u32::MAX)
+    }
+}
+
+impl Id for i64 {
+    fn id(self) -> u32 {
+        self as u32
+    }
+    fn first_bad(ids: &[i64]) -> Option<usize> {
+        ids.iter()
+            .position(|&x| !(0..i64::from(u32::MAX)).contains(&x))
+    }
 }
 
 /// A move as Python gets it: (position reached, outcome code for the
@@ -129,15 +144,12 @@ struct Solved {
 }
 
 impl Solved {
-    /// Solves `csr`: on all threads if `parallel` (a round a ply: for
-    /// graphs), else with the sequential engine (for games written in
-    /// Python, often far deeper than wide, where rounds cost more than
-    /// they share).
-    fn new(py: Python<'_>, csr: Csr, rules: Rules, parallel: bool) -> PyResult<Solved> {
+    /// Solves `csr`, on all threads where there are several.
+    fn new(py: Python<'_>, csr: Csr, rules: Rules) -> PyResult<Solved> {
         let edges = csr.edge_count();
         let solution = py
             .detach(|| {
-                if parallel && fits_parallel(csr.vertex_count()) && rayon_threads() > 1 {
+                if fits_parallel(csr.vertex_count()) && rayon_threads() > 1 {
                     solve_parallel(&csr, &rules)
                 } else {
                     retrograde::solve(&csr, &rules)
@@ -380,10 +392,10 @@ fn solve_edges(
             )));
         }
     }
-    Solved::new(py, csr, rules, true)
+    Solved::new(py, csr, rules)
 }
 
-fn build<T: numpy::Element + Copy + Sync + Into<i128>>(
+fn build<T: Id>(
     py: Python<'_>,
     s: &PyReadonlyArray1<'_, T>,
     t: &PyReadonlyArray1<'_, T>,
@@ -398,9 +410,10 @@ fn build<T: numpy::Element + Copy + Sync + Into<i128>>(
     }
     let (s, t) = (s.as_slice()?, t.as_slice()?);
     for (name, ids) in [("sources", s), ("targets", t)] {
-        if let Some((i, x)) = bad_id(ids) {
+        if let Some(i) = T::first_bad(ids) {
             return Err(PyValueError::new_err(format!(
-                "{name}[{i}] = {x}: a position is a number from 0 to {}",
+                "{name}[{i}] = {}: a position is a number from 0 to {}",
+                ids[i],
                 u32::MAX - 1
             )));
         }
@@ -490,7 +503,7 @@ fn explore<'py>(
     };
     let csr = py.detach(|| Csr::from_edges(n, &edges));
     drop(edges);
-    Ok((Solved::new(py, csr, rules, false)?, positions, index))
+    Ok((Solved::new(py, csr, rules)?, positions, index))
 }
 
 /// The native part of the `retrograde` package.
