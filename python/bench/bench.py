@@ -3,13 +3,19 @@
     python python/bench/bench.py [--edges N]
 
 1. Tic-tac-toe through OpenSpiel: retrograde.openspiel.solve against
-   OpenSpiel's value_iteration (threshold 0.01), values compared.
+   OpenSpiel's value_iteration (threshold 0.01), values compared; and the
+   floor: a bare walk of OpenSpiel's states (child and str of every move,
+   a dict of the states), which any solver through pyspiel pays.
 2. A game written in Python (a take-away game on a pile of up to N counters,
    and tic-tac-toe from its rules): positions explored a second, and the
    share of the time spent in the game's own Python (measured by timing its
    methods).
 3. A random graph of N edges (default 10^7) as numpy arrays against
-   `retrograde solve` on the same graph as a binary .rgb file.
+   `retrograde solve` on the same graph as a binary .rgb file (its reverse
+   adjacency stored, mapped) and as a text edge list (built, as from the
+   arrays).
+
+With --largest, also the larger OpenSpiel games (minutes, gigabytes).
 """
 
 import argparse
@@ -41,9 +47,38 @@ def openspiel():
     theirs_s = time.perf_counter() - t
     values = ours.player0_values()
     same = set(values) == set(theirs) and all(abs(values[k] - v) < 1e-6 for k, v in theirs.items())
+    t = time.perf_counter()
+    start = game.new_initial_state()
+    seen, queue = {str(start): start}, [start]
+    for state in queue:
+        if not state.is_terminal():
+            for action in state.legal_actions():
+                child = state.child(action)
+                key = str(child)
+                if key not in seen:
+                    seen[key] = child
+                    queue.append(child)
+    walk_s = time.perf_counter() - t
     print(f"tic-tac-toe via OpenSpiel: retrograde {ours_s:.3f} s ({len(ours)} positions), "
           f"value_iteration {theirs_s:.3f} s ({len(theirs)} states): {theirs_s / ours_s:.1f}x; "
-          f"values identical: {same}")
+          f"values identical: {same}; a bare walk of the states {walk_s:.3f} s "
+          f"(value_iteration / walk: {theirs_s / walk_s:.1f}x)")
+
+
+def largest():
+    import resource
+
+    import pyspiel
+
+    for name in ["connect_four(rows=4,columns=4)", "breakthrough(rows=4,columns=4)",
+                 "clobber(rows=4,columns=4)", "hex(num_rows=4,num_cols=3)",
+                 "connect_four(rows=5,columns=4)", "connect_four(rows=4,columns=5)"]:
+        t = time.perf_counter()
+        s = retrograde.openspiel.solve(pyspiel.load_game(name))
+        dt = time.perf_counter() - t
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{name}: {len(s):,} positions, {s.solved.edges:,} moves, start {tuple(s.value(s.start))}, "
+              f"{dt:.1f} s, peak so far {peak:.0f} MiB")
 
 
 class Timed:
@@ -108,15 +143,22 @@ def graph(edges, cli):
         t = time.perf_counter()
         subprocess.run([cli, "solve", rgb, "-q"], check=True, capture_output=True)
         theirs = time.perf_counter() - t
+        t = time.perf_counter()
+        subprocess.run([cli, "solve", text, "-q"], check=True, capture_output=True)
+        from_text = time.perf_counter() - t
     print(f"random graph, {n:,} positions, {edges:,} edges: numpy arrays {ours:.2f} s, "
-          f"`retrograde solve` on .rgb {theirs:.2f} s: {ours / theirs:.2f}x; counts {s.counts()}")
+          f"`retrograde solve` on .rgb {theirs:.2f} s ({ours / theirs:.2f}x), on the text edge list "
+          f"{from_text:.2f} s ({ours / from_text:.2f}x); counts {s.counts()}")
 
 
 if __name__ == "__main__":
     a = argparse.ArgumentParser()
     a.add_argument("--edges", type=int, default=10_000_000)
+    a.add_argument("--largest", action="store_true")
     a.add_argument("--cli", default=os.path.join(os.path.dirname(__file__), "../../target/release/retrograde"))
     args = a.parse_args()
     openspiel()
     python_games()
     graph(args.edges, args.cli)
+    if args.largest:
+        largest()

@@ -26,7 +26,7 @@ move at a terminal state is the one who did not make the last move.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Hashable, Iterator, Optional, Tuple
+from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
 
 from . import NamedSolution, Value, solve_game
 
@@ -57,44 +57,59 @@ class _Game:
         self.game = game
         self.key = key
         self.states: Dict[Tuple[int, Hashable], Any] = {}
+        #: The value of each terminal position for its player to move,
+        #: found as its state is first reached.
+        self.over: Dict[Tuple[int, Hashable], str] = {}
         self.name = game.get_type().short_name
-
-    def position(self, state: Any, to_move: int) -> Tuple[int, Hashable]:
-        p = (to_move, self.key(state))
-        self.states.setdefault(p, state)
-        return p
+        # Asked of every position: a lookup, nothing more.
+        self.terminal = self.over.get
 
     def starts(self):
         s = self.game.new_initial_state()
-        return [self.position(s, s.current_player())]
+        if s.is_terminal():
+            raise ValueError(f"{self.name}: the initial state is terminal")
+        p = (s.current_player(), self.key(s))
+        self.states[p] = s
+        return [p]
 
-    def terminal(self, p: Tuple[int, Hashable]) -> Optional[str]:
-        state = self.states[p]
-        if not state.is_terminal():
-            return None
-        r = state.returns()
-        me, other = r[p[0]], r[1 - p[0]]
-        return "win" if me > other else "lose" if me < other else "tie"
-
-    def moves(self, p: Tuple[int, Hashable]) -> Iterator[Tuple[int, Hashable]]:
+    def moves(self, p: Tuple[int, Hashable]) -> List[Tuple[int, Hashable]]:
         state = self.states[p]
         mover = state.current_player()
+        key, states = self.key, self.states
+        out = []
         for action in state.legal_actions():
             child = state.child(action)
-            if child.is_terminal():
-                to_move = 1 - mover
-            else:
-                to_move = child.current_player()
-                if to_move == mover:
-                    raise ValueError(
-                        f"in {self.name} player {mover} moves twice in a row (after "
-                        f"{state.action_to_string(mover, action)!r} in\n{state}\n): retrograde's "
-                        "model gives the move to the other player after every move, so it "
-                        "cannot solve this game yet")
-                if to_move < 0:
-                    raise ValueError(f"{self.name}: a chance or simultaneous node after "
-                                     f"{state.action_to_string(mover, action)!r}")
-            yield self.position(child, to_move)
+            to_move = child.current_player()
+            if to_move == mover or to_move < 0:
+                to_move = self._odd(state, mover, action, child)
+            q = (to_move, key(child))
+            if q not in states:
+                states[q] = child
+                if child.is_terminal():
+                    self._end(q, child)
+            out.append(q)
+        return out
+
+    def _odd(self, state: Any, mover: int, action: int, child: Any) -> int:
+        """The player to move after a move that does not simply pass the
+        turn: the other player at a terminal state; refused otherwise."""
+        if child.is_terminal():
+            return 1 - mover
+        played = state.action_to_string(mover, action)
+        if child.current_player() == mover:
+            raise ValueError(
+                f"in {self.name} player {mover} moves twice in a row (after {played!r} in\n"
+                f"{state}\n): retrograde's model gives the move to the other player after "
+                "every move, so it cannot solve this game yet")
+        raise ValueError(f"{self.name}: a chance or simultaneous node after {played!r}")
+
+    def _end(self, p: Tuple[int, Hashable], state: Any) -> None:
+        """Notes terminal position ``p``'s value for its player to move: a
+        win if their return is higher than the other's, a loss if lower,
+        a tie if equal."""
+        r = state.returns()
+        me, other = r[p[0]], r[1 - p[0]]
+        self.over[p] = "win" if me > other else "lose" if me < other else "tie"
 
 
 class SpielSolution(NamedSolution):
