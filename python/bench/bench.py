@@ -139,7 +139,6 @@ def graph(edges, cli):
         np.savetxt(text, np.stack([sources, targets], axis=1), fmt="%d")
         rgb = os.path.join(d, "g.rgb")
         subprocess.run([cli, "convert", text, rgb], check=True, capture_output=True)
-        out = os.path.join(d, "out.tsv")
         t = time.perf_counter()
         subprocess.run([cli, "solve", rgb, "-q"], check=True, capture_output=True)
         theirs = time.perf_counter() - t

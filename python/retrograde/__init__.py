@@ -20,7 +20,7 @@ uses for OpenSpiel's games.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional
+from typing import Any, Callable, Dict, List, NamedTuple, Optional
 
 import numpy as np
 
@@ -157,8 +157,8 @@ def solve_scipy(matrix: Any, terminal: Any = None, no_move: str = "lose") -> Sol
     rows, cols = coo.shape
     if rows != cols:
         raise ValueError(f"expected a square matrix, got {rows} x {cols}")
-    return solve_edges(coo.row.astype(np.int64, copy=False), coo.col.astype(np.int64, copy=False),
-                       n=rows, terminal=_terminal(terminal), no_move=no_move)
+    # scipy's indices (int32, or int64 for big matrices) are read in place.
+    return solve_edges(coo.row, coo.col, n=rows, terminal=_terminal(terminal), no_move=no_move)
 
 
 def solve_networkx(graph: Any, terminal: Any = None, no_move: str = "lose") -> NamedSolution:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
 
-from . import NamedSolution, Value, solve_game
+from . import OUTCOMES, NamedSolution, Value, solve_game
 
 __all__ = ["solve", "SpielSolution", "check"]
 
@@ -142,7 +142,6 @@ class SpielSolution(NamedSolution):
         sign = {"win": 1.0, "lose": -1.0, "tie": 0.0, "draw": 0.0}
         out: Dict[str, float] = {}
         outcome = self.outcome
-        from . import OUTCOMES
         for i, p in enumerate(self.names):
             v = sign[OUTCOMES[int(outcome[i])]]
             out[str(self._game.states[p])] = v if p[0] == 0 else -v

@@ -117,6 +117,15 @@ impl Id for u32 {
     }
 }
 
+impl Id for i32 {
+    fn id(self) -> u32 {
+        self as u32
+    }
+    fn first_bad(ids: &[i32]) -> Option<usize> {
+        ids.iter().position(|&x| x < 0)
+    }
+}
+
 impl Id for i64 {
     fn id(self) -> u32 {
         self as u32
@@ -347,7 +356,7 @@ fn rules(no_move: &str, terminal: Option<(Vec<u32>, Vec<Bound<'_, PyAny>>)>) -> 
 }
 
 /// Solves the graph whose moves are `sources[i] -> targets[i]` (numpy
-/// arrays of uint32 or int64, read in place), of `n` positions (default:
+/// arrays of uint32, int32 or int64, read in place), of `n` positions (default:
 /// one more than the largest id), under `no_move` ('lose' or 'win') with
 /// `terminal`, a pair (positions, outcomes) of labelled positions.
 #[pyfunction]
@@ -379,9 +388,14 @@ fn solve_edges(
         targets.extract::<PyReadonlyArray1<'_, i64>>(),
     ) {
         build(py, &s, &t, builder(n))?
+    } else if let (Ok(s), Ok(t)) = (
+        sources.extract::<PyReadonlyArray1<'_, i32>>(),
+        targets.extract::<PyReadonlyArray1<'_, i32>>(),
+    ) {
+        build(py, &s, &t, builder(n))?
     } else {
         return Err(PyTypeError::new_err(
-            "sources and targets: expected two one-dimensional numpy arrays of one dtype, uint32 or int64",
+            "sources and targets: expected two one-dimensional numpy arrays of one dtype, uint32, int32 or int64",
         ));
     };
     if let Some(n) = n {

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import retrograde
-from retrograde import DRAW, LOSE, OUTCOMES, TIE, WIN
+from retrograde import DRAW, LOSE, OUTCOMES, WIN
 
 
 def random_graph(seed):
@@ -49,11 +49,13 @@ def test_random_graphs_agree_with_the_command_line(cli, tmp_path, seed):
     assert s.best_move.tolist() == best
 
 
-def test_uint32_and_int64_arrays_give_the_same_answers():
+def test_uint32_int32_and_int64_arrays_give_the_same_answers():
     n, sources, targets, labels = random_graph(7)
     a = retrograde.solve_edges(np.array(sources, dtype=np.uint32), np.array(targets, dtype=np.uint32), n=n)
     b = retrograde.solve_edges(np.array(sources, dtype=np.int64), np.array(targets, dtype=np.int64), n=n)
+    c = retrograde.solve_edges(np.array(sources, dtype=np.int32), np.array(targets, dtype=np.int32), n=n)
     assert (a.outcome == b.outcome).all() and (a.remoteness == b.remoteness).all()
+    assert (a.outcome == c.outcome).all() and (a.best_move == c.best_move).all()
 
 
 def test_the_answers_are_arrays_with_named_codes():
@@ -72,7 +74,7 @@ def test_bad_input_is_a_clear_error():
         retrograde.solve_edges(np.array([0, -1]), np.array([1, 0]))
     with pytest.raises(ValueError, match="sources has 2 moves, targets 1"):
         retrograde.solve_edges(np.array([0, 1]), np.array([1]))
-    with pytest.raises(TypeError, match="uint32 or int64"):
+    with pytest.raises(TypeError, match="uint32, int32 or int64"):
         retrograde.solve_edges(np.array([0.5]), np.array([1.0]))
     with pytest.raises(ValueError, match="no outcome"):
         retrograde.solve_edges(np.array([0]), np.array([1]), terminal=([1], ["maybe"]))

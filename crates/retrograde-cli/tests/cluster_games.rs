@@ -46,13 +46,6 @@ fn ok(o: &Output) -> String {
     stdout(o)
 }
 
-/// A JSON report without its times (which differ from run to run).
-fn timeless(text: &str) -> serde_json::Value {
-    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
-    v.as_object_mut().unwrap().remove("time");
-    v
-}
-
 #[test]
 fn cop_thief_on_a_cluster_prints_what_the_queue_engine_prints() {
     let dir = tempfile::tempdir().unwrap();

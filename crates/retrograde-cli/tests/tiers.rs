@@ -322,13 +322,6 @@ fn morris_process(hosts: &Path, p: usize, dir: &Path) -> std::process::Command {
     c
 }
 
-/// A JSON report without its times.
-fn timeless(text: &str) -> serde_json::Value {
-    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
-    v.as_object_mut().unwrap().remove("time");
-    v
-}
-
 #[test]
 fn tiers_shared_by_three_processes_give_the_report_and_files_of_one_and_resume() {
     let dir = tempfile::tempdir().unwrap();

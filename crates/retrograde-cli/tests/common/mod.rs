@@ -107,3 +107,11 @@ pub fn skipped(test: &str, why: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr().lock(), "SKIPPED {test}: {why}");
 }
+
+/// A JSON report without its times (which differ from run to run).
+#[allow(dead_code)] // each test file uses its own part
+pub fn timeless(text: &str) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+    v.as_object_mut().unwrap().remove("time");
+    v
+}
