@@ -130,9 +130,35 @@ where
     }
 }
 
+/// Solves a tiered game as process `--process` of `cluster`, the tiers
+/// shared out among the processes
+/// ([`Solvable::solve_shared`](retrograde::registry::Solvable::solve_shared)): process 0
+/// gets the solution; the others say they are done and get `None`.
+pub fn solve_tiers<'g>(
+    game: &'g dyn retrograde::registry::Solvable,
+    how: &retrograde::registry::How<'_>,
+    cluster: &ClusterArgs,
+    quiet: bool,
+) -> Result<Option<Box<dyn retrograde::registry::GameSolution + 'g>>> {
+    let started = Instant::now();
+    let header = format!("{:?}", game.meta());
+    let config = cluster.config(
+        1,
+        game_fingerprint("tiers", header.as_bytes(), &Rules::normal()),
+    )?;
+    exit_on_timely_panic();
+    let relay = retrograde_timely::TierRelay::start(&config)?;
+    let solution = game.solve_shared(how, &relay)?;
+    let relayed = relay.finish()?;
+    if solution.is_none() && !quiet {
+        say_done(&config, "the root tier is solved", None, relayed, started)?;
+    }
+    Ok(solution)
+}
+
 /// What a process other than 0 says at the end: that `what` with process 0,
 /// and its times and peak memory.
-pub fn say_done(
+fn say_done(
     config: &Config,
     what: &str,
     read: Option<Duration>,
@@ -357,7 +383,7 @@ fn fingerprint(vertices: Option<usize>, rules: &Rules, graph_hash: u64) -> u64 {
 /// again or even abort. So the first such panic ends the process at once
 /// with one line naming the cause and exit code 2. Panics elsewhere keep the
 /// default report.
-pub fn exit_on_timely_panic() {
+fn exit_on_timely_panic() {
     static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {
         let default = std::panic::take_hook();

@@ -196,41 +196,14 @@ impl Registered {
             None
         };
         let solution = match cluster.as_ref().filter(|c| c.is_cluster()) {
-            None => game.solve(&how),
-            Some(cluster) => {
-                let started = std::time::Instant::now();
-                let key = format!("{:?}", game.meta());
-                let fingerprint = crate::cluster::game_fingerprint(
-                    "tiers",
-                    key.as_bytes(),
-                    &retrograde::Rules::normal(),
-                );
-                let config = cluster.config(1, fingerprint)?;
-                crate::cluster::exit_on_timely_panic();
-                let relay = retrograde_timely::TierRelay::start(&config)?;
-                let solution = game.solve_shared(&how, &relay);
-                phases.record(&mut times);
-                let solution = solution?;
-                let relayed = relay.finish()?;
-                match solution {
-                    Some(s) => Ok(s),
-                    None => {
-                        if !quiet {
-                            crate::cluster::say_done(
-                                &config,
-                                "the root tier is solved",
-                                None,
-                                relayed,
-                                started,
-                            )?;
-                        }
-                        return Ok(ExitCode::SUCCESS);
-                    }
-                }
-            }
+            None => game.solve(&how).map(Some).map_err(anyhow::Error::from),
+            Some(cluster) => crate::cluster::solve_tiers(&*game, &how, cluster, quiet),
         };
         phases.record(&mut times);
-        let solution = solution?;
+        // A process other than 0 has done its share and said so.
+        let Some(solution) = solution? else {
+            return Ok(ExitCode::SUCCESS);
+        };
         let verified = if out.verify {
             let report = times.time("verify", || solution.verify(5))?;
             for v in &report.violations {
