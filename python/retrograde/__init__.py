@@ -20,6 +20,9 @@ uses for OpenSpiel's games.
 
 from __future__ import annotations
 
+import sys
+import time
+
 from typing import Any, Callable, Dict, List, NamedTuple, Optional
 
 import numpy as np
@@ -186,8 +189,22 @@ def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = 
     Positions are any hashable values. A position without moves and
     without a terminal value is a loss for the player to move
     (``no_move="lose"``) or a win (``"win"``). ``progress(done, found)`` is
-    called every 100,000 positions."""
+    called every 100,000 positions; by default, on a terminal, a line on
+    standard error says how far exploring has got, and a summary ends it
+    (nothing when standard error is not a terminal)."""
+    tell = progress is None and sys.stderr.isatty()
+    started = time.perf_counter()
+    if tell:
+        def progress(done: int, found: int) -> None:
+            sys.stderr.write(f"\rexplored {done:,} positions, found {found:,}")
+            sys.stderr.flush()
     solved, positions, index = explore(game, no_move=no_move, max_positions=max_positions,
                                        progress=progress)
+    if tell:
+        c = solved.counts()
+        sys.stderr.write(
+            f"\r{len(solved):,} positions, {solved.edges:,} moves: {c['win']:,} win, "
+            f"{c['lose']:,} lose, {c['tie']:,} tie, {c['draw']:,} draw; "
+            f"{time.perf_counter() - started:.2f} s\n")
     canonical = getattr(game, "canonical", None)
     return NamedSolution(solved, positions, index, canonical if callable(canonical) else None)

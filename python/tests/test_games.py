@@ -69,6 +69,17 @@ def test_progress_is_told_and_errors_of_the_game_come_through():
     # Every 100,000 positions: none for 5,478.
     assert seen == []
 
+    class TakeAway:
+        def starts(self):
+            return [250_000]
+
+        def moves(self, p):
+            return [p - k for k in (1, 2, 3) if k <= p]
+
+    retrograde.solve_game(TakeAway(), progress=lambda done, found: seen.append((done, found)))
+    assert [done for done, _ in seen] == [100_000, 200_000]
+    assert all(found >= done for done, found in seen)
+
     class Broken(TicTacToe):
         def moves(self, p):
             if p.count("X") == 2:
