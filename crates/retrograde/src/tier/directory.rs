@@ -120,13 +120,26 @@ impl Manifest {
     }
 }
 
-/// The checksum and size of a file, as the manifest lists them.
+/// The checksum and size of a file, as the manifest lists them: read in
+/// blocks of 1 MiB, never whole (a tier may be larger than memory).
 pub(super) fn fingerprint(path: &Path) -> Result<(u64, String), TierError> {
-    let bytes = std::fs::read(path).map_err(|e| crate::Error::io(path, e))?;
-    Ok((
-        bytes.len() as u64,
-        format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes)),
-    ))
+    use std::io::Read;
+    let io = |e| crate::Error::io(path, e);
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    let mut block = vec![0u8; 1 << 20];
+    let mut len = 0u64;
+    loop {
+        let n = match file.read(&mut block) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io(e).into()),
+        };
+        hasher.update(&block[..n]);
+        len += n as u64;
+    }
+    Ok((len, format!("{:016x}", hasher.digest())))
 }
 
 /// Opens a listed tier's database if it is still what the manifest says:
