@@ -78,11 +78,16 @@ class NamedSolution:
     ``remoteness``, ``best_move``) and ``names`` are by number."""
 
     def __init__(self, solved: Solved, names: List[Any], index: Dict[Any, int],
-                 canonical: Optional[Callable[[Any], Any]] = None):
+                 canonical: Optional[Callable[[Any], Any]] = None,
+                 notation: Optional[Callable[[Any], str]] = None,
+                 start: Optional[Any] = None):
         self.solved = solved
         self.names = names
         self._index = index
         self._canonical = canonical
+        self._notation = notation
+        #: Where play starts (a Python game's first start), or ``None``.
+        self.start = start
 
     def __len__(self) -> int:
         return len(self.solved)
@@ -133,12 +138,25 @@ class NamedSolution:
         """How many positions win, lose, tie and draw, and the longest remoteness."""
         return self.solved.counts()
 
+    def notation(self, p: Any) -> str:
+        """The one-line text that names ``p`` in a saved database: the
+        game's ``notation(p)`` if it has one, else ``str(p)`` with its line
+        breaks written ``/``."""
+        if self._notation is not None:
+            return self._notation(p)
+        return "/".join(str(p).splitlines())
+
     def save(self, path: str, name: Optional[str] = None, compress: bool = True) -> int:
-        """Writes a database of the positions as a graph (by number, with
-        their moves) that ``retrograde query``, ``play`` and ``serve`` read,
-        its header naming the game ``name``; returns its size in bytes."""
+        """Writes a database of the positions as a graph, with their moves,
+        names (:meth:`notation`) and start, that ``retrograde query``,
+        ``play`` and ``serve`` read: they show and read positions by name.
+        Its header names the game ``name``. Returns its size in bytes.
+        Two positions of one name are refused (give the game a
+        ``notation(p)`` that tells them apart)."""
         params = [("name", name)] if name is not None else []
-        return self.solved.save(path, params=params, compress=compress)
+        start = self.number(self.start) if self.start is not None else None
+        return self.solved.save(path, params=params, compress=compress,
+                                names=[self.notation(p) for p in self.names], start=start)
 
 
 def _terminal(terminal: Any, index: Optional[Dict[Any, int]] = None):
@@ -185,7 +203,8 @@ def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = 
     ``starts()`` (the positions play starts from) and ``moves(p)`` (the
     positions one move reaches), and optionally ``terminal(p)`` (an outcome
     for the player to move where the game is over, else ``None``) and
-    ``canonical(p)`` (one representative of ``p``'s symmetry class).
+    ``canonical(p)`` (one representative of ``p``'s symmetry class) and
+    ``notation(p)`` (a one-line name of ``p`` for saved databases).
     Positions are any hashable values. A position without moves and
     without a terminal value is a loss for the player to move
     (``no_move="lose"``) or a win (``"win"``). ``progress(done, found)`` is
@@ -207,4 +226,7 @@ def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = 
             f"{c['lose']:,} lose, {c['tie']:,} tie, {c['draw']:,} draw; "
             f"{time.perf_counter() - started:.2f} s\n")
     canonical = getattr(game, "canonical", None)
-    return NamedSolution(solved, positions, index, canonical if callable(canonical) else None)
+    notation = getattr(game, "notation", None)
+    return NamedSolution(solved, positions, index, canonical if callable(canonical) else None,
+                         notation if callable(notation) else None,
+                         positions[0] if positions else None)

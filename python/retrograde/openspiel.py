@@ -72,6 +72,11 @@ class _Game:
         self.states[p] = s
         return [p]
 
+    def notation(self, p: Tuple[int, Hashable]) -> str:
+        """``p`` in one line, as a saved database names it: the player to
+        move, a colon, the key with its line breaks written ``/``."""
+        return f"{p[0]}:" + "/".join(str(p[1]).splitlines())
+
     def moves(self, p: Tuple[int, Hashable]) -> List[Tuple[int, Hashable]]:
         state = self.states[p]
         mover = state.current_player()
@@ -114,13 +119,14 @@ class _Game:
 
 class SpielSolution(NamedSolution):
     """A solved OpenSpiel game: positions are ``(player to move, key)``;
-    :meth:`state_value` asks by state."""
+    :meth:`state_value` asks by state. ``start`` is the initial state's
+    position; a saved database names positions ``player:key``, the key's
+    line breaks written ``/`` (tic-tac-toe's start is ``0:.../.../...``)."""
 
     def __init__(self, solution: NamedSolution, game: _Game):
-        super().__init__(solution.solved, solution.names, solution._index)
+        super().__init__(solution.solved, solution.names, solution._index,
+                         notation=game.notation, start=solution.start)
         self._game = game
-        #: The start position.
-        self.start = solution.names[0]
 
     def position(self, state: Any) -> Tuple[int, Hashable]:
         """The position of an OpenSpiel state (not terminal: at a terminal

@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use retrograde::db::{Compression, Meta, Source, Writer};
+use retrograde::io::names::Names;
 use retrograde::solve::{fits_parallel, solve_parallel};
 use retrograde::{
     Answers, Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Labels, NoMoveRule, Outcome, Rules,
@@ -290,14 +291,18 @@ impl Solved {
     /// Writes the solution as a database of a graph (with its moves, as
     /// `retrograde solve GRAPH --save` writes one, so that the command line
     /// and the web page play it), atomically; `params` go into its header.
-    /// Returns its size in bytes.
-    #[pyo3(signature = (path, params = Vec::new(), compress = true))]
+    /// `names`, one line of text for each position, each its own, are kept
+    /// so that the command line and the page show and read positions by
+    /// name; `start` is where they start play. Returns its size in bytes.
+    #[pyo3(signature = (path, params = Vec::new(), compress = true, names = None, start = None))]
     fn save(
         &self,
         py: Python<'_>,
         path: std::path::PathBuf,
         params: Vec<(String, String)>,
         compress: bool,
+        names: Option<Vec<String>>,
+        start: Option<u32>,
     ) -> PyResult<u64> {
         let mut meta = Meta::new("graph")
             .param("labels", self.rules.labels.len())
@@ -311,6 +316,14 @@ impl Solved {
         for (k, v) in params {
             meta = meta.param(k, v);
         }
+        if let Some(start) = start {
+            self.check(start)?;
+            meta = meta.param("start", start);
+        }
+        let names = match names {
+            None => None,
+            Some(list) => Some(named(list, self.solution.len())?),
+        };
         let written = py.detach(|| {
             let (offsets, targets) = retrograde::db::graph_moves(&self.csr, &self.rules);
             let source = Source {
@@ -318,6 +331,7 @@ impl Solved {
                 value: |r: u64| self.solution.value(r as u32),
                 keys: None,
                 moves: Some((&offsets[..], &targets[..])),
+                names: names.as_ref(),
             };
             Writer::new(meta)
                 .compression(if compress {
@@ -331,6 +345,29 @@ impl Solved {
             .map(|w| w.bytes)
             .map_err(|e| PyOSError::new_err(e.to_string()))
     }
+}
+
+/// The names of `positions` positions, one each, told apart, each one line.
+fn named(list: Vec<String>, positions: usize) -> PyResult<Names> {
+    if list.len() != positions {
+        return Err(PyValueError::new_err(format!(
+            "names: {} given for {positions} positions",
+            list.len()
+        )));
+    }
+    if let Some(i) = list.iter().position(|n| n.contains(['\n', '\r'])) {
+        return Err(PyValueError::new_err(format!(
+            "names[{i}] = {:?}: a name is one line of text",
+            list[i]
+        )));
+    }
+    Names::from_list(&list).map_err(|i| {
+        let first = list.iter().position(|n| *n == list[i]).unwrap_or(i);
+        PyValueError::new_err(format!(
+            "positions {first} and {i} are both named {:?}: each position needs its own name",
+            list[i]
+        ))
+    })
 }
 
 /// The rules of `no_move` with `labels`, given as two arrays or sequences:

@@ -1,6 +1,7 @@
 """Games written in Python: tic-tac-toe from its rules, with and without its
 symmetries folded, against the published counts (5,478 positions; a tie)."""
 
+import json
 import subprocess
 
 import pytest
@@ -120,7 +121,39 @@ def test_a_saved_game_is_played_by_the_command_line(cli, tmp_path):
     s = retrograde.solve_game(TicTacToe())
     db = tmp_path / "ttt.db"
     s.save(str(db), name="tic-tac-toe in Python")
-    start = s.number("." * 9)
-    out = subprocess.run([cli, "query", str(db), str(start)], check=True, capture_output=True,
-                         text=True).stdout
-    assert "tie in 9" in out, out
+    # Positions are read and shown by name (str of the position), the
+    # start kept: `play` starts there, the moves named as the game's.
+    out = subprocess.run([cli, "query", str(db), "." * 9, "--json"], check=True,
+                         capture_output=True, text=True).stdout
+    q = json.loads(out)
+    assert (q["outcome"], q["remoteness"]) == ("tie", 9)
+    assert sorted(m["position"] for m in q["moves"]) == sorted(s.names[1:10])
+    played = subprocess.run([cli, "play", str(db), "--you", "both"], input="X........\nq\n",
+                            check=True, capture_output=True, text=True).stdout
+    assert "your move: X........" in played, played
+    # By number too, as before names were kept.
+    out = subprocess.run([cli, "query", str(db), str(s.number("X........"))], check=True,
+                         capture_output=True, text=True).stdout
+    assert out.startswith("X........: tie in 8"), out
+
+
+def test_names_that_repeat_or_break_lines_are_refused_when_saving(tmp_path):
+    class Pair:
+        def starts(self):
+            return [1]
+
+        def moves(self, p):
+            return ["1"] if p == 1 else []
+
+    s = retrograde.solve_game(Pair())
+    with pytest.raises(ValueError, match='both named "1"'):
+        s.save(str(tmp_path / "pair.db"))
+    assert not (tmp_path / "pair.db").exists()
+
+    class Named(Pair):
+        def notation(self, p):
+            return f"{type(p).__name__} {p}"
+
+    assert retrograde.solve_game(Named()).save(str(tmp_path / "pair.db")) > 0
+    with pytest.raises(ValueError, match="one line"):
+        s.solved.save(str(tmp_path / "x.db"), names=["a\nb", "c"])

@@ -1,6 +1,11 @@
 """OpenSpiel's games against OpenSpiel's own exact solver (value_iteration):
 identical values on every state it returns; refusals said clearly."""
 
+import json
+import subprocess
+import urllib.parse
+import urllib.request
+
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -27,6 +32,25 @@ def test_tic_tac_toe_is_a_tie_in_nine():
     s = retrograde.openspiel.solve(pyspiel.load_game("tic_tac_toe"))
     assert len(s) == 5478
     assert s.state_value(pyspiel.load_game("tic_tac_toe").new_initial_state()) == ("tie", 9)
+
+
+def test_a_saved_openspiel_game_is_served_by_name_from_its_start(cli, tmp_path):
+    s = retrograde.openspiel.solve(pyspiel.load_game("tic_tac_toe"))
+    db = tmp_path / "ttt.db"
+    s.save(str(db), name="tic-tac-toe (OpenSpiel)")
+    server = subprocess.Popen([cli, "serve", str(db), "--port", "0"], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)
+    try:
+        url = server.stdout.readline().strip().rstrip("/")
+        info = json.load(urllib.request.urlopen(url + "/api/info"))
+        assert (info["name"], info["start"]) == ("tic-tac-toe (OpenSpiel)", "0:.../.../...")
+        q = json.load(urllib.request.urlopen(
+            url + "/api/query?position=" + urllib.parse.quote("0:.../.../...") + "&move="
+            + urllib.parse.quote("1:.../.x./...")))
+        assert (q["position"], q["outcome"], q["remoteness"]) == ("1:.../.x./...", "tie", 8)
+    finally:
+        server.terminate()
+        server.wait()
 
 
 @pytest.mark.parametrize("name,why", [

@@ -3,7 +3,7 @@
 // which makes the databases and passes:
 //   RETROGRADE_BIN  the binary under test
 //   MORRIS_BIN      the tutorial's own binary (crates/retrograde-cli/examples/morris.rs)
-//   WORK            a directory with ttt.db, krk.db, chase.db, chase.txt, corridor.db, lions.db,
+//   WORK            a directory with ttt.db, krk.db, chase.db, chase.txt, walk.db, corridor.db, lions.db,
 //                   morris.db (the tutorial's game)
 //   ARTIFACTS       where the screenshots go
 //   CHROMIUM        the browser (default /usr/bin/chromium)
@@ -130,6 +130,20 @@ try {
     await page.locator("#neighbourhood g.move").first().click();
     await page.waitForFunction(() => document.getElementById("notation").value === "0");
     checks += 4;
+  }
+
+  // A graph of named vertices: its saved database shows and plays names.
+  {
+    const s = await serve("walk.db"); servers.push(s);
+    await ready(page, `${s.url}#${encodeURIComponent("home")}`);
+    assert.equal((await status(page)).text, "the player to move: lose in 2");
+    const labels = await page.locator("#neighbourhood text").allTextContents();
+    assert.deepEqual(labels.sort(), ["away/far", "home"]);
+    await page.locator("#moves button").first().click();
+    await page.waitForFunction(() => document.getElementById("notation").value === "away/far");
+    assert.equal((await status(page)).text, "the player to move: win in 1");
+    assert.equal(decodeURIComponent(new URL(page.url()).hash.slice(1)), "away/far");
+    checks += 3;
   }
 
   // Dōbutsu shōgi from a small start: its 4 x 3 board, Gote's pieces turned.

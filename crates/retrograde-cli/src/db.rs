@@ -141,6 +141,7 @@ impl SaveArgs {
                         value,
                         keys: None,
                         moves: None,
+                        names: None,
                     },
                 ),
                 // Already in order: no sort, no second copy.
@@ -154,6 +155,7 @@ impl SaveArgs {
                             value,
                             keys: Some(&keys),
                             moves: None,
+                            names: None,
                         },
                     )
                 }

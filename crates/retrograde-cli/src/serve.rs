@@ -142,6 +142,7 @@ fn solve_graph(input: &Path, db: &Path, limit: u64) -> Result<()> {
             value: |r: u64| sol.value(r as u32),
             keys: None,
             moves: Some((&offsets[..], &targets[..])),
+            names: None,
         },
     )?;
     Ok(())

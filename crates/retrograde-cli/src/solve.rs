@@ -271,7 +271,7 @@ fn write_files(
     if args.outputs.output.is_some() {
         times.time("write", || args.outputs.stage(&mut files, sol, names, bars))?;
     }
-    let saved = save(args, graph, rules, sol, bars, &mut files, times)?;
+    let saved = save(args, graph, rules, sol, names, bars, &mut files, times)?;
     if let Some(path) = &args.dot {
         let text = dot(graph, sol, names);
         files.write(path, |w| w.write_all(text.as_bytes()))?;
@@ -327,12 +327,15 @@ fn print_summary(
 
 /// Stages the database of an explicit graph's solution, if `--save` was
 /// given, with its moves (a labelled position keeps none: it is over), so
-/// that it can be queried and played without the graph.
+/// that it can be queried and played without the graph, and its vertices'
+/// names if they have names (then read and shown by name).
+#[allow(clippy::too_many_arguments)]
 fn save<S: Answers + Sync>(
     args: &Args,
     graph: &retrograde::Csr,
     rules: &retrograde::Rules,
     sol: &S,
+    names: Option<&Names>,
     bars: &Bars,
     files: &mut Outputs,
     times: &mut Timings,
@@ -359,6 +362,7 @@ fn save<S: Answers + Sync>(
         value: |r: u64| sol.value(r as u32),
         keys: None,
         moves: Some((&offsets[..], &targets[..])),
+        names,
     };
     args.save.stage(files, times, meta, &source, bars)
 }

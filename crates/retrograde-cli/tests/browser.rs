@@ -63,6 +63,9 @@ fn the_page_plays_moves_and_animates_the_solve_in_a_browser() {
     ]);
     std::fs::copy(root.join("examples/graphs/chase.txt"), d.join("chase.txt")).unwrap();
     ok(&["solve", "chase.txt", "--save", "chase.db", "-q"]);
+    // A graph of names, one with a character an address escapes.
+    std::fs::write(d.join("walk.txt"), "home away/far\naway/far pit\n").unwrap();
+    ok(&["solve", "walk.txt", "--names", "--save", "walk.db", "-q"]);
     let corridor = data("boards/corridor.txt");
     ok(&[
         "cop-thief",

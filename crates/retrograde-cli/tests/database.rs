@@ -449,6 +449,7 @@ fn far_database(path: &Path) {
                 value,
                 keys: None,
                 moves: None,
+                names: None,
             },
         )
         .unwrap();
@@ -477,4 +478,37 @@ fn analyze_of_a_database_claiming_a_huge_remoteness_allocates_by_its_records() {
     // Its histogram is counted before it is made.
     let o = run(&["analyze", "far.db", "--max-memory", "100"], dir.path());
     assert_refused(&o, "a histogram of up to 3 remotenesses would need about");
+}
+
+#[test]
+fn a_graph_of_names_is_saved_with_them_and_queried_and_played_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("walk.txt"),
+        "# home -> away -> pit; pit has no move\nhome away\naway pit\n",
+    )
+    .unwrap();
+    ok(&run(
+        &["solve", "walk.txt", "--names", "--save", "walk.db", "-q"],
+        dir.path(),
+    ));
+    let q = json(&run(&["query", "walk.db", "home", "--json"], dir.path()));
+    assert_eq!(q["position"], "home");
+    assert_eq!(
+        (&q["outcome"], &q["remoteness"]),
+        (&"lose".into(), &2.into())
+    );
+    assert_eq!(q["moves"][0]["position"], "away");
+    // A number still names a vertex; an unknown name is refused, exit 2.
+    let q = json(&run(&["query", "walk.db", "2", "--json"], dir.path()));
+    assert_eq!(q["position"], "pit");
+    let o = run(&["query", "walk.db", "nowhere"], dir.path());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("expected a position's name"),
+        "{}",
+        stderr(&o)
+    );
+    let t = play(dir.path(), &["walk.db", "--position", "home"], "away\nq\n");
+    assert!(t.contains("your move: away"), "{t}");
 }

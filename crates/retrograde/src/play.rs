@@ -17,6 +17,7 @@
 //! ```
 
 use crate::db::{Database, DbError, Meta};
+use crate::io::names::Names;
 use crate::{kernel, Value};
 
 /// Text that is not a position of the game.
@@ -109,6 +110,9 @@ pub enum GraphErrorKind {
     /// The text is not a number.
     #[error("expected a vertex id (a number)")]
     NotAVertexId,
+    /// The text is no position's name, nor a number.
+    #[error("expected a position's name or a vertex id (a number)")]
+    UnknownName,
 }
 
 /// A game that can be read, shown and played by name.
@@ -450,9 +454,12 @@ impl Probe<'_> {
     }
 }
 
-/// A game's name and variant, for messages: `chess KRK`.
+/// A game's name and variant, for messages: `chess KRK`; the parameter
+/// `name` where the header gives one (a graph saved with its game's name).
 pub fn describe(meta: &Meta) -> String {
-    if meta.variant.is_empty() {
+    if let Some(name) = meta.params.get("name").filter(|n| !n.is_empty()) {
+        name.clone()
+    } else if meta.variant.is_empty() {
         meta.game.clone()
     } else {
         format!("{} {}", meta.game, meta.variant)
@@ -460,16 +467,19 @@ pub fn describe(meta: &Meta) -> String {
 }
 
 /// An explicit graph as its database keeps it: positions are vertex ids,
-/// a move is named by the vertex it leads to.
+/// or their names where the database keeps names; a move is named by the
+/// position it leads to. Its start, if any, is the header's parameter
+/// `start` (a vertex id).
 pub struct StoredGraph<'a> {
     db: &'a Database,
+    names: Option<Names>,
 }
 
 impl<'a> StoredGraph<'a> {
-    /// The graph kept in `db`, its moves checked once here.
+    /// The graph kept in `db`, its moves and names checked once here.
     ///
     /// # Errors
-    /// `db` keeps no moves, or they are damaged.
+    /// `db` keeps no moves, or they or its names are damaged.
     pub fn new(db: &'a Database) -> Result<StoredGraph<'a>, DbError> {
         if db.header().moves.is_none() {
             return Err(DbError::Header {
@@ -478,7 +488,8 @@ impl<'a> StoredGraph<'a> {
             });
         }
         db.check_moves()?;
-        Ok(StoredGraph { db })
+        let names = db.names()?;
+        Ok(StoredGraph { db, names })
     }
 }
 
@@ -488,18 +499,32 @@ impl Playable for StoredGraph<'_> {
     }
 
     fn start(&self) -> Option<u64> {
-        None
+        let start = self.db.meta().params.get("start")?.parse().ok()?;
+        (start < self.db.len()).then_some(start)
     }
 
     fn parse(&self, text: &str) -> Result<u64, NotationError> {
+        let text = text.trim();
+        if let Some(v) = self.names.as_ref().and_then(|n| n.id(text)) {
+            return Ok(u64::from(v));
+        }
         // A number past the graph is read, and found in no record.
-        text.trim()
-            .parse()
-            .map_err(|_| NotationError::invalid("the graph", text, GraphErrorKind::NotAVertexId))
+        text.parse().map_err(|_| {
+            let kind = if self.names.is_some() {
+                GraphErrorKind::UnknownName
+            } else {
+                GraphErrorKind::NotAVertexId
+            };
+            NotationError::invalid("the graph", text, kind)
+        })
     }
 
     fn notation(&self, p: u64) -> String {
-        p.to_string()
+        u32::try_from(p)
+            .ok()
+            .and_then(|v| self.names.as_ref()?.name(v))
+            .filter(|name| !name.is_empty())
+            .map_or_else(|| p.to_string(), str::to_string)
     }
 
     fn to_move(&self, _p: u64) -> String {
@@ -514,7 +539,7 @@ impl Playable for StoredGraph<'_> {
             .flatten()
             .unwrap_or_default()
             .into_iter()
-            .map(|w| (w.to_string(), u64::from(w)))
+            .map(|w| (self.notation(u64::from(w)), u64::from(w)))
             .collect()
     }
 

@@ -266,6 +266,7 @@ proptest! {
                 value: |r: u64| solution.value(r as u32),
                 keys: None,
                 moves: Some((&offsets, &targets)),
+                names: None,
             })
             .unwrap();
         let d = Database::open(&path).unwrap();

@@ -35,6 +35,7 @@ fn write(
         value: |r: u64| values[r as usize],
         keys,
         moves,
+        names: None,
     };
     db::Writer::new(Meta::new("test").variant("v").param("board", "x\ny"))
         .compression(compression)
@@ -295,6 +296,7 @@ fn unsorted_keys_are_refused_by_the_writer() {
         value: |_| None,
         keys: Some(&keys[..]),
         moves: None,
+        names: None,
     };
     let err = db::Writer::new(Meta::new("t"))
         .write(&dir.path().join("x.db"), &source)
@@ -449,6 +451,7 @@ fn a_staged_database_appears_only_when_its_outputs_are_committed() {
         value: |r: u64| values[r as usize],
         keys: None,
         moves: None,
+        names: None,
     };
     let writer = db::Writer::new(Meta::new("test"));
     let path = dir.path().join("game.db");

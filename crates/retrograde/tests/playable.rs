@@ -190,6 +190,7 @@ fn a_database_answers_every_position_as_the_solve_does() {
                 value: |r: u64| sol.value(r as u32),
                 keys: Some(&keys[..]),
                 moves: None,
+                names: None,
             },
         )
         .unwrap();
@@ -212,4 +213,84 @@ fn a_database_answers_every_position_as_the_solve_does() {
     }
     let empty = Meta::new("x");
     assert_ne!(d.meta(), &empty);
+}
+
+#[test]
+fn a_graph_saved_with_names_and_a_start_is_read_and_shown_by_name() {
+    use retrograde::io::names::Names;
+    use retrograde::play::StoredGraph;
+    // home -> away -> pit; pit has no move: pit loses, away wins, home loses.
+    let g = retrograde::Csr::from_edges(3, &[(0, 1), (1, 2)]);
+    let rules = retrograde::Rules::normal();
+    let sol = retrograde::solve(&g, &rules).unwrap();
+    let names = Names::from_list(["home", "away (far)", "pit"]).unwrap();
+    let (offsets, targets) = db::graph_moves(&g, &rules);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("named.db");
+    db::Writer::new(Meta::new("graph").param("start", 0).param("name", "a walk"))
+        .write(
+            &path,
+            &Source {
+                records: 3,
+                value: |r: u64| sol.value(r as u32),
+                keys: None,
+                moves: Some((&offsets[..], &targets[..])),
+                names: Some(&names),
+            },
+        )
+        .unwrap();
+    let d = Database::open(&path).unwrap();
+    d.check().unwrap();
+    assert_eq!(d.names().unwrap(), Some(names));
+    let graph = StoredGraph::new(&d).unwrap();
+    assert_eq!(graph.start(), Some(0));
+    assert_eq!(retrograde::play::describe(d.meta()), "a walk");
+    // A name with a space reads back whole; a number still names a vertex.
+    assert_eq!(graph.parse("away (far)").unwrap(), 1);
+    assert_eq!(graph.parse(" 2 ").unwrap(), 2);
+    assert_eq!(graph.notation(2), "pit");
+    assert_eq!(graph.moves(0), vec![("away (far)".to_string(), 1)]);
+    let e = graph.parse("nowhere").unwrap_err();
+    assert_eq!(
+        e.kind::<retrograde::play::GraphErrorKind>(),
+        Some(&retrograde::play::GraphErrorKind::UnknownName),
+        "{e}"
+    );
+    let probe = Probe {
+        game: &graph,
+        db: &d,
+    };
+    let start = probe.answer(0).unwrap();
+    assert_eq!(start.value, sol.value(0).unwrap());
+
+    // A flipped byte in the names is refused, naming the section.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    let at = (0..bytes.len())
+        .rev()
+        .find(|&i| bytes[i] == b'p')
+        .unwrap_or(last);
+    bytes[at] ^= 0x20;
+    let bad = dir.path().join("bad.db");
+    std::fs::write(&bad, &bytes).unwrap();
+    let d = Database::open(&bad).unwrap();
+    let e = StoredGraph::new(&d).err().expect("damaged names refused");
+    assert!(e.to_string().contains("names"), "{e}");
+}
+
+#[test]
+fn a_database_written_without_names_keeps_the_header_it_had() {
+    // The names' field is left out of the header when there are none, so
+    // a graph's database is byte for byte what it was before names.
+    let g = retrograde::Csr::from_edges(2, &[(0, 1)]);
+    let sol = retrograde::solve(&g, &retrograde::Rules::normal()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("plain.db");
+    db::Writer::new(Meta::new("graph"))
+        .write(&path, &db::dense(&sol))
+        .unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let header = String::from_utf8_lossy(&bytes[24..4096]);
+    assert!(!header.contains("names"), "{header}");
+    assert_eq!(Database::open(&path).unwrap().names().unwrap(), None);
 }

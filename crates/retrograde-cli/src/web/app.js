@@ -113,13 +113,21 @@ function fillCell(td, c, game, row, col) {
   }
 }
 
+// A vertex's label: a short one (an id) inside its circle at (x, y); a
+// longer one (a name) beside it, outward along (dx, dy).
+function label(text, x, y, dx, dy) {
+  if (text.length <= 3) return svgEl("text", { x, y: y + 4, "text-anchor": "middle", fill: "#fff" }, text);
+  const anchor = dx > 0.3 ? "start" : dx < -0.3 ? "end" : "middle";
+  return svgEl("text", { x: x + 22 * dx, y: y + 22 * dy + (dy > 0.3 ? 10 : 4), "text-anchor": anchor, "font-size": 11, fill: "#111" }, text);
+}
+
 // A graph's position: the vertex and the vertices its moves reach.
 function drawNeighbourhood(a) {
   const box = $("board");
   box.innerHTML = "";
   const svg = document.createElementNS(SVG, "svg");
   svg.id = "neighbourhood";
-  svg.setAttribute("viewBox", "0 0 400 300");
+  svg.setAttribute("viewBox", "-60 -10 520 320");
   const cx = 200, cy = 150, r = 110;
   const n = a.moves.length;
   a.moves.forEach((m, i) => {
@@ -129,7 +137,7 @@ function drawNeighbourhood(a) {
     g.append(
       svgEl("line", { x1: cx, y1: cy, x2: x, y2: y, stroke: `var(--${m.outcome})`, "stroke-width": 3 }),
       svgEl("circle", { cx: x, cy: y, r: 16, class: flip(m.outcome), fill: `var(--${flip(m.outcome)})`, stroke: "#333" }),
-      svgEl("text", { x, y: y + 4, "text-anchor": "middle", fill: "#fff" }, m.position),
+      label(m.position, x, y, Math.cos(t), Math.sin(t)),
     );
     g.addEventListener("click", () => play(m.position));
     svg.appendChild(g);
@@ -137,7 +145,7 @@ function drawNeighbourhood(a) {
   const c = svgEl("g", {});
   c.append(
     svgEl("circle", { cx, cy, r: 22, fill: `var(--${a.outcome})`, stroke: "#000", "stroke-width": 3 }),
-    svgEl("text", { x: cx, y: cy + 4, "text-anchor": "middle", fill: "#fff" }, a.position),
+    label(a.position, cx, cy, 0, 1),
   );
   svg.appendChild(c);
   box.appendChild(svg);

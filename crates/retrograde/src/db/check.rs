@@ -86,6 +86,9 @@ impl Database {
         for c in self.moves.iter().flat_map(|(a, b)| [a, b]) {
             c.on(data).check_all()?;
         }
+        for c in self.names.iter().flat_map(|(a, b)| [a, b]) {
+            c.on(data).check_all()?;
+        }
         Ok(())
     }
 }

@@ -98,6 +98,17 @@ pub struct MovesHeader {
     pub targets: Section,
 }
 
+/// The positions' names, for a graph whose vertices have names (an edge
+/// list of names, a game written in Python): position `v`'s name is the
+/// UTF-8 text `text[offsets[v]..offsets[v + 1]]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamesHeader {
+    /// `u64` little-endian, one per record and one more.
+    pub offsets: Section,
+    /// The names one after another, UTF-8.
+    pub text: Section,
+}
+
 /// The header: what the database holds and where.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
@@ -126,6 +137,9 @@ pub struct Header {
     pub keys: Option<KeysHeader>,
     /// The moves, for an explicit graph.
     pub moves: Option<MovesHeader>,
+    /// The positions' names, for a graph whose vertices have them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub names: Option<NamesHeader>,
     /// The record blocks (chunks: one per block).
     pub blocks: Section,
 }
@@ -143,6 +157,13 @@ impl Header {
         self.moves
             .as_ref()
             .map_or(0, |m| m.offsets.bytes + m.targets.bytes)
+    }
+
+    /// The bytes of the names' sections (none if the positions have no names).
+    pub fn name_bytes(&self) -> u64 {
+        self.names
+            .as_ref()
+            .map_or(0, |m| m.offsets.bytes + m.text.bytes)
     }
 
     /// The header of the database whose file's bytes are `map`, and where

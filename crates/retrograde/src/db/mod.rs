@@ -46,7 +46,9 @@
 //!
 //! **Moves.** An explicit graph has no rules to replay: its database keeps
 //! the moves of every position (offsets and targets), so that it can be
-//! queried and played on its own.
+//! queried and played on its own. A graph whose vertices have names (an
+//! edge list of names, a game written in Python) may keep them too: the
+//! command line and the web page then show and read positions by name.
 
 mod check;
 mod header;
@@ -55,7 +57,7 @@ mod read;
 mod section;
 mod write;
 
-pub use header::{Compression, Counts, Header, KeysHeader, Meta, MovesHeader};
+pub use header::{Compression, Counts, Header, KeysHeader, Meta, MovesHeader, NamesHeader};
 pub use read::{Database, Sizes};
 pub use section::Section;
 pub use write::{dense, graph_moves, Source, WriteSummary, Writer};

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::section::{self, Checked};
 use super::{decode, keys, Compression, DbError, Fault, Header, Meta, BLOCK_RECORDS};
+use crate::io::names::Names;
 use crate::kernel::{ABSENT, DRAW};
 use crate::solve::solution::Remoteness;
 use crate::{Outcome, Value, Values};
@@ -35,6 +36,7 @@ pub struct Database {
     pub(super) blocks: Checked,
     pub(super) keys: Option<(Checked, Checked, Checked)>,
     pub(super) moves: Option<(Checked, Checked)>,
+    pub(super) names: Option<(Checked, Checked)>,
     cache: Mutex<Cache>,
     /// Where every [`keys::ONES`]-th key lies in the high bits: made on the
     /// first search through a crowded bucket (see [`keys::Keys::rank`]).
@@ -155,6 +157,7 @@ impl Database {
         let blocks = record_blocks(&header, data_len, path)?;
         let keys = key_sections(&header, data_len, path)?;
         let moves = move_sections(&header, data_len, path)?;
+        let names = name_sections(&header, data_len, path)?;
         let data = data as usize;
         Ok(Database {
             path: path.to_path_buf(),
@@ -164,6 +167,7 @@ impl Database {
             blocks,
             keys,
             moves,
+            names,
             cache: Mutex::new(Cache::default()),
             ones: std::sync::OnceLock::new(),
         })
@@ -544,7 +548,56 @@ impl Database {
             .map(Some)
     }
 
-    /// Bytes of each part of the file: header, records, keys, moves.
+    /// The positions' names, if the database keeps them (a graph whose
+    /// vertices have names), every chunk checked.
+    ///
+    /// # Errors
+    /// A damaged section: a checksum, offsets out of order, a name that is
+    /// not UTF-8, or two records of one name.
+    pub fn names(&self) -> Result<Option<Names>, DbError> {
+        self.names_unblamed().map_err(|e| self.blame(e))
+    }
+
+    /// [`Database::names`], its faults not yet blamed.
+    fn names_unblamed(&self) -> Result<Option<Names>, DbError> {
+        let Some((offsets, text)) = &self.names else {
+            return Ok(None);
+        };
+        let data = self.bytes();
+        let (offsets, text) = (offsets.on(data), text.on(data));
+        offsets.check_all()?;
+        text.check_all()?;
+        let whole = text.slice(0, text.len())?;
+        let damaged = |what: String| DbError::Damaged {
+            path: self.path.clone(),
+            section: "names",
+            block: 0,
+            fault: Fault::Decode(what),
+        };
+        let mut list = Vec::with_capacity(self.len() as usize);
+        let mut from = 0;
+        for v in 0..self.len() {
+            let to = offsets.u64_at(v + 1)?;
+            if to < from || to > text.len() {
+                return Err(damaged(format!(
+                    "position {v}'s name runs from {from} to {to}"
+                )));
+            }
+            let name = std::str::from_utf8(&whole[from as usize..to as usize])
+                .map_err(|_| damaged(format!("position {v}'s name is not UTF-8")))?;
+            list.push(name);
+            from = to;
+        }
+        // Records past the last named one have no name.
+        while list.last() == Some(&"") {
+            list.pop();
+        }
+        Names::from_list(list)
+            .map(Some)
+            .map_err(|i| damaged(format!("positions {i} and another share a name")))
+    }
+
+    /// Bytes of each part of the file: header, records, keys, moves, names.
     pub fn sizes(&self) -> Sizes {
         let h = &self.header;
         Sizes {
@@ -553,6 +606,7 @@ impl Database {
             records: h.blocks.bytes,
             keys: h.key_bytes(),
             moves: h.move_bytes(),
+            names: h.name_bytes(),
         }
     }
 }
@@ -570,6 +624,8 @@ pub struct Sizes {
     pub keys: u64,
     /// The moves' arrays.
     pub moves: u64,
+    /// The names' arrays.
+    pub names: u64,
 }
 
 /// The record blocks' section, checked against the record count.
@@ -621,6 +677,30 @@ fn key_sections(
                 Checked::new("keys' low parts", &k.lows, false, data_len, path)?,
                 Checked::new("keys' high parts", &k.highs, false, data_len, path)?,
                 Checked::new("keys' samples", &k.samples, false, data_len, path)?,
+            ))
+        }
+    })
+}
+
+/// The names' sections, their offsets checked against the record count;
+/// `None` if the positions have no names.
+fn name_sections(
+    header: &Header,
+    data_len: u64,
+    path: &Path,
+) -> Result<Option<(Checked, Checked)>, DbError> {
+    Ok(match &header.names {
+        None => None,
+        Some(m) => {
+            if (header.records + 1).checked_mul(8) != Some(m.offsets.bytes) {
+                return Err(DbError::Header {
+                    path: path.to_path_buf(),
+                    what: "the names do not match the record count".into(),
+                });
+            }
+            Some((
+                Checked::new("names' offsets", &m.offsets, false, data_len, path)?,
+                Checked::new("names", &m.text, false, data_len, path)?,
             ))
         }
     })

@@ -10,9 +10,10 @@ use rayon::prelude::*;
 use super::keys::{self, packed_bytes, put_bits};
 use super::section::Section;
 use super::{
-    encode, Compression, Counts, DbError, Header, KeysHeader, Meta, MovesHeader, ALIGN,
-    BLOCK_RECORDS, MAGIC, VERSION,
+    encode, Compression, Counts, DbError, Header, KeysHeader, Meta, MovesHeader, NamesHeader,
+    ALIGN, BLOCK_RECORDS, MAGIC, VERSION,
 };
+use crate::io::names::Names;
 use crate::io::Outputs;
 use crate::{Answers, Outcome, Value};
 
@@ -33,6 +34,10 @@ pub struct Source<'a, F> {
     /// order is the order of moves a [`Probe`](crate::play::Probe) breaks
     /// ties by, and in this order it picks the engines' best moves.
     pub moves: Option<(&'a [u64], &'a [u32])>,
+    /// The positions' names, kept for a graph whose vertices have them:
+    /// record `v` is named `names.name(v)` (a record past the names, with
+    /// no name, is shown by its number).
+    pub names: Option<&'a Names>,
 }
 
 /// The source of a dense game's database: record `v` is position `v`'s
@@ -45,6 +50,7 @@ pub fn dense<A: Answers + Sync + ?Sized>(
         value: move |r: u64| answers.value(r as u32),
         keys: None,
         moves: None,
+        names: None,
     }
 }
 
@@ -69,6 +75,8 @@ pub struct WriteSummary {
     pub key_bytes: u64,
     /// The moves' arrays.
     pub move_bytes: u64,
+    /// The names' arrays.
+    pub name_bytes: u64,
 }
 
 /// Writes databases of one game.
@@ -150,6 +158,7 @@ impl Writer {
         let moves = source
             .moves
             .map(|(offsets, targets)| place_moves(offsets, targets, &mut data));
+        let names = source.names.map(|names| place_names(names, n, &mut data));
 
         let header = Header {
             format: "retrograde solution database".into(),
@@ -164,6 +173,7 @@ impl Writer {
             compression: self.compression,
             keys,
             moves,
+            names,
             blocks: blocks_section,
         };
         let start = write_file(outputs, path, &header, &data)?;
@@ -178,6 +188,7 @@ impl Writer {
             raw_record_bytes: packed_bytes(n, bits) as u64,
             key_bytes: h.key_bytes(),
             move_bytes: h.move_bytes(),
+            name_bytes: h.name_bytes(),
         })
     }
 
@@ -301,6 +312,26 @@ fn place_moves(offsets: &[u64], targets: &[u32], data: &mut Vec<u8>) -> MovesHea
     }
 }
 
+/// Appends the names of records `0..records` to `data`: offsets
+/// (little-endian `u64`s, one per record and one more) into their text.
+fn place_names(names: &Names, records: u64, data: &mut Vec<u8>) -> NamesHeader {
+    let mut text = Vec::new();
+    let mut offsets = Vec::with_capacity((records as usize + 1) * 8);
+    offsets.extend_from_slice(&0u64.to_le_bytes());
+    for v in 0..records {
+        // Checked by `check_source`: the names fit in `u32` ids.
+        if let Some(name) = u32::try_from(v).ok().and_then(|v| names.name(v)) {
+            text.extend_from_slice(name.as_bytes());
+        }
+        offsets.extend_from_slice(&(text.len() as u64).to_le_bytes());
+    }
+    let (oa, ta) = (place(&offsets, data), place(&text, data));
+    NamesHeader {
+        offsets: Section::of(&offsets, oa),
+        text: Section::of(&text, ta),
+    }
+}
+
 /// Stages the file at `path` in `outputs`: the magic, the header's length,
 /// checksum and text, padding to [`ALIGN`], then `data`. Returns where the
 /// data starts.
@@ -392,6 +423,7 @@ impl Writer {
                 value: |r: u64| value(index[r as usize]),
                 keys: Some(&keys),
                 moves: None,
+                names: None,
             },
         )
     }
@@ -488,6 +520,15 @@ fn check_source<F>(source: &Source<'_, F>) -> Result<(), DbError> {
                 records: n,
                 other: targets.len() as u64,
                 what: "moves, with offsets that do not index them in order",
+            });
+        }
+    }
+    if let Some(names) = source.names {
+        if names.len() as u64 > n {
+            return Err(DbError::SourceMismatch {
+                records: n,
+                other: names.len() as u64,
+                what: "names (at most one a record expected)",
             });
         }
     }

@@ -53,6 +53,31 @@ impl Names {
         self.ids.get(name).copied()
     }
 
+    /// The names of vertices `0, 1, ...` in order.
+    ///
+    /// ```
+    /// use retrograde::io::names::Names;
+    /// let names = Names::from_list(["start", "end"]).unwrap();
+    /// assert_eq!((names.id("end"), names.name(0)), (Some(1), Some("start")));
+    /// assert_eq!(Names::from_list(["a", "b", "a"]), Err(2));
+    /// ```
+    ///
+    /// # Errors
+    /// The index of the first name given before (names are told apart), or
+    /// of the first past the ids `u32` holds.
+    pub fn from_list<S: AsRef<str>>(
+        list: impl IntoIterator<Item = S>,
+    ) -> std::result::Result<Names, usize> {
+        let mut names = Names::default();
+        for (i, name) in list.into_iter().enumerate() {
+            let name = name.as_ref();
+            if names.ids.contains_key(name) || names.intern(name).is_none() {
+                return Err(i);
+            }
+        }
+        Ok(names)
+    }
+
     /// The id of `name`, numbering it next if it is new; `None` once ids
     /// run out.
     fn intern(&mut self, name: &str) -> Option<u32> {
