@@ -80,12 +80,14 @@ class NamedSolution:
     def __init__(self, solved: Solved, names: List[Any], index: Dict[Any, int],
                  canonical: Optional[Callable[[Any], Any]] = None,
                  notation: Optional[Callable[[Any], str]] = None,
-                 start: Optional[Any] = None):
+                 start: Optional[Any] = None,
+                 show: Optional[Callable[[Any], str]] = None):
         self.solved = solved
         self.names = names
         self._index = index
         self._canonical = canonical
         self._notation = notation
+        self._show = show
         #: Where play starts (a Python game's first start), or ``None``.
         self.start = start
 
@@ -138,13 +140,18 @@ class NamedSolution:
         """How many positions win, lose, tie and draw, and the longest remoteness."""
         return self.solved.counts()
 
+    def show(self, p: Any) -> str:
+        """``p`` drawn as text: the game's ``show(p)`` if it has one, else
+        ``str(p)``."""
+        return self._show(p) if self._show is not None else str(p)
+
     def notation(self, p: Any) -> str:
         """The one-line text that names ``p`` in a saved database: the
-        game's ``notation(p)`` if it has one, else ``str(p)`` with its line
-        breaks written ``/``."""
+        game's ``notation(p)`` if it has one, else :meth:`show` with its
+        line breaks written ``/``."""
         if self._notation is not None:
             return self._notation(p)
-        return "/".join(str(p).splitlines())
+        return "/".join(self.show(p).splitlines())
 
     def save(self, path: str, name: Optional[str] = None, compress: bool = True) -> int:
         """Writes a database of the positions as a graph, with their moves,
@@ -203,8 +210,10 @@ def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = 
     ``starts()`` (the positions play starts from) and ``moves(p)`` (the
     positions one move reaches), and optionally ``terminal(p)`` (an outcome
     for the player to move where the game is over, else ``None``) and
-    ``canonical(p)`` (one representative of ``p``'s symmetry class) and
-    ``notation(p)`` (a one-line name of ``p`` for saved databases).
+    ``canonical(p)`` (one representative of ``p``'s symmetry class),
+    ``show(p)`` (``p`` drawn as text) and ``notation(p)`` (a one-line name
+    of ``p`` for saved databases; by default ``show(p)`` or ``str(p)``, its
+    line breaks written ``/``).
     Positions are any hashable values. A position without moves and
     without a terminal value is a loss for the player to move
     (``no_move="lose"``) or a win (``"win"``). ``progress(done, found)`` is
@@ -225,8 +234,7 @@ def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = 
             f"\r{len(solved):,} positions, {solved.edges:,} moves: {c['win']:,} win, "
             f"{c['lose']:,} lose, {c['tie']:,} tie, {c['draw']:,} draw; "
             f"{time.perf_counter() - started:.2f} s\n")
-    canonical = getattr(game, "canonical", None)
-    notation = getattr(game, "notation", None)
-    return NamedSolution(solved, positions, index, canonical if callable(canonical) else None,
-                         notation if callable(notation) else None,
-                         positions[0] if positions else None)
+    hooks = [getattr(game, name, None) for name in ("canonical", "notation", "show")]
+    canonical, notation, show = [h if callable(h) else None for h in hooks]
+    return NamedSolution(solved, positions, index, canonical, notation,
+                         positions[0] if positions else None, show)

@@ -72,6 +72,10 @@ class _Game:
         self.states[p] = s
         return [p]
 
+    def show(self, p: Tuple[int, Hashable]) -> str:
+        """``p``'s state as OpenSpiel draws it."""
+        return str(self.states[p])
+
     def notation(self, p: Tuple[int, Hashable]) -> str:
         """``p`` in one line, as a saved database names it: the player to
         move, a colon, the key with its line breaks written ``/``."""
@@ -125,7 +129,7 @@ class SpielSolution(NamedSolution):
 
     def __init__(self, solution: NamedSolution, game: _Game):
         super().__init__(solution.solved, solution.names, solution._index,
-                         notation=game.notation, start=solution.start)
+                         notation=game.notation, start=solution.start, show=game.show)
         self._game = game
 
     def position(self, state: Any) -> Tuple[int, Hashable]:

@@ -157,3 +157,17 @@ def test_names_that_repeat_or_break_lines_are_refused_when_saving(tmp_path):
     assert retrograde.solve_game(Named()).save(str(tmp_path / "pair.db")) > 0
     with pytest.raises(ValueError, match="one line"):
         s.solved.save(str(tmp_path / "x.db"), names=["a\nb", "c"])
+
+
+def test_a_game_s_show_draws_its_positions_and_names_them_in_a_saved_database(cli, tmp_path):
+    class Drawn(TicTacToe):
+        def show(self, p):
+            return "\n".join(p[i:i + 3] for i in (0, 3, 6))
+
+    s = retrograde.solve_game(Drawn())
+    assert s.show("X...O....") == "X..\n.O.\n..."
+    assert s.notation("X...O....") == "X../.O./..."
+    s.save(str(tmp_path / "drawn.db"))
+    out = subprocess.run([cli, "query", str(tmp_path / "drawn.db"), ".../.../...", "--json"],
+                         check=True, capture_output=True, text=True).stdout
+    assert json.loads(out)["outcome"] == "tie"
