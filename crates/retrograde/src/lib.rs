@@ -47,6 +47,7 @@ pub mod explore;
 pub mod game;
 pub mod games;
 pub mod graph;
+pub mod grundy;
 pub mod io;
 pub mod kernel;
 mod outcome;
