@@ -23,6 +23,21 @@ Examples:
 
 Data goes to standard output, summaries and progress to standard error.";
 
+/// `retrograde grundy --help`.
+pub const GRUNDY: &str = "\
+Examples:
+  retrograde grundy examples/graphs/chase.txt
+      every position's loopy nim value: 0, 3, inf{0,2}, inf
+  retrograde grundy examples/graphs/chase.txt --tokens 1,6 --tokens 3,7
+      two sums of two tokens: value, outcome and a winning move
+  retrograde grundy examples/graphs/chase.txt --json | jq .counts
+      the totals as JSON
+
+A position of value 0 is lost for the player to move, a positive value
+or inf{...} with 0 in the set won, any other inf a draw. A sum of tokens
+(a move moves one) is the xor of the finite values; with one infinite
+token inf{K} it is inf{K xor the others}; with two or more, a draw.";
+
 /// `retrograde solve --help`.
 pub const SOLVE: &str = "\
 Examples:
@@ -199,9 +214,10 @@ mod tests {
     use super::*;
 
     /// Every example block, as `--help` prints it.
-    const ALL: [&str; 13] = [
+    const ALL: [&str; 14] = [
         TOP,
         SOLVE,
+        GRUNDY,
         CONVERT,
         GENERATE,
         VERIFY,

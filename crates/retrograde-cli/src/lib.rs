@@ -29,6 +29,7 @@ mod db;
 mod export;
 mod game;
 mod generate;
+mod grundy;
 mod help;
 mod http;
 mod load;
@@ -71,6 +72,10 @@ enum Command {
     /// Write a random graph (text, or binary for a .rgb name), for trials and benchmarks.
     #[command(after_help = help::GENERATE)]
     Generate(generate::Args),
+    /// Every position's loopy nim value (the Sprague-Grundy function on graphs with cycles),
+    /// and sums of tokens answered from them.
+    #[command(after_help = help::GRUNDY)]
+    Grundy(grundy::Args),
     /// Check a solution file or database against the game without trusting the solver:
     /// exit 0 if it is correct, 1 (listing the violations) if not.
     #[command(after_help = help::VERIFY)]
@@ -113,6 +118,7 @@ impl Command {
             Command::Solve(a) => a.threads,
             Command::Convert(a) => a.threads,
             Command::Generate(a) => a.threads,
+            Command::Grundy(a) => a.threads,
             Command::Verify(a) => a.threads,
             Command::CopThief(a) => a.threads,
             Command::Export(a) => a.threads,
@@ -221,6 +227,7 @@ fn run(command: Command, global: Global) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(args, global),
         Command::Convert(args) => convert::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Grundy(args) => grundy::run(args),
         Command::Verify(args) => verify::run(args),
         Command::CopThief(args) => cop_thief::run(args),
         Command::Export(args) => export::run(args),

@@ -1,0 +1,363 @@
+//! `retrograde grundy GRAPH`: every position's loopy nim value (the
+//! generalised Sprague–Grundy function), and sums of tokens answered from
+//! the values.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use indicatif::HumanBytes;
+use retrograde::grundy::{self, GrundyCounts, GrundyValues, Loopy, SumMove, Token};
+use retrograde::io::names::{self, Names};
+use retrograde::io::Outputs;
+use retrograde::{GameGraph, Graph, NoMoveRule};
+
+use crate::common::{self, Stdout, Timings};
+use crate::load::{Budget, GameArgs};
+use crate::progress::Bars;
+use crate::report;
+
+/// Options of `retrograde grundy`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The graph: a text edge list (one move `u v` per line) or a binary graph (`-` for standard input).
+    pub graph: PathBuf,
+    /// The number of vertices (default: the largest id + 1); ids must be below it.
+    #[arg(long, value_name = "N", conflicts_with = "names")]
+    pub vertices: Option<usize>,
+    /// Vertices are names (any words without blanks), numbered in order of
+    /// first appearance; tokens and answers use the names.
+    #[arg(long)]
+    pub names: bool,
+    /// Write one line per vertex, `vertex value` (tab-separated): `0`, `3`,
+    /// `inf{0,2}`, `inf` (`-` for standard output; the default unless
+    /// sums or --json are asked for).
+    #[arg(long, short, value_name = "FILE", help_heading = "Output")]
+    pub output: Option<PathBuf>,
+    /// A sum to answer: tokens on these vertices, separated by commas
+    /// (`3,3,7`; repeatable). Prints its value, outcome and a winning move.
+    #[arg(long, value_name = "V,V,...", help_heading = "Sums")]
+    pub tokens: Vec<String>,
+    /// Sums to answer, one a line (tokens separated by commas or blanks;
+    /// `#` starts a comment).
+    #[arg(long, value_name = "FILE", help_heading = "Sums")]
+    pub sums: Option<PathBuf>,
+    /// Print one JSON object on standard output: counts, the largest value,
+    /// stages, the sums' answers, time and memory (docs/JSON.md).
+    #[arg(long, help_heading = "Output")]
+    pub json: bool,
+    /// Print no summary and no progress bars.
+    #[arg(long, short, help_heading = "Output")]
+    pub quiet: bool,
+    /// Refuse inputs that would need more memory than this (e.g. 8G; default: the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = common::parse_bytes, help_heading = "Performance")]
+    pub max_memory: Option<u64>,
+    /// Threads for reading the graph (default: all cores; the values are computed on one).
+    #[arg(long, short = 'j', value_name = "N", help_heading = "Performance")]
+    pub threads: Option<usize>,
+}
+
+/// Bytes per position the values take: value, counters, escape stage,
+/// order, moves alive (`u32` each) and the infinite sets' offsets.
+const BYTES_PER_POSITION: u64 = 5 * 4 + 8;
+/// Bytes per move: an infinite set's entry at most, and the forward
+/// adjacency when sums are answered.
+const BYTES_PER_MOVE: u64 = 4;
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let asks_sums = !args.tokens.is_empty() || args.sums.is_some();
+    // Values go to standard output when nothing else is asked for there.
+    let output = match &args.output {
+        Some(p) => Some(p.clone()),
+        None if !asks_sums && !args.json => Some(PathBuf::from("-")),
+        None => None,
+    };
+    let json = args.json.then_some(Stdout::Text("--json"));
+    let sums = asks_sums.then_some(Stdout::Text("--tokens and --sums"));
+    common::check_stdout(
+        json.into_iter()
+            .chain(sums)
+            .chain(output.iter().map(|p| Stdout::File("values", p))),
+    )?;
+    let inputs: Vec<&Path> = std::iter::once(args.graph.as_path())
+        .chain(args.sums.as_deref())
+        .collect();
+    common::check_files(
+        &inputs,
+        &output.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
+    )?;
+
+    let bars = Bars::new(args.quiet);
+    let mut times = Timings::default();
+    let budget = Budget {
+        limit: common::memory_limit(args.max_memory),
+        per_vertex: BYTES_PER_POSITION,
+        per_edge: BYTES_PER_MOVE * if asks_sums { 2 } else { 1 },
+    };
+    let game = GameArgs {
+        graph: args.graph.clone(),
+        no_move: NoMoveRule::Lose,
+        terminal: None,
+        vertices: args.vertices,
+        names: args.names,
+    };
+    let (csr, _, names) = times.time("read", || game.load(budget, &bars))?;
+    let edges = csr.edge_count();
+    let values = times.time("grundy", || bars.spin("grundy", || grundy::grundy(&csr)))?;
+    let asked = read_sums(&args, csr.vertex_count(), names.as_ref())?;
+    let answers = if asked.is_empty() {
+        Vec::new()
+    } else {
+        let graph: Graph = csr.with_successors();
+        let answers = times.time("sums", || answer(&graph, &values, &asked));
+        print_sums(&answers, names.as_ref(), args.json)?;
+        answers
+    };
+    if let Some(path) = &output {
+        times.time("write", || write_values(path, &values, names.as_ref()))?;
+    }
+    let counts = values.counts();
+    if args.json {
+        print_json(
+            &args,
+            &values,
+            counts,
+            &answers,
+            names.as_ref(),
+            output.as_deref(),
+            &times,
+        )?;
+    } else if !args.quiet {
+        let vertices = values.len() as u64;
+        let mut out = common::talk();
+        writeln!(
+            out,
+            "{}",
+            common::graph_line(&args.graph, vertices, edges, 0)
+        )?;
+        writeln!(out, "values: {}", counts_line(counts, values.stages()))?;
+        let peak = times
+            .peak()
+            .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
+        writeln!(out, "time: {}{peak}", times.line())?;
+        if let Some(p) = output.as_deref().filter(|p| !common::is_stdout(p)) {
+            writeln!(out, "wrote: {}", common::shown(p))?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `N zero, N positive (largest M), N infinite (N win, N draw); S stages`.
+fn counts_line(c: GrundyCounts, stages: u32) -> String {
+    let largest = c
+        .largest
+        .filter(|_| c.positive > 0)
+        .map_or_else(String::new, |m| format!(", largest {m}"));
+    format!(
+        "{} zero (lose), {} positive (win{largest}), {} infinite ({} win, {} draw); {}",
+        c.zero,
+        c.positive,
+        c.infinite_win + c.infinite_draw,
+        c.infinite_win,
+        c.infinite_draw,
+        common::count(u64::from(stages), "stage", "stages")
+    )
+}
+
+/// A sum asked for: its tokens.
+struct Asked {
+    tokens: Vec<u32>,
+}
+
+/// The sums of `--tokens` and `--sums FILE`, each token a vertex of the
+/// graph (by name with `--names`): an error names the file and line.
+fn read_sums(args: &Args, n: usize, names: Option<&Names>) -> Result<Vec<Asked>> {
+    let vertex = |text: &str| -> Result<u32, String> {
+        let v = names::resolve(names, text)?;
+        if v as usize >= n {
+            return Err(format!("vertex {v} is not in the graph ({n} vertices)"));
+        }
+        Ok(v)
+    };
+    let mut asked = Vec::new();
+    for t in &args.tokens {
+        let tokens = t
+            .split(',')
+            .map(|w| vertex(w.trim()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| anyhow::anyhow!("--tokens {t}: {e}"))?;
+        asked.push(Asked { tokens });
+    }
+    if let Some(path) = &args.sums {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("{}: cannot read the sums", common::shown(path)))?;
+        for (i, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("");
+            let words: Vec<&str> = line
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|w| !w.is_empty())
+                .collect();
+            if words.is_empty() {
+                continue;
+            }
+            let tokens = words
+                .into_iter()
+                .map(vertex)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| {
+                    anyhow::anyhow!(
+                        "{}:{}: {e} (expected tokens: vertices separated by commas or blanks)",
+                        common::shown(path),
+                        i + 1
+                    )
+                })?;
+            asked.push(Asked { tokens });
+        }
+    }
+    Ok(asked)
+}
+
+/// A sum answered.
+struct Answer {
+    tokens: Vec<u32>,
+    values: Vec<Loopy>,
+    value: Loopy,
+    best: Option<SumMove>,
+}
+
+fn answer(graph: &Graph, values: &GrundyValues, asked: &[Asked]) -> Vec<Answer> {
+    asked
+        .iter()
+        .map(|a| {
+            // Every token was checked to be a vertex; a vertex of a graph
+            // is a position.
+            let each: Vec<Loopy> = a
+                .tokens
+                .iter()
+                .map(|&v| values.value(v).unwrap_or(Loopy::Finite(0)))
+                .collect();
+            let tokens: Vec<Token<'_, Graph>> = a
+                .tokens
+                .iter()
+                .map(|&at| Token { graph, values, at })
+                .collect();
+            Answer {
+                tokens: a.tokens.clone(),
+                value: grundy::sum(&each),
+                values: each,
+                best: grundy::winning_move(&tokens),
+            }
+        })
+        .collect()
+}
+
+/// One line a sum: `3,3,7: inf{0} (win): move the token on 7 to 2`.
+fn print_sums(answers: &[Answer], names: Option<&Names>, json: bool) -> Result<()> {
+    if json {
+        return Ok(());
+    }
+    let mut out = std::io::stdout().lock();
+    for a in answers {
+        let tokens: Vec<String> = a.tokens.iter().map(|&v| names::shown(names, v)).collect();
+        write!(
+            out,
+            "{}: {} ({})",
+            tokens.join(","),
+            a.value,
+            a.value.outcome().as_str()
+        )?;
+        if let Some(m) = a.best {
+            write!(
+                out,
+                ": move the token on {} to {}",
+                tokens[m.token],
+                names::shown(names, m.to)
+            )?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// Writes `vertex value` lines into `path`, atomically (`-` in place).
+fn write_values(path: &Path, values: &GrundyValues, names: Option<&Names>) -> Result<()> {
+    let mut outputs = Outputs::new();
+    outputs.write(path, |w| {
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
+        for v in 0..values.len() as u32 {
+            if let Some(value) = values.value(v) {
+                writeln!(w, "{}\t{value}", names::shown(names, v))?;
+            }
+        }
+        w.flush()
+    })?;
+    outputs.commit()?;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn print_json(
+    args: &Args,
+    values: &GrundyValues,
+    counts: GrundyCounts,
+    answers: &[Answer],
+    names: Option<&Names>,
+    output: Option<&Path>,
+    times: &Timings,
+) -> Result<()> {
+    #[derive(serde::Serialize)]
+    struct Move {
+        token: usize,
+        from: report::Vertex,
+        to: report::Vertex,
+    }
+    #[derive(serde::Serialize)]
+    struct Sum {
+        tokens: Vec<report::Vertex>,
+        values: Vec<String>,
+        value: String,
+        outcome: &'static str,
+        #[serde(rename = "move")]
+        best: Option<Move>,
+    }
+    #[derive(serde::Serialize)]
+    struct Json {
+        command: &'static str,
+        graph: String,
+        positions: u64,
+        counts: GrundyCounts,
+        stages: u32,
+        sums: Vec<Sum>,
+        output: Option<String>,
+        time: report::Time,
+    }
+    let sums = answers
+        .iter()
+        .map(|a| Sum {
+            tokens: a
+                .tokens
+                .iter()
+                .map(|&v| report::Vertex::of(v, names))
+                .collect(),
+            values: a.values.iter().map(ToString::to_string).collect(),
+            value: a.value.to_string(),
+            outcome: a.value.outcome().as_str(),
+            best: a.best.map(|m| Move {
+                token: m.token,
+                from: report::Vertex::of(a.tokens[m.token], names),
+                to: report::Vertex::of(m.to, names),
+            }),
+        })
+        .collect();
+    report::print(&Json {
+        command: "grundy",
+        graph: args.graph.display().to_string(),
+        positions: values.len() as u64,
+        counts,
+        stages: values.stages(),
+        sums,
+        output: output.map(|p| p.display().to_string()),
+        time: report::Time::of(times),
+    })
+}

@@ -1,0 +1,162 @@
+//! `retrograde grundy`: loopy nim values of every graph format, and sums
+//! of tokens answered from them; bad tokens refused naming what and where.
+
+use std::fs;
+
+mod common;
+
+use common::*;
+
+/// The lines of a fixture, comments and blank lines left out.
+fn fixture(name: &str) -> String {
+    fs::read_to_string(data(name))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn values_of_chase_are_the_hand_worked_ones_from_text_binary_and_matrix_market() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let chase = data("chase.txt");
+    let chase = chase.to_str().unwrap();
+    let o = run(&["grundy", chase, "-q"], d);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), fixture("chase.grundy"));
+    // The same graph in binary, and as a Matrix Market file (ids from 1).
+    let o = run(&["convert", chase, "chase.rgb", "-q"], d);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["grundy", "chase.rgb", "-o", "values.txt"], d);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        fs::read_to_string(d.join("values.txt")).unwrap(),
+        fixture("chase.grundy")
+    );
+    assert!(
+        stderr(&o).contains(
+            "3 zero (lose), 3 positive (win, largest 1), 4 infinite (1 win, 3 draw); 2 stages"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let edges: Vec<(u32, u32)> = fs::read_to_string(data("chase.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let mut w = l.split_whitespace().map(|x| x.parse::<u32>().unwrap());
+            (w.next().unwrap(), w.next().unwrap())
+        })
+        .collect();
+    let mut mtx = format!(
+        "%%MatrixMarket matrix coordinate pattern general\n10 10 {}\n",
+        edges.len()
+    );
+    for (u, v) in edges {
+        mtx += &format!("{} {}\n", u + 1, v + 1);
+    }
+    fs::write(d.join("chase.mtx"), mtx).unwrap();
+    let o = run(&["grundy", "chase.mtx", "-q"], d);
+    assert_eq!(stdout(&o), fixture("chase.grundy"), "{}", stderr(&o));
+}
+
+#[test]
+fn sums_are_answered_with_a_winning_move_in_text_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let chase = data("chase.txt");
+    let chase = chase.to_str().unwrap();
+    let o = run(
+        &[
+            "grundy", chase, "--tokens", "1,6", "--tokens", "3, 9", "--tokens", "3,7", "-q",
+        ],
+        dir.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "1,6: inf{0} (win): move the token on 6 to 1\n3,9: 0 (lose)\n3,7: inf{1} (draw)\n"
+    );
+    let o = run(
+        &["grundy", chase, "--tokens", "1,3,9", "--json"],
+        dir.path(),
+    );
+    let j: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let sum = &j["sums"][0];
+    assert_eq!(
+        (&sum["value"], &sum["outcome"]),
+        (&"1".into(), &"win".into())
+    );
+    // 1 xor 1 xor 1: any token moved from 1 to 2 (value 0) leaves 0.
+    assert_eq!(sum["move"]["to"], 2);
+    assert_eq!(j["counts"]["infinite_draw"], 3);
+}
+
+#[test]
+fn sums_from_a_file_name_their_line_when_a_token_is_no_vertex() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("sums.txt"), "# two sums\n1 6\n\n3,7,99\n").unwrap();
+    let chase = data("chase.txt");
+    let o = run(
+        &["grundy", chase.to_str().unwrap(), "--sums", "sums.txt"],
+        d,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("sums.txt:4: vertex 99 is not in the graph (10 vertices)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["grundy", chase.to_str().unwrap(), "--tokens", "1,x"], d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--tokens 1,x: expected a vertex id"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn named_vertices_are_read_and_written_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let named = data("named.txt");
+    let o = run(
+        &[
+            "grundy",
+            named.to_str().unwrap(),
+            "--names",
+            "--tokens",
+            "loop,middle",
+            "-q",
+        ],
+        dir.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // loop can pass or go to start (a 0): inf{0}; middle is 1: inf{1}, a draw.
+    assert_eq!(stdout(&o), "loop,middle: inf{1} (draw)\n");
+    let o = run(
+        &["grundy", named.to_str().unwrap(), "--names", "-q"],
+        dir.path(),
+    );
+    assert!(stdout(&o).contains("loop\tinf{0}\n"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("start\t0\n"), "{}", stdout(&o));
+}
+
+#[test]
+fn values_and_json_cannot_share_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let chase = data("chase.txt");
+    let o = run(
+        &["grundy", chase.to_str().unwrap(), "--json", "-o", "-"],
+        dir.path(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("both write to standard output"),
+        "{}",
+        stderr(&o)
+    );
+}
