@@ -332,6 +332,7 @@ impl Solved {
                 keys: None,
                 moves: Some((&offsets[..], &targets[..])),
                 names: names.as_ref(),
+                grundy: None,
             };
             Writer::new(meta)
                 .compression(if compress {

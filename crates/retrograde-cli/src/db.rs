@@ -142,6 +142,7 @@ impl SaveArgs {
                         keys: None,
                         moves: None,
                         names: None,
+                        grundy: None,
                     },
                 ),
                 // Already in order: no sort, no second copy.
@@ -156,6 +157,7 @@ impl SaveArgs {
                             keys: Some(&keys),
                             moves: None,
                             names: None,
+                            grundy: None,
                         },
                     )
                 }

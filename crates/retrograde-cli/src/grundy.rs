@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use indicatif::HumanBytes;
+use indicatif::{HumanBytes, HumanCount};
 use retrograde::grundy::{self, GrundyCounts, GrundyValues, Loopy, SumMove, Token};
 use retrograde::io::names::{self, Names};
 use retrograde::io::Outputs;
-use retrograde::{GameGraph, Graph, NoMoveRule};
+use retrograde::{Answers, Csr, GameGraph, Graph, NoMoveRule, Rules};
 
 use crate::common::{self, Stdout, Timings};
 use crate::load::{Budget, GameArgs};
@@ -56,6 +56,80 @@ pub struct Args {
     /// Threads for reading the graph (default: all cores; the values are computed on one).
     #[arg(long, short = 'j', value_name = "N", help_heading = "Performance")]
     pub threads: Option<usize>,
+    #[command(flatten)]
+    pub save: crate::db::SaveArgs,
+}
+
+/// Whether `path` is a solution database (it starts as one does).
+fn is_database(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| &magic == retrograde::db::MAGIC)
+}
+
+/// The graph, values and names a database saved by `grundy --save` keeps.
+fn from_database(path: &Path) -> Result<(Graph, GrundyValues, Option<Names>)> {
+    let db = retrograde::db::Database::open(path)?;
+    let shown = common::shown(path);
+    let Some(codes) = db.grundy_codes()? else {
+        anyhow::bail!(
+            "{shown}: the database keeps no loopy nim values (`retrograde grundy GRAPH --save FILE` writes one that does)"
+        );
+    };
+    let n = db.len();
+    let mut edges = Vec::new();
+    for v in 0..n {
+        for w in db.moves(v)?.unwrap_or_default() {
+            edges.push((v as u32, w));
+        }
+    }
+    let graph = Csr::from_edges(n as usize, &edges).with_successors();
+    let values = GrundyValues::from_codes(&graph, codes.values, codes.order)
+        .with_context(|| format!("{shown}: the loopy nim values kept"))?;
+    Ok((graph, values, db.names()?))
+}
+
+/// With `--save`, writes the graph's database: its moves, names, the
+/// main solve's values (for `query`, `play` and `serve`) and the loopy
+/// nim values (for `grundy DB`).
+struct Save<'a> {
+    args: &'a Args,
+    bars: &'a Bars,
+}
+
+impl Save<'_> {
+    fn stage(
+        &self,
+        csr: &Csr,
+        values: &GrundyValues,
+        names: Option<&Names>,
+        times: &mut Timings,
+        files: &mut Outputs,
+    ) -> Result<()> {
+        let args = self.args;
+        if args.save.save.is_none() {
+            return Ok(());
+        }
+        let rules = Rules::normal();
+        let sol = times.time("solve", || retrograde::solve(csr, &rules))?;
+        let (offsets, targets) = retrograde::db::graph_moves(csr, &rules);
+        let meta = retrograde::db::Meta::new("graph")
+            .param("graph", args.graph.display())
+            .param("labels", 0)
+            .param("no_move", "lose");
+        let source = retrograde::db::Source {
+            records: csr.vertex_count() as u64,
+            value: |r: u64| sol.value(r as u32),
+            keys: None,
+            moves: Some((&offsets[..], &targets[..])),
+            names,
+            grundy: Some(values),
+        };
+        args.save.stage(files, times, meta, &source, self.bars)?;
+        Ok(())
+    }
 }
 
 /// Bytes per position the values take: value, counters, escape stage,
@@ -83,10 +157,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let inputs: Vec<&Path> = std::iter::once(args.graph.as_path())
         .chain(args.sums.as_deref())
         .collect();
-    common::check_files(
-        &inputs,
-        &output.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
-    )?;
+    let outputs: Vec<&Path> = output
+        .iter()
+        .map(PathBuf::as_path)
+        .chain(args.save.outputs())
+        .collect();
+    common::check_files(&inputs, &outputs)?;
 
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
@@ -95,28 +171,56 @@ pub fn run(args: Args) -> Result<ExitCode> {
         per_vertex: BYTES_PER_POSITION,
         per_edge: BYTES_PER_MOVE * if asks_sums { 2 } else { 1 },
     };
-    let game = GameArgs {
-        graph: args.graph.clone(),
-        no_move: NoMoveRule::Lose,
-        terminal: None,
-        vertices: args.vertices,
-        names: args.names,
-    };
-    let (csr, _, names) = times.time("read", || game.load(budget, &bars))?;
-    let edges = csr.edge_count();
-    let values = times.time("grundy", || bars.spin("grundy", || grundy::grundy(&csr)))?;
-    let asked = read_sums(&args, csr.vertex_count(), names.as_ref())?;
-    let answers = if asked.is_empty() {
-        Vec::new()
+    // The database and the values appear together, when the run is done.
+    let mut files = Outputs::new();
+    let (values, graph, names, edges) = if is_database(&args.graph) {
+        if args.save.save.is_some() {
+            anyhow::bail!(
+                "{}: a database already keeps the values (--save writes one from a graph)",
+                common::shown(&args.graph)
+            );
+        }
+        let (graph, values, names) = times.time("read", || from_database(&args.graph))?;
+        let edges = graph.edge_count();
+        (values, Some(graph), names, edges)
     } else {
-        let graph: Graph = csr.with_successors();
-        let answers = times.time("sums", || answer(&graph, &values, &asked));
-        print_sums(&answers, names.as_ref(), args.json)?;
-        answers
+        let game = GameArgs {
+            graph: args.graph.clone(),
+            no_move: NoMoveRule::Lose,
+            terminal: None,
+            vertices: args.vertices,
+            names: args.names,
+        };
+        let (csr, _, names) = times.time("read", || game.load(budget, &bars))?;
+        let values = times.time("grundy", || bars.spin("grundy", || grundy::grundy(&csr)))?;
+        let save = Save {
+            args: &args,
+            bars: &bars,
+        };
+        save.stage(&csr, &values, names.as_ref(), &mut times, &mut files)?;
+        let edges = csr.edge_count();
+        (
+            values,
+            asks_sums.then(|| csr.with_successors()),
+            names,
+            edges,
+        )
+    };
+    let asked = read_sums(&args, values.len(), names.as_ref())?;
+    let answers = match &graph {
+        Some(graph) if !asked.is_empty() => {
+            let answers = times.time("sums", || answer(graph, &values, &asked));
+            print_sums(&answers, names.as_ref(), args.json)?;
+            answers
+        }
+        _ => Vec::new(),
     };
     if let Some(path) = &output {
-        times.time("write", || write_values(path, &values, names.as_ref()))?;
+        times.time("write", || {
+            write_values(&mut files, path, &values, names.as_ref())
+        })?;
     }
+    files.commit()?;
     let counts = values.counts();
     if args.json {
         print_json(
@@ -141,7 +245,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .peak()
             .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
         writeln!(out, "time: {}{peak}", times.line())?;
-        if let Some(p) = output.as_deref().filter(|p| !common::is_stdout(p)) {
+        let written = output.as_deref().filter(|p| !common::is_stdout(p));
+        for p in written.into_iter().chain(args.save.save.as_deref()) {
             writeln!(out, "wrote: {}", common::shown(p))?;
         }
     }
@@ -156,11 +261,11 @@ fn counts_line(c: GrundyCounts, stages: u32) -> String {
         .map_or_else(String::new, |m| format!(", largest {m}"));
     format!(
         "{} zero (lose), {} positive (win{largest}), {} infinite ({} win, {} draw); {}",
-        c.zero,
-        c.positive,
-        c.infinite_win + c.infinite_draw,
-        c.infinite_win,
-        c.infinite_draw,
+        HumanCount(c.zero),
+        HumanCount(c.positive),
+        HumanCount(c.infinite_win + c.infinite_draw),
+        HumanCount(c.infinite_win),
+        HumanCount(c.infinite_draw),
         common::count(u64::from(stages), "stage", "stages")
     )
 }
@@ -280,10 +385,15 @@ fn print_sums(answers: &[Answer], names: Option<&Names>, json: bool) -> Result<(
     Ok(())
 }
 
-/// Writes `vertex value` lines into `path`, atomically (`-` in place).
-fn write_values(path: &Path, values: &GrundyValues, names: Option<&Names>) -> Result<()> {
-    let mut outputs = Outputs::new();
-    outputs.write(path, |w| {
+/// Stages `vertex value` lines into `path` among `files` (written
+/// atomically when they are committed; `-` in place).
+fn write_values(
+    files: &mut Outputs,
+    path: &Path,
+    values: &GrundyValues,
+    names: Option<&Names>,
+) -> Result<()> {
+    files.write(path, |w| {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
         for v in 0..values.len() as u32 {
             if let Some(value) = values.value(v) {
@@ -292,7 +402,6 @@ fn write_values(path: &Path, values: &GrundyValues, names: Option<&Names>) -> Re
         }
         w.flush()
     })?;
-    outputs.commit()?;
     Ok(())
 }
 

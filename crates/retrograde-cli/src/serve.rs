@@ -143,6 +143,7 @@ fn solve_graph(input: &Path, db: &Path, limit: u64) -> Result<()> {
             keys: None,
             moves: Some((&offsets[..], &targets[..])),
             names: None,
+            grundy: None,
         },
     )?;
     Ok(())

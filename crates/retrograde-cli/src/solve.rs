@@ -363,6 +363,7 @@ fn save<S: Answers + Sync>(
         keys: None,
         moves: Some((&offsets[..], &targets[..])),
         names,
+        grundy: None,
     };
     args.save.stage(files, times, meta, &source, bars)
 }

@@ -450,6 +450,7 @@ fn far_database(path: &Path) {
                 keys: None,
                 moves: None,
                 names: None,
+                grundy: None,
             },
         )
         .unwrap();

@@ -160,3 +160,69 @@ fn values_and_json_cannot_share_standard_output() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_saved_database_keeps_the_values_and_answers_sums_without_the_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let named = data("named.txt");
+    let o = run(
+        &[
+            "grundy",
+            named.to_str().unwrap(),
+            "--names",
+            "--save",
+            "v.db",
+            "-q",
+        ],
+        d,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let from_graph = stdout(&o);
+    // The values and the sums, read back from the database alone.
+    let o = run(&["grundy", "v.db", "-q"], d);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), from_graph);
+    let o = run(
+        &["grundy", "v.db", "--tokens", "loop,middle,middle", "-q"],
+        d,
+    );
+    assert_eq!(
+        stdout(&o),
+        "loop,middle,middle: inf{0} (win): move the token on loop to start\n"
+    );
+    // It is also the graph's ordinary database: query reads it by name.
+    let o = run(&["query", "v.db", "loop", "--json"], d);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\"outcome\":\"win\""), "{}", stdout(&o));
+    // A flipped byte in the values is refused, naming the section.
+    let mut bytes = fs::read(d.join("v.db")).unwrap();
+    let header = String::from_utf8_lossy(&bytes[24..4096]).to_string();
+    let start = header.find("\"grundy\":{\"values\":{\"offset\":").unwrap() + 29;
+    let offset: usize = header[start..].split(',').next().unwrap().parse().unwrap();
+    bytes[4096 + offset] ^= 1;
+    fs::write(d.join("bad.db"), &bytes).unwrap();
+    let o = run(&["grundy", "bad.db"], d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("loopy nim values"), "{}", stderr(&o));
+    // A database without values says how to write one.
+    let o = run(
+        &[
+            "solve",
+            named.to_str().unwrap(),
+            "--names",
+            "--save",
+            "plain.db",
+            "-q",
+        ],
+        d,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["grundy", "plain.db"], d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("keeps no loopy nim values"),
+        "{}",
+        stderr(&o)
+    );
+}

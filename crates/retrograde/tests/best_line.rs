@@ -267,6 +267,7 @@ proptest! {
                 keys: None,
                 moves: Some((&offsets, &targets)),
                 names: None,
+                grundy: None,
             })
             .unwrap();
         let d = Database::open(&path).unwrap();

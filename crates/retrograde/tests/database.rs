@@ -36,6 +36,7 @@ fn write(
         keys,
         moves,
         names: None,
+        grundy: None,
     };
     db::Writer::new(Meta::new("test").variant("v").param("board", "x\ny"))
         .compression(compression)
@@ -297,6 +298,7 @@ fn unsorted_keys_are_refused_by_the_writer() {
         keys: Some(&keys[..]),
         moves: None,
         names: None,
+        grundy: None,
     };
     let err = db::Writer::new(Meta::new("t"))
         .write(&dir.path().join("x.db"), &source)
@@ -452,6 +454,7 @@ fn a_staged_database_appears_only_when_its_outputs_are_committed() {
         keys: None,
         moves: None,
         names: None,
+        grundy: None,
     };
     let writer = db::Writer::new(Meta::new("test"));
     let path = dir.path().join("game.db");

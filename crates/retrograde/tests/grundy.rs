@@ -124,6 +124,10 @@ proptest! {
         for v in 0..n as u32 {
             prop_assert_eq!(fast.value(v), slow[v as usize].clone(), "vertex {}", v);
         }
+        // Kept as codes and read back (as a database does): the same.
+        let (codes, order) = fast.codes();
+        let back = grundy::GrundyValues::from_codes(&g, codes.to_vec(), order.to_vec()).unwrap();
+        prop_assert_eq!(&back, &fast);
         // One token: the values' outcomes are the main engine's.
         let solved = retrograde::solve(&g, &Rules::normal()).unwrap();
         for v in 0..n as u32 {

@@ -191,6 +191,7 @@ fn a_database_answers_every_position_as_the_solve_does() {
                 keys: Some(&keys[..]),
                 moves: None,
                 names: None,
+                grundy: None,
             },
         )
         .unwrap();
@@ -236,6 +237,7 @@ fn a_graph_saved_with_names_and_a_start_is_read_and_shown_by_name() {
                 keys: None,
                 moves: Some((&offsets[..], &targets[..])),
                 names: Some(&names),
+                grundy: None,
             },
         )
         .unwrap();

@@ -86,7 +86,12 @@ impl Database {
         for c in self.moves.iter().flat_map(|(a, b)| [a, b]) {
             c.on(data).check_all()?;
         }
-        for c in self.names.iter().flat_map(|(a, b)| [a, b]) {
+        for c in self
+            .names
+            .iter()
+            .chain(&self.grundy)
+            .flat_map(|(a, b)| [a, b])
+        {
             c.on(data).check_all()?;
         }
         Ok(())

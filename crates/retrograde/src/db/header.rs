@@ -109,6 +109,20 @@ pub struct NamesHeader {
     pub text: Section,
 }
 
+/// Loopy nim values ([`grundy`](crate::grundy)), kept beside a graph's
+/// moves: `values` holds each record's finite value, `u32::MAX - 1` for
+/// an infinite one (its set is read from the moves) and `u32::MAX` for no
+/// position; `order` when each finite value was given (the counter
+/// function a winning move is chosen by). Both `u32` little-endian, one a
+/// record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GrundyHeader {
+    /// The values.
+    pub values: Section,
+    /// The order they were given in.
+    pub order: Section,
+}
+
 /// The header: what the database holds and where.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
@@ -140,6 +154,9 @@ pub struct Header {
     /// The positions' names, for a graph whose vertices have them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub names: Option<NamesHeader>,
+    /// Loopy nim values, for a graph saved by `retrograde grundy --save`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grundy: Option<GrundyHeader>,
     /// The record blocks (chunks: one per block).
     pub blocks: Section,
 }

@@ -57,7 +57,9 @@ mod read;
 mod section;
 mod write;
 
-pub use header::{Compression, Counts, Header, KeysHeader, Meta, MovesHeader, NamesHeader};
+pub use header::{
+    Compression, Counts, GrundyHeader, Header, KeysHeader, Meta, MovesHeader, NamesHeader,
+};
 pub use read::{Database, Sizes};
 pub use section::Section;
 pub use write::{dense, graph_moves, Source, WriteSummary, Writer};

@@ -37,6 +37,7 @@ pub struct Database {
     pub(super) keys: Option<(Checked, Checked, Checked)>,
     pub(super) moves: Option<(Checked, Checked)>,
     pub(super) names: Option<(Checked, Checked)>,
+    pub(super) grundy: Option<(Checked, Checked)>,
     cache: Mutex<Cache>,
     /// Where every [`keys::ONES`]-th key lies in the high bits: made on the
     /// first search through a crowded bucket (see [`keys::Keys::rank`]).
@@ -158,6 +159,7 @@ impl Database {
         let keys = key_sections(&header, data_len, path)?;
         let moves = move_sections(&header, data_len, path)?;
         let names = name_sections(&header, data_len, path)?;
+        let grundy = grundy_sections(&header, data_len, path)?;
         let data = data as usize;
         Ok(Database {
             path: path.to_path_buf(),
@@ -168,6 +170,7 @@ impl Database {
             keys,
             moves,
             names,
+            grundy,
             cache: Mutex::new(Cache::default()),
             ones: std::sync::OnceLock::new(),
         })
@@ -597,6 +600,39 @@ impl Database {
             .map_err(|i| damaged(format!("positions {i} and another share a name")))
     }
 
+    /// The loopy nim values kept (as [`GrundyValues::codes`] gives them:
+    /// values, then the order they were given in), every chunk checked;
+    /// `None` if the database keeps none. [`GrundyValues::from_codes`]
+    /// makes them values again, with the graph of the database's moves.
+    ///
+    /// # Errors
+    /// A damaged section.
+    ///
+    /// [`GrundyValues::codes`]: crate::grundy::GrundyValues::codes
+    /// [`GrundyValues::from_codes`]: crate::grundy::GrundyValues::from_codes
+    pub fn grundy_codes(&self) -> Result<Option<crate::grundy::Codes>, DbError> {
+        let Some((values, order)) = &self.grundy else {
+            return Ok(None);
+        };
+        let data = self.bytes();
+        let read = |c: &Checked| -> Result<Vec<u32>, DbError> {
+            let b = c.on(data);
+            b.check_all()?;
+            let bytes = b.slice(0, b.len())?;
+            Ok(bytes
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                .collect())
+        };
+        let both = || -> Result<_, DbError> {
+            Ok(crate::grundy::Codes {
+                values: read(values)?,
+                order: read(order)?,
+            })
+        };
+        both().map(Some).map_err(|e| self.blame(e))
+    }
+
     /// Bytes of each part of the file: header, records, keys, moves, names.
     pub fn sizes(&self) -> Sizes {
         let h = &self.header;
@@ -677,6 +713,31 @@ fn key_sections(
                 Checked::new("keys' low parts", &k.lows, false, data_len, path)?,
                 Checked::new("keys' high parts", &k.highs, false, data_len, path)?,
                 Checked::new("keys' samples", &k.samples, false, data_len, path)?,
+            ))
+        }
+    })
+}
+
+/// The loopy nim values' sections, checked against the record count;
+/// `None` if there are none.
+fn grundy_sections(
+    header: &Header,
+    data_len: u64,
+    path: &Path,
+) -> Result<Option<(Checked, Checked)>, DbError> {
+    Ok(match &header.grundy {
+        None => None,
+        Some(g) => {
+            let bytes = header.records.checked_mul(4);
+            if bytes != Some(g.values.bytes) || bytes != Some(g.order.bytes) {
+                return Err(DbError::Header {
+                    path: path.to_path_buf(),
+                    what: "the loopy nim values do not match the record count".into(),
+                });
+            }
+            Some((
+                Checked::new("loopy nim values", &g.values, false, data_len, path)?,
+                Checked::new("loopy nim values' order", &g.order, false, data_len, path)?,
             ))
         }
     })

@@ -10,9 +10,10 @@ use rayon::prelude::*;
 use super::keys::{self, packed_bytes, put_bits};
 use super::section::Section;
 use super::{
-    encode, Compression, Counts, DbError, Header, KeysHeader, Meta, MovesHeader, NamesHeader,
-    ALIGN, BLOCK_RECORDS, MAGIC, VERSION,
+    encode, Compression, Counts, DbError, GrundyHeader, Header, KeysHeader, Meta, MovesHeader,
+    NamesHeader, ALIGN, BLOCK_RECORDS, MAGIC, VERSION,
 };
+use crate::grundy::GrundyValues;
 use crate::io::names::Names;
 use crate::io::Outputs;
 use crate::{Answers, Outcome, Value};
@@ -38,6 +39,9 @@ pub struct Source<'a, F> {
     /// record `v` is named `names.name(v)` (a record past the names, with
     /// no name, is shown by its number).
     pub names: Option<&'a Names>,
+    /// Loopy nim values, one a record, kept for a graph (with its moves,
+    /// from which an infinite value's set is read back).
+    pub grundy: Option<&'a GrundyValues>,
 }
 
 /// The source of a dense game's database: record `v` is position `v`'s
@@ -51,6 +55,7 @@ pub fn dense<A: Answers + Sync + ?Sized>(
         keys: None,
         moves: None,
         names: None,
+        grundy: None,
     }
 }
 
@@ -159,6 +164,7 @@ impl Writer {
             .moves
             .map(|(offsets, targets)| place_moves(offsets, targets, &mut data));
         let names = source.names.map(|names| place_names(names, n, &mut data));
+        let grundy = source.grundy.map(|values| place_grundy(values, &mut data));
 
         let header = Header {
             format: "retrograde solution database".into(),
@@ -174,6 +180,7 @@ impl Writer {
             keys,
             moves,
             names,
+            grundy,
             blocks: blocks_section,
         };
         let start = write_file(outputs, path, &header, &data)?;
@@ -332,6 +339,18 @@ fn place_names(names: &Names, records: u64, data: &mut Vec<u8>) -> NamesHeader {
     }
 }
 
+/// Appends loopy nim values and their order to `data`.
+fn place_grundy(values: &GrundyValues, data: &mut Vec<u8>) -> GrundyHeader {
+    let (codes, order) = values.codes();
+    let v: Vec<u8> = codes.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let o: Vec<u8> = order.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let (va, oa) = (place(&v, data), place(&o, data));
+    GrundyHeader {
+        values: Section::of(&v, va),
+        order: Section::of(&o, oa),
+    }
+}
+
 /// Stages the file at `path` in `outputs`: the magic, the header's length,
 /// checksum and text, padding to [`ALIGN`], then `data`. Returns where the
 /// data starts.
@@ -424,6 +443,7 @@ impl Writer {
                 keys: Some(&keys),
                 moves: None,
                 names: None,
+                grundy: None,
             },
         )
     }
@@ -520,6 +540,15 @@ fn check_source<F>(source: &Source<'_, F>) -> Result<(), DbError> {
                 records: n,
                 other: targets.len() as u64,
                 what: "moves, with offsets that do not index them in order",
+            });
+        }
+    }
+    if let Some(values) = source.grundy {
+        if values.len() as u64 != n || source.moves.is_none() {
+            return Err(DbError::SourceMismatch {
+                records: n,
+                other: values.len() as u64,
+                what: "loopy nim values (one a record, with the moves, expected)",
             });
         }
     }

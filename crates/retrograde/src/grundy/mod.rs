@@ -74,7 +74,7 @@ pub use sum::{sum, winning_move, SumMove, Token};
 
 use std::fmt;
 
-use crate::{GameGraph, Outcome};
+use crate::{GameGraph, Outcome, Successors};
 
 /// A position's value: a nim heap's size, or `∞(K)`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -142,6 +142,40 @@ pub enum GrundyError {
         vertex: u32,
         /// Its value.
         outcome: Outcome,
+    },
+}
+
+/// Values as a database keeps them ([`GrundyValues::codes`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Codes {
+    /// A finite value, `u32::MAX - 1` for an infinite one, `u32::MAX - 2`
+    /// for no position, one a position.
+    pub values: Vec<u32>,
+    /// When each finite value was given (`u32::MAX` for the others).
+    pub order: Vec<u32>,
+}
+
+/// Why kept values cannot be read back ([`GrundyValues::from_codes`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CodeError {
+    /// The arrays do not match the graph.
+    #[error("{values} values and {order} orders kept for a graph of {positions} positions")]
+    Length {
+        /// Values kept.
+        values: u64,
+        /// Orders kept.
+        order: u64,
+        /// The graph's positions.
+        positions: u64,
+    },
+    /// A code that is no value.
+    #[error("position {vertex}'s value is kept as {code}, which is no value")]
+    Code {
+        /// The position.
+        vertex: u32,
+        /// Its code.
+        code: u32,
     },
 }
 
@@ -232,10 +266,90 @@ impl GrundyValues {
         self.finite(v).map(|_| self.order[v as usize])
     }
 
-    /// The stages the labelling took (the largest finite value + 2, or 1
-    /// when there is none but infinite values; 0 for no position).
+    /// The stages the labelling took: one more than the largest finite
+    /// value, or than the least value missing from an infinite position's
+    /// set if that is larger (it was found infinite at that stage); 0 for
+    /// no position.
     pub fn stages(&self) -> u32 {
         self.stages
+    }
+
+    /// The values as codes (a finite value, `u32::MAX - 1` for an infinite
+    /// one, `u32::MAX - 2` for no position... as a database keeps them:
+    /// see [`GrundyValues::from_codes`]) and the order finite values were
+    /// given in (`u32::MAX` for the others).
+    pub fn codes(&self) -> (&[u32], &[u32]) {
+        (&self.value, &self.order)
+    }
+
+    /// Values kept as [`GrundyValues::codes`] gave them, for the graph `g`
+    /// they were computed on: the infinite values' sets are read from its
+    /// moves.
+    ///
+    /// # Errors
+    /// Arrays of another length than `g`'s positions, or a code that is
+    /// no value.
+    pub fn from_codes<G: Successors + ?Sized>(
+        g: &G,
+        value: Vec<u32>,
+        order: Vec<u32>,
+    ) -> Result<GrundyValues, CodeError> {
+        let n = g.vertex_count();
+        if value.len() != n || order.len() != n {
+            return Err(CodeError::Length {
+                values: value.len() as u64,
+                order: order.len() as u64,
+                positions: n as u64,
+            });
+        }
+        if let Some(v) = value.iter().position(|&a| a == OPEN) {
+            return Err(CodeError::Code {
+                vertex: v as u32,
+                code: value[v],
+            });
+        }
+        // The stages a run takes: one past the last value given and past
+        // the last stage a position was found infinite at, the least
+        // value among none of its options (it has options of all below).
+        let mut stages = value
+            .iter()
+            .filter(|&&a| a < ABSENT)
+            .max()
+            .map_or(0, |&m| m + 1);
+        let mut set_offsets = vec![0u64; n + 1];
+        let mut sets = Vec::new();
+        for u in 0..n as u32 {
+            if value[u as usize] == INFINITE {
+                let from = sets.len();
+                g.for_each_successor(u, |w| {
+                    if let Some(&a) = value.get(w as usize).filter(|&&a| a < ABSENT) {
+                        sets.push(a);
+                    }
+                });
+                sets[from..].sort_unstable();
+                let mut kept = from;
+                for i in from..sets.len() {
+                    if i == from || sets[i] != sets[i - 1] {
+                        sets[kept] = sets[i];
+                        kept += 1;
+                    }
+                }
+                sets.truncate(kept);
+                let mex = (0..)
+                    .zip(&sets[from..])
+                    .find(|&(i, &a)| i != a)
+                    .map_or(kept - from, |(i, _)| i as usize);
+                stages = stages.max(mex as u32 + 1);
+            }
+            set_offsets[u as usize + 1] = sets.len() as u64;
+        }
+        Ok(GrundyValues {
+            value,
+            order,
+            set_offsets,
+            sets,
+            stages,
+        })
     }
 
     /// Positions by kind, and the largest finite value.
