@@ -245,3 +245,78 @@ fn a_terminal_win_is_refused_and_a_terminal_loss_is_value_zero() {
     let e = grundy(&won).unwrap_err();
     assert!(e.to_string().contains("position 1 is terminal"), "{e}");
 }
+
+/// A pile of 0 to 20 counters: take 1 or 2, or put one back on a pile of
+/// 10 to 19 (so play can loop); facing exactly 13 loses on the spot.
+struct Pile;
+
+const MAX: u32 = 20;
+
+impl retrograde::Game for Pile {
+    fn position_count(&self) -> usize {
+        MAX as usize + 1
+    }
+    fn for_each_move<F: FnMut(u32)>(&self, p: u32, mut f: F) {
+        for take in 1..=2 {
+            if take <= p {
+                f(p - take);
+            }
+        }
+        if (10..MAX).contains(&p) {
+            f(p + 1);
+        }
+    }
+    fn for_each_unmove<F: FnMut(u32)>(&self, q: u32, mut f: F) {
+        for take in 1..=2 {
+            if q + take <= MAX {
+                f(q + take);
+            }
+        }
+        if q >= 11 {
+            f(q - 1);
+        }
+    }
+    fn terminal(&self, p: u32) -> Option<Outcome> {
+        (p == 13).then_some(Outcome::Lose)
+    }
+}
+
+/// The same game by its rules alone, from a pile of 20.
+struct PileRules;
+
+impl retrograde::StateGame for PileRules {
+    type Position = u32;
+    fn starts(&self) -> Vec<u32> {
+        vec![MAX]
+    }
+    fn for_each_move<F: FnMut(u32)>(&self, p: &u32, f: F) {
+        retrograde::Game::for_each_move(&Pile, *p, f)
+    }
+    fn terminal(&self, p: &u32) -> Option<Outcome> {
+        retrograde::Game::terminal(&Pile, *p)
+    }
+}
+
+#[test]
+fn numbered_and_rules_alone_games_get_the_values_of_their_graph() {
+    // The explicit graph, a terminal position keeping no moves.
+    let mut edges = Vec::new();
+    for p in 0..=MAX {
+        if p != 13 {
+            retrograde::Game::for_each_move(&Pile, p, |q| edges.push((p, q)));
+        }
+    }
+    let explicit = grundy(&graph(MAX as usize + 1, &edges)).unwrap();
+    let numbered = grundy(&retrograde::game::AsGraph(Pile)).unwrap();
+    let explored = retrograde::explore::explore(PileRules).unwrap();
+    let by_rules = grundy(&explored).unwrap();
+    for p in 0..=MAX {
+        assert_eq!(numbered.value(p), explicit.value(p), "pile {p}");
+        let i = explored.index(&p).unwrap();
+        assert_eq!(by_rules.value(i), explicit.value(p), "pile {p}");
+    }
+    // 13 is lost on the spot, 14 and 15 move to it: 0, then 1 and 2 ...
+    assert_eq!(explicit.value(13), Some(Loopy::Finite(0)));
+    assert_eq!(explicit.value(0), Some(Loopy::Finite(0)));
+    assert_eq!(explicit.value(2), Some(Loopy::Finite(2)));
+}
