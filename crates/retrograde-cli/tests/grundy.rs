@@ -226,3 +226,45 @@ fn a_saved_database_keeps_the_values_and_answers_sums_without_the_graph() {
         stderr(&o)
     );
 }
+
+#[test]
+fn svg_draws_every_vertex_with_its_value_and_refuses_big_graphs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let chase = data("chase.txt");
+    let o = run(
+        &[
+            "grundy",
+            chase.to_str().unwrap(),
+            "--svg",
+            "c.svg",
+            "-o",
+            "v.txt",
+        ],
+        d,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let svg = fs::read_to_string(d.join("c.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<circle").count(), 10);
+    for label in ["7: inf{0}", "5: inf", "3: 1", "2: 0"] {
+        assert!(svg.contains(&format!(">{label}</text>")), "{label}");
+    }
+    // 9 -> 2 twice is drawn once, saying so.
+    assert!(svg.contains("<title>2 moves</title>"));
+    fs::write(
+        d.join("big.txt"),
+        (0..101)
+            .map(|v| format!("{v} {}\n", (v + 1) % 101))
+            .collect::<String>(),
+    )
+    .unwrap();
+    let o = run(&["grundy", "big.txt", "--svg", "big.svg"], d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--svg draws graphs of up to 100 vertices; this one has 101"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!d.join("big.svg").exists());
+}

@@ -111,8 +111,8 @@ pub struct NamesHeader {
 
 /// Loopy nim values ([`grundy`](crate::grundy)), kept beside a graph's
 /// moves: `values` holds each record's finite value, `u32::MAX - 1` for
-/// an infinite one (its set is read from the moves) and `u32::MAX` for no
-/// position; `order` when each finite value was given (the counter
+/// an infinite one (its set is read from the moves) and `u32::MAX - 2` for
+/// no position; `order` when each finite value was given (the counter
 /// function a winning move is chosen by). Both `u32` little-endian, one a
 /// record.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -62,10 +62,11 @@
 //! Stage `i` costs the positions still open plus the moves into positions of
 //! value `i` and into escaped ones: **O((V + E) · (m + 2))** time for a
 //! largest finite value `m`, and `m + 1 ≤ √(2E) + 1` (a position of value `m`
-//! has options of every smaller value, each of which has its own). That is
-//! within the bound given for the algorithm, `O(V · E)`. Memory: five `u32`
-//! a position and, for the infinite ones' sets, 4 bytes a move into a
-//! finite position at most (8 bytes a position for their offsets).
+//! has options of every smaller value, each of which has its own), and
+//! `m < V`: at most `O(V · (V + E))`. Memory: five `u32` a position and, for
+//! the infinite ones' sets, 4 bytes a move into a finite position at most
+//! (8 bytes a position for their offsets). docs/GRUNDY.md has the theory,
+//! a worked example and measurements.
 
 pub mod reference;
 mod sum;
@@ -274,10 +275,10 @@ impl GrundyValues {
         self.stages
     }
 
-    /// The values as codes (a finite value, `u32::MAX - 1` for an infinite
-    /// one, `u32::MAX - 2` for no position... as a database keeps them:
-    /// see [`GrundyValues::from_codes`]) and the order finite values were
-    /// given in (`u32::MAX` for the others).
+    /// The values as codes, as a database keeps them (a finite value,
+    /// `u32::MAX - 1` for an infinite one, `u32::MAX - 2` for no position;
+    /// [`GrundyValues::from_codes`] reads them back), and the order the
+    /// finite values were given in (`u32::MAX` for the others).
     pub fn codes(&self) -> (&[u32], &[u32]) {
         (&self.value, &self.order)
     }
