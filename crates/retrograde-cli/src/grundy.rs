@@ -71,9 +71,12 @@ const SVG_LIMIT: usize = 100;
 fn is_database(path: &Path) -> bool {
     use std::io::Read;
     let mut magic = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok_and(|()| &magic == retrograde::db::MAGIC)
+    // Only a regular file can be a database (it is mapped); a pipe or
+    // standard input is read once, by the graph's reader.
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut magic))
+            .is_ok_and(|()| &magic == retrograde::db::MAGIC)
 }
 
 /// The graph, values and names a database saved by `grundy --save` keeps.
@@ -85,6 +88,11 @@ fn from_database(path: &Path) -> Result<(Graph, GrundyValues, Option<Names>)> {
             "{shown}: the database keeps no loopy nim values (`retrograde grundy GRAPH --save FILE` writes one that does)"
         );
     };
+    // The moves checked (targets within the graph) and names read.
+    retrograde::play::StoredGraph::new(&db)?;
+    if let Some(v) = codes.values.iter().position(|&c| c == u32::MAX - 2) {
+        anyhow::bail!("{shown}: vertex {v}'s loopy nim value is kept as \"no position\", but every vertex of a graph is one (the file is damaged)");
+    }
     let n = db.len();
     let mut edges = Vec::new();
     for v in 0..n {
@@ -155,11 +163,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => None,
     };
     let json = args.json.then_some(Stdout::Text("--json"));
-    let sums = asks_sums.then_some(Stdout::Text("--tokens and --sums"));
+    let sums = asks_sums.then_some(Stdout::Text(if args.tokens.is_empty() {
+        "--sums"
+    } else {
+        "--tokens"
+    }));
     common::check_stdout(
         json.into_iter()
             .chain(sums)
-            .chain(output.iter().map(|p| Stdout::File("values", p))),
+            .chain(output.iter().map(|p| Stdout::File("values", p)))
+            .chain(args.save.save.iter().map(|p| Stdout::File("database", p)))
+            .chain(args.svg.iter().map(|p| Stdout::File("picture", p))),
     )?;
     let inputs: Vec<&Path> = std::iter::once(args.graph.as_path())
         .chain(args.sums.as_deref())
@@ -311,8 +325,12 @@ fn read_sums(args: &Args, n: usize, names: Option<&Names>) -> Result<Vec<Asked>>
         asked.push(Asked { tokens });
     }
     if let Some(path) = &args.sums {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("{}: cannot read the sums", common::shown(path)))?;
+        let text = if path.as_os_str() == "-" {
+            std::io::read_to_string(std::io::stdin())
+        } else {
+            std::fs::read_to_string(path)
+        }
+        .with_context(|| format!("{}: cannot read the sums", common::shown(path)))?;
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("");
             let words: Vec<&str> = line
