@@ -196,6 +196,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // The database and the values appear together, when the run is done.
     let mut files = Outputs::new();
     let (values, graph, names, edges) = if is_database(&args.graph) {
+        let graph_options = [
+            (args.vertices.is_some(), "--vertices"),
+            (args.names, "--names"),
+        ];
+        if let Some((_, option)) = graph_options.iter().find(|o| o.0) {
+            anyhow::bail!(
+                "{}: {option} reads a graph; a database keeps its vertices and names",
+                common::shown(&args.graph)
+            );
+        }
         if args.save.save.is_some() {
             anyhow::bail!(
                 "{}: a database already keeps the values (--save writes one from a graph)",

@@ -205,6 +205,14 @@ fn a_saved_database_keeps_the_values_and_answers_sums_without_the_graph() {
     let o = run(&["grundy", "bad.db"], d);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("loopy nim values"), "{}", stderr(&o));
+    // Graph options do not apply to a database: refused, not ignored.
+    let o = run(&["grundy", "v.db", "--vertices", "3"], d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--vertices reads a graph"),
+        "{}",
+        stderr(&o)
+    );
     // A database without values says how to write one.
     let o = run(
         &[
