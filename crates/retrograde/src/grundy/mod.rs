@@ -75,7 +75,7 @@ pub use sum::{sum, winning_move, SumMove, Token};
 
 use std::fmt;
 
-use crate::{GameGraph, Outcome, Successors};
+use crate::{GameGraph, Outcome};
 
 /// A position's value: a nim heap's size, or `∞(K)`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -284,13 +284,13 @@ impl GrundyValues {
     }
 
     /// Values kept as [`GrundyValues::codes`] gave them, for the graph `g`
-    /// they were computed on: the infinite values' sets are read from its
-    /// moves.
+    /// they were computed on: the infinite values' sets are gathered from
+    /// its moves, as [`grundy`] gathers them.
     ///
     /// # Errors
     /// Arrays of another length than `g`'s positions, or a code that is
     /// no value.
-    pub fn from_codes<G: Successors + ?Sized>(
+    pub fn from_codes<G: GameGraph + ?Sized>(
         g: &G,
         value: Vec<u32>,
         order: Vec<u32>,
@@ -309,6 +309,7 @@ impl GrundyValues {
                 code: value[v],
             });
         }
+        let (set_offsets, sets) = infinite_sets(g, &value);
         // The stages a run takes: one past the last value given and past
         // the last stage a position was found infinite at, the least
         // value among none of its options (it has options of all below).
@@ -317,32 +318,15 @@ impl GrundyValues {
             .filter(|&&a| a < ABSENT)
             .max()
             .map_or(0, |&m| m + 1);
-        let mut set_offsets = vec![0u64; n + 1];
-        let mut sets = Vec::new();
-        for u in 0..n as u32 {
-            if value[u as usize] == INFINITE {
-                let from = sets.len();
-                g.for_each_successor(u, |w| {
-                    if let Some(&a) = value.get(w as usize).filter(|&&a| a < ABSENT) {
-                        sets.push(a);
-                    }
-                });
-                sets[from..].sort_unstable();
-                let mut kept = from;
-                for i in from..sets.len() {
-                    if i == from || sets[i] != sets[i - 1] {
-                        sets[kept] = sets[i];
-                        kept += 1;
-                    }
-                }
-                sets.truncate(kept);
-                let mex = (0..)
-                    .zip(&sets[from..])
+        for u in 0..n {
+            if value[u] == INFINITE {
+                let set = &sets[set_offsets[u] as usize..set_offsets[u + 1] as usize];
+                let mex = (0u32..)
+                    .zip(set)
                     .find(|&(i, &a)| i != a)
-                    .map_or(kept - from, |(i, _)| i as usize);
-                stages = stages.max(mex as u32 + 1);
+                    .map_or(set.len() as u32, |(i, _)| i);
+                stages = stages.max(mex + 1);
             }
-            set_offsets[u as usize + 1] = sets.len() as u64;
         }
         Ok(GrundyValues {
             value,
