@@ -17,6 +17,22 @@ fn fixture(name: &str) -> String {
         .collect()
 }
 
+/// Runs the binary with `args` in `dir`, `input` on its standard input.
+fn with_stdin(args: &[&str], dir: &std::path::Path, input: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = bin()
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn values_of_chase_are_the_hand_worked_ones_from_text_binary_and_matrix_market() {
     let dir = tempfile::tempdir().unwrap();
@@ -279,34 +295,15 @@ fn svg_draws_every_vertex_with_its_value_and_refuses_big_graphs() {
 
 #[test]
 fn a_graph_on_standard_input_is_read_whole_and_sums_may_come_from_it_too() {
-    use std::io::Write;
-    use std::process::Stdio;
     let dir = tempfile::tempdir().unwrap();
-    let mut child = bin()
-        .args(["grundy", "-", "-q"])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"0 1\n2 3\n4 5\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = with_stdin(&["grundy", "-", "-q"], dir.path(), b"0 1\n2 3\n4 5\n");
     assert_eq!(stdout(&o), "0\t1\n1\t0\n2\t1\n3\t0\n4\t1\n5\t0\n");
     let chase = data("chase.txt");
-    let mut child = bin()
-        .args(["grundy", chase.to_str().unwrap(), "--sums", "-", "-q"])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"1,6\n").unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = with_stdin(
+        &["grundy", chase.to_str().unwrap(), "--sums", "-", "-q"],
+        dir.path(),
+        b"1,6\n",
+    );
     assert_eq!(stdout(&o), "1,6: inf{0} (win): move the token on 6 to 1\n");
     // A database or picture on standard output beside the answers: refused.
     let o = run(
