@@ -46,6 +46,26 @@ pub enum Error {
         /// What was expected and what was found.
         message: String,
     },
+    /// An owners file ([`io::owners`](crate::io::owners)) without a line
+    /// for some vertex.
+    #[error(
+        "{}: vertex {vertex} has no owner (every vertex needs a line `vertex 0|1`)",
+        shown(path)
+    )]
+    NoOwner {
+        /// The owners file.
+        path: PathBuf,
+        /// The first vertex without an owner (its name, for named vertices).
+        vertex: String,
+    },
+    /// Owners for a graph of another size.
+    #[error("{owners} owners for a graph of {vertices} vertices")]
+    OwnerCount {
+        /// Owners given.
+        owners: u64,
+        /// The graph's vertices.
+        vertices: u64,
+    },
     /// A word where a line's vertex id (a number) was expected: the
     /// input names its vertices, and is read as such by
     /// [`io::names`](crate::io::names).

@@ -72,7 +72,7 @@
 //! ```
 
 use crate::graph::NONE;
-use crate::{GameGraph, NoMoveRule, Outcome, Value};
+use crate::{GameGraph, NoMoveRule, Outcome, Player, Value};
 
 /// A win for the player to move.
 pub const WIN: u8 = Outcome::Win as u8;
@@ -253,6 +253,39 @@ pub enum Effect {
     Nothing,
 }
 
+/// A successor's state code as the player who moves into it sees it:
+/// unchanged when the turn passes (a `Lose` there is good for the mover),
+/// `Win` and `Lose` swapped when the move keeps the turn (`same_player`:
+/// the successor's value is the mover's own). Engines pass every decided
+/// successor through this before [`effect`], [`rank`] and
+/// [`Bookkeeping::successor_decided`]; for a strictly alternating game
+/// `same_player` is always false and this is the identity.
+///
+/// ```
+/// use retrograde::kernel::{seen, LOSE, TIE, WIN};
+/// assert_eq!(seen(WIN, false), WIN);
+/// assert_eq!(seen(WIN, true), LOSE);
+/// assert_eq!(seen(LOSE, true), WIN);
+/// assert_eq!(seen(TIE, true), TIE);
+/// ```
+#[inline(always)]
+pub fn seen(code: u8, same_player: bool) -> u8 {
+    // WIN is 0 and LOSE 1: one xor swaps them.
+    if same_player && code <= LOSE {
+        code ^ 1
+    } else {
+        code
+    }
+}
+
+/// Whether a move keeps the turn: both positions name their player to move
+/// and it is the same one. A position that names no one
+/// ([`GameGraph::owner`] is `None`) passes the turn.
+#[inline(always)]
+pub fn same_player(from: Option<Player>, to: Option<Player>) -> bool {
+    matches!((from, to), (Some(a), Some(b)) if a == b)
+}
+
 /// The effect of a decided successor on an undecided predecessor.
 #[inline]
 pub fn effect(successor: u8) -> Effect {
@@ -261,6 +294,41 @@ pub fn effect(successor: u8) -> Effect {
         WIN => Effect::CountDown,
         TIE => Effect::Decide(TIE),
         _ => Effect::Nothing,
+    }
+}
+
+/// What a decided successor does to each of its predecessors, worked out
+/// once for all of them: the [`effect`] of its code [`seen`] by a
+/// predecessor whose mover changes ([`Effects::on`] with another or no
+/// owner) and by one whose mover moves again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Effects {
+    pass: Effect,
+    keep: Effect,
+    owner: Option<Player>,
+}
+
+impl Effects {
+    /// The effects of a successor of state code `code` whose mover is `owner`.
+    #[inline(always)]
+    pub fn of(code: u8, owner: Option<Player>) -> Effects {
+        Effects {
+            pass: effect(code),
+            keep: effect(seen(code, true)),
+            owner,
+        }
+    }
+
+    /// The effect on a predecessor whose mover is `owner`. For a strictly
+    /// alternating game (no owners) this is always the `pass` effect, and
+    /// the other is never computed.
+    #[inline(always)]
+    pub fn on(self, owner: Option<Player>) -> Effect {
+        if same_player(owner, self.owner) {
+            self.keep
+        } else {
+            self.pass
+        }
     }
 }
 
@@ -337,14 +405,14 @@ pub fn best_first<T>(moves: &mut [T], value: impl Fn(&T) -> Value) {
 }
 
 /// The best move among the successors reported by `for_each_successor` in
-/// the game's order of moves (each as `(id, the successor's value)`): the
-/// first of greatest [`preference`], the move [`best_first`] puts first.
-/// `None` without successors.
+/// the game's order of moves (each as `(id, the move's value for the
+/// mover)`: [`Value::after`]): the first of greatest [`preference`], the
+/// move [`best_first`] puts first. `None` without successors.
 #[inline]
 pub fn first_best_of(for_each_successor: impl FnOnce(&mut dyn FnMut(u32, Value))) -> Option<u32> {
     let mut best: Option<(Preference, u32)> = None;
-    for_each_successor(&mut |w, after| {
-        let p = preference(after.after_move());
+    for_each_successor(&mut |w, value| {
+        let p = preference(value);
         if best.is_none_or(|(b, _)| p > b) {
             best = Some((p, w));
         }
@@ -549,8 +617,11 @@ mod tests {
             (4, Value::new(Outcome::Lose, Some(4))),
             (2, Value::new(Outcome::Tie, Some(1))),
         ];
-        let first =
-            first_best_of(|report| successors.iter().for_each(|&(w, after)| report(w, after)));
+        let first = first_best_of(|report| {
+            successors
+                .iter()
+                .for_each(|&(w, after)| report(w, after.after_move()))
+        });
         let mut sorted: Vec<(u32, Value)> = successors
             .iter()
             .map(|&(w, after)| (w, after.after_move()))

@@ -63,7 +63,7 @@ pub use error::{human_bytes, ArraysError, Error, Location, Naming, Result, Solve
 pub use explore::{solve_states, Explorer, StateGame, StateSolution};
 pub use game::{solve_game, Game};
 pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Successors};
-pub use outcome::{LabelWalk, Labels, NoMoveRule, Outcome, Rules, UnknownName, Value};
+pub use outcome::{LabelWalk, Labels, NoMoveRule, Outcome, Player, Rules, UnknownName, Value};
 pub use solve::{
     solve, Answers, Histogram, HistogramCounter, Line, Lookup, MoveValue, NoProgress, Progress,
     Solution, Solved, Summary, Values,

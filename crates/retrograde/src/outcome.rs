@@ -122,6 +122,55 @@ impl FromStr for Outcome {
     }
 }
 
+/// One of the two players, where a game names who moves at a position
+/// ([`GameGraph::owner`](crate::GameGraph::owner)): in an arena every
+/// vertex has an owner, in dots and boxes a player who completes a box
+/// moves again. A game that names no one alternates strictly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Player {
+    /// Player 0 (PGSolver's Even, the first to move).
+    First = 0,
+    /// Player 1 (PGSolver's Odd).
+    Second = 1,
+}
+
+impl Player {
+    /// Player 0 or 1 from its number; `None` for any other.
+    ///
+    /// ```
+    /// use retrograde::Player;
+    /// assert_eq!(Player::from_index(1), Some(Player::Second));
+    /// assert_eq!(Player::from_index(2), None);
+    /// ```
+    pub fn from_index(i: u64) -> Option<Player> {
+        match i {
+            0 => Some(Player::First),
+            1 => Some(Player::Second),
+            _ => None,
+        }
+    }
+
+    /// 0 or 1.
+    pub fn index(self) -> u8 {
+        self as u8
+    }
+
+    /// The other player.
+    pub fn other(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.index())
+    }
+}
+
 /// The value of a position: its [`Outcome`] for the player to move and, when
 /// best play ends the game, how many plies it lasts (its *remoteness*).
 ///
@@ -160,10 +209,29 @@ impl Value {
     /// assert_eq!(Value::new(Outcome::Draw, None).after_move(), Value::new(Outcome::Draw, None));
     /// ```
     pub fn after_move(self) -> Value {
-        Value::new(
-            self.outcome.flip(),
-            self.remoteness.map(|r| r.saturating_add(1)),
-        )
+        self.after(false)
+    }
+
+    /// The value of a move to a position of value `self`, for the player
+    /// who makes it, where `same_player` tells whether that player also
+    /// moves there (a move that keeps the turn: see
+    /// [`GameGraph::owner`](crate::GameGraph::owner)): then the outcome is
+    /// theirs already and is not flipped. One ply longer either way.
+    /// `after(false)` is [`Value::after_move`].
+    ///
+    /// ```
+    /// use retrograde::{Outcome, Value};
+    /// let there = Value::new(Outcome::Win, Some(4));
+    /// assert_eq!(there.after(true), Value::new(Outcome::Win, Some(5)));
+    /// assert_eq!(there.after(false), Value::new(Outcome::Lose, Some(5)));
+    /// ```
+    pub fn after(self, same_player: bool) -> Value {
+        let outcome = if same_player {
+            self.outcome
+        } else {
+            self.outcome.flip()
+        };
+        Value::new(outcome, self.remoteness.map(|r| r.saturating_add(1)))
     }
 
     /// How many plies longer (positive) or shorter (negative) the game lasts

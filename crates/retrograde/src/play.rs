@@ -18,7 +18,7 @@
 
 use crate::db::{Database, DbError, Meta};
 use crate::io::names::Names;
-use crate::{kernel, Value};
+use crate::{kernel, Player, Value};
 
 /// Text that is not a position of the game.
 ///
@@ -140,6 +140,14 @@ pub trait Playable: Sync {
     /// Who is to move at `p`, in the game's words (`white`, `Sente`, `X`).
     fn to_move(&self, p: u64) -> String;
 
+    /// Who moves at `p`, for a game where a player may move twice in a
+    /// row (see [`GameGraph::owner`](crate::GameGraph::owner)); `None` (the
+    /// default) for one that alternates strictly. A move keeps the turn
+    /// when both its positions name the same player.
+    fn owner(&self, _p: u64) -> Option<Player> {
+        None
+    }
+
     /// The moves of `p`, each named as the game writes moves, with the
     /// position it leads to; none when the game is over at `p`. A move
     /// listed twice is two moves.
@@ -252,7 +260,8 @@ pub struct MoveAnswer {
     pub name: String,
     /// The position it leads to.
     pub to: u64,
-    /// Its value for the mover: the outcome there flipped, one ply more.
+    /// Its value for the mover: the outcome there flipped (kept where the
+    /// mover moves again), one ply more.
     pub value: Value,
     /// How many plies longer (positive) or shorter (negative) the game
     /// lasts after this move than under best play, when the move keeps the
@@ -267,9 +276,10 @@ pub struct MoveAnswer {
 impl MoveAnswer {
     /// The move `name` to `to` (whose value, for its player to move, is
     /// `after`) played from a position of value `here`: its value for the
-    /// mover is [`Value::after_move`], its delta [`Value::delta`].
-    pub fn new(name: String, to: u64, after: Value, here: Value) -> MoveAnswer {
-        let value = after.after_move();
+    /// mover is [`Value::after`] (`same_player`: whether the mover moves
+    /// again at `to`), its delta [`Value::delta`].
+    pub fn new(name: String, to: u64, after: Value, same_player: bool, here: Value) -> MoveAnswer {
+        let value = after.after(same_player);
         MoveAnswer {
             name,
             to,
@@ -421,9 +431,11 @@ impl Probe<'_> {
     /// record; a damaged database.
     pub fn answer(&self, p: u64) -> Result<Answer, ProbeError> {
         let here = self.known(p)?;
+        let owner = self.game.owner(p);
         let mut moves = Vec::new();
         for (name, to) in self.game.moves(p) {
-            moves.push(MoveAnswer::new(name, to, self.known(to)?, here));
+            let same = kernel::same_player(owner, self.game.owner(to));
+            moves.push(MoveAnswer::new(name, to, self.known(to)?, same, here));
         }
         kernel::best_first(&mut moves, |m| m.value);
         Ok(Answer {

@@ -366,6 +366,18 @@ struct Successions {
     any_draw: bool,
 }
 
+/// The value `x` of `w`, a successor of `v`, as the opponent of `v`'s mover
+/// holds it: as stated where the move passes the turn, with `Win` and
+/// `Lose` swapped where `v`'s mover moves again at `w`
+/// ([`GameGraph::same_player`](crate::GameGraph::same_player)). The
+/// conditions below are written for this side.
+fn as_opponent<G: Successors + ?Sized>(g: &G, v: u32, w: u32, x: Value) -> Value {
+    match g.same_player(v, w) {
+        true => Value::new(x.outcome.flip(), x.remoteness),
+        false => x,
+    }
+}
+
 /// The conditions of a non-terminal position `v`: one pass over its moves.
 fn check_position<G: Successors + ?Sized, S: Answers + ?Sized>(
     g: &G,
@@ -377,7 +389,8 @@ fn check_position<G: Successors + ?Sized, S: Answers + ?Sized>(
     let best = s.best_move(v);
     let m = Successions::gather(g, s, v, best);
     check_value(&m, stated, fail);
-    check_best_move(s, best, m.move_is_edge, stated, fail);
+    let next = best.and_then(|w| s.value(w).map(|x| as_opponent(g, v, w, x)));
+    check_best_move(best, next, m.move_is_edge, stated, fail);
 }
 
 impl Successions {
@@ -392,7 +405,7 @@ impl Successions {
         g.for_each_successor(v, |w| {
             m.move_is_edge |= best == Some(w);
             if let Some(x) = s.value(w) {
-                m.add(w, x);
+                m.add(w, as_opponent(g, v, w, x));
             }
         });
         m
@@ -476,9 +489,9 @@ fn check_value(m: &Successions, stated: Value, fail: &mut dyn FnMut(Condition)) 
 
 /// The conditions on a position's listed `best` move (`move_is_edge`:
 /// whether it is among the position's moves), for its `stated` value.
-fn check_best_move<S: Answers + ?Sized>(
-    s: &S,
+fn check_best_move(
     best: Option<u32>,
+    next: Option<Value>,
     move_is_edge: bool,
     stated: Value,
     fail: &mut dyn FnMut(Condition),
@@ -488,7 +501,6 @@ fn check_best_move<S: Answers + ?Sized>(
         None => fail(Condition::MissingMove),
         Some(to) if !move_is_edge => fail(Condition::NotAnEdge { to }),
         Some(to) => {
-            let next = s.value(to);
             let one_less = next.and_then(|x| x.remoteness).map(|r| u64::from(r) + 1) == rem;
             let reaches = |o: Outcome| next.is_some_and(|x| x.outcome == o);
             let good = match stated.outcome {

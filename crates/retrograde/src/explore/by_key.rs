@@ -111,7 +111,9 @@ pub(super) fn explore<G: StateGame>(
         terminal,
         graph,
         starts,
-    })
+        owners: None,
+    }
+    .with_owners())
 }
 
 /// Counts while exploring.

@@ -212,7 +212,9 @@ impl<'p> Explorer<'p> {
                 reverse,
             },
             starts,
-        })
+            owners: None,
+        }
+        .with_owners())
     }
 
     /// The bytes exploring and building the graph need for `positions` and

@@ -4,7 +4,7 @@ use std::fmt;
 use std::hash::Hash;
 
 use crate::play::NotationError;
-use crate::{NoMoveRule, Outcome};
+use crate::{NoMoveRule, Outcome, Player};
 
 /// A two-player game over positions of the author's own type: forward moves
 /// only, no numbering, no reverse moves, no position count.
@@ -80,6 +80,16 @@ pub trait StateGame: Sync {
         "the player to move".into()
     }
 
+    /// Who moves at `p`, for a game where a player may move twice in a
+    /// row (dots and boxes: a player who completes a box moves again). A
+    /// move keeps the turn when both its positions name the same player,
+    /// and values stay those of the player to move (see
+    /// [`GameGraph::owner`](crate::GameGraph::owner)). `None` (the default):
+    /// every move passes the turn. [`StateGame::canonical`] must keep it.
+    fn owner(&self, _p: &Self::Position) -> Option<Player> {
+        None
+    }
+
     /// A number for `p`, under which a [database](crate::db) keeps its
     /// record: different positions must get different numbers, and
     /// [`StateGame::decode`] must give `p` back. `None` (the default) when
@@ -141,6 +151,9 @@ impl<G: StateGame + ?Sized> StateGame for &G {
     }
     fn to_move(&self, p: &G::Position) -> String {
         (**self).to_move(p)
+    }
+    fn owner(&self, p: &G::Position) -> Option<Player> {
+        (**self).owner(p)
     }
     fn encode(&self, p: &G::Position) -> Option<u64> {
         (**self).encode(p)

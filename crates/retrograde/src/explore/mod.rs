@@ -103,7 +103,7 @@ pub use solution::{StateLine, StateMove, StateSolution};
 use std::fmt;
 
 use crate::error::Result;
-use crate::{Csr, GameGraph, Labels, Outcome, Rules, Successors};
+use crate::{Csr, GameGraph, Labels, Outcome, Player, Rules, Successors};
 use index::Index;
 use keys::Keys;
 
@@ -137,7 +137,14 @@ pub struct Explored<G: StateGame> {
     terminal: Vec<u8>,
     graph: Csr,
     starts: Vec<u32>,
+    /// Who moves at each position (0, 1, or [`NO_OWNER`]), for a game
+    /// that names them ([`StateGame::owner`]); `None` for one that
+    /// alternates strictly.
+    owners: Option<Vec<u8>>,
 }
+
+/// An [`Explored::owners`] entry for a position that names no player.
+const NO_OWNER: u8 = u8::MAX;
 
 /// How positions are numbered: in the order found (a hash table of the
 /// positions), or by the rank of the game's own number for them.
@@ -159,6 +166,35 @@ impl<G: StateGame> Explored<G> {
     /// The game.
     pub fn game(&self) -> &G {
         &self.game
+    }
+
+    /// Fills in who moves at each position, if the game names it at any
+    /// start (one pass over the positions, on all threads).
+    fn with_owners(mut self) -> Explored<G> {
+        use rayon::prelude::*;
+        let names = self
+            .starts
+            .iter()
+            .filter_map(|&s| self.position(s))
+            .any(|p| self.game.owner(&p).is_some());
+        if names {
+            let owners = (0..self.len() as u32)
+                .into_par_iter()
+                .map(|i| {
+                    self.position(i)
+                        .and_then(|p| self.game.owner(&p))
+                        .map_or(NO_OWNER, Player::index)
+                })
+                .collect();
+            self.owners = Some(owners);
+        }
+        self
+    }
+
+    /// Whether the game names who moves at its positions
+    /// ([`StateGame::owner`]).
+    pub fn has_owners(&self) -> bool {
+        self.owners.is_some()
     }
 
     /// The number of positions found.
@@ -268,6 +304,11 @@ impl<G: StateGame> GameGraph for Explored<G> {
     #[inline]
     fn terminal(&self, v: u32) -> Option<Outcome> {
         Outcome::from_code(self.terminal[v as usize])
+    }
+    #[inline]
+    fn owner(&self, v: u32) -> Option<Player> {
+        let owners = self.owners.as_ref()?;
+        Player::from_index(u64::from(owners[v as usize]))
     }
 }
 

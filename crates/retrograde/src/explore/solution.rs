@@ -49,8 +49,8 @@ pub struct StateMove<P> {
     /// The position the move leads to, as the game generated it.
     pub to: P,
     /// Its value for the player who makes the move: the outcome of `to`
-    /// flipped, and the plies to the end counting this move
-    /// ([`Value::after_move`]).
+    /// flipped (kept, where the mover moves again), and the plies to the
+    /// end counting this move ([`Value::after`]).
     pub value: Value,
     /// How many plies longer than best play the game lasts after this move
     /// (0 for a best move, [`Value::delta`]); `None` when the move changes
@@ -61,9 +61,10 @@ pub struct StateMove<P> {
 impl<P> StateMove<P> {
     /// The move to `to` (whose value, for its player to move, is `after`)
     /// played from a position of value `here`: its value for the mover is
-    /// [`Value::after_move`], its delta [`Value::delta`].
-    pub fn new(to: P, after: Value, here: Value) -> StateMove<P> {
-        let value = after.after_move();
+    /// [`Value::after`] (`same_player`: whether the mover moves again at
+    /// `to`), its delta [`Value::delta`].
+    pub fn new(to: P, after: Value, same_player: bool, here: Value) -> StateMove<P> {
+        let value = after.after(same_player);
         StateMove {
             to,
             value,
@@ -153,8 +154,11 @@ impl<G: StateGame> StateSolution<G> {
         let here = self.value(p)?;
         let mut moves = Vec::new();
         self.game().for_each_move(p, |q| {
-            if let Some(after) = explored.index(&q).and_then(|w| self.solved.value(w)) {
-                moves.push(StateMove::new(q, after, here));
+            if let Some(w) = explored.index(&q) {
+                if let Some(after) = self.solved.value(w) {
+                    let same = explored.same_player(v, w);
+                    moves.push(StateMove::new(q, after, same, here));
+                }
             }
         });
         kernel::best_first(&mut moves, |m| m.value);
@@ -267,7 +271,7 @@ impl<G: StateGame> Answers for StateSolution<G> {
         kernel::first_best_of(|report| {
             explored.for_each_successor(v, |w| {
                 if let Some(after) = self.solved.value(w) {
-                    report(w, after)
+                    report(w, after.after(explored.same_player(v, w)))
                 }
             })
         })

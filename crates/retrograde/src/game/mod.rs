@@ -47,7 +47,7 @@ use crate::error::Result;
 use crate::graph::{CsrBuilder, MAX_VERTICES};
 use crate::solve::lean::{solve_lean_walking, Walk};
 use crate::solve::Progress;
-use crate::{Csr, GameGraph, Labels, Outcome, Rules, SolveError, Solved, Successors};
+use crate::{Csr, GameGraph, Labels, Outcome, Player, Rules, SolveError, Solved, Successors};
 
 /// A two-player game whose positions are the dense indices `0..position_count()`.
 ///
@@ -95,6 +95,14 @@ pub trait Game {
     /// position.
     fn is_position(&self, _p: u32) -> bool {
         true
+    }
+
+    /// Who moves at `p`, for a game where a player may move twice in a
+    /// row; `None` (the default) for one that alternates strictly. See
+    /// [`GameGraph::owner`].
+    #[inline]
+    fn owner(&self, _p: u32) -> Option<Player> {
+        None
     }
 
     /// How to show position `p` to a person (in diagnostics and lines). The
@@ -158,6 +166,10 @@ impl<G: Game + ?Sized> Game for &G {
     fn terminal_and_degree(&self, p: u32) -> (Option<Outcome>, u32) {
         (**self).terminal_and_degree(p)
     }
+    #[inline]
+    fn owner(&self, p: u32) -> Option<Player> {
+        (**self).owner(p)
+    }
     fn show(&self, p: u32) -> String {
         (**self).show(p)
     }
@@ -195,6 +207,10 @@ impl<G: Game> GameGraph for AsGraph<G> {
     #[inline]
     fn terminal_and_degree(&self, v: u32) -> (Option<Outcome>, u32) {
         self.0.terminal_and_degree(v)
+    }
+    #[inline]
+    fn owner(&self, v: u32) -> Option<Player> {
+        self.0.owner(v)
     }
 }
 

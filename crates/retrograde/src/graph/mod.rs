@@ -6,16 +6,18 @@
 //! [`Successors`]. An explicit graph is a [`Csr`] (what the solvers read) or
 //! a [`Graph`] (both directions); a game generated on the fly implements both traits.
 
+mod arena;
 mod build;
 pub(crate) mod csr;
 mod random;
 
+pub use arena::Arena;
 pub use build::{CsrBuilder, EdgeSource};
 pub use csr::{Adjacency, Csr, Graph};
 pub(crate) use random::GOLDEN;
 pub use random::{splitmix64, RandomEdges};
 
-use crate::Outcome;
+use crate::{Outcome, Player};
 
 /// Vertices per chunk when a graph's edges are read in parallel.
 pub(crate) const CHUNK: usize = 1 << 16;
@@ -126,6 +128,27 @@ pub trait GameGraph {
         true
     }
 
+    /// Who moves at `v`, in a game where a player may move twice in a row
+    /// (an arena's owners, dots and boxes' extra turn). The default: no one
+    /// is named, and every move passes the turn (strict alternation).
+    ///
+    /// Values are always for the player to move. A move from `u` to `v`
+    /// keeps the turn when both name the same player
+    /// ([`GameGraph::same_player`]); then `v`'s value is the mover's own and
+    /// is not flipped: a win there is a win for them.
+    #[inline]
+    fn owner(&self, _v: u32) -> Option<Player> {
+        None
+    }
+
+    /// Whether the player who moves at `from` also moves at `to`: both
+    /// have an owner ([`GameGraph::owner`]) and it is the same. The rule
+    /// every engine, the reference and `verify` apply to a move.
+    #[inline]
+    fn same_player(&self, from: u32, to: u32) -> bool {
+        crate::kernel::same_player(self.owner(from), self.owner(to))
+    }
+
     /// [`GameGraph::terminal`], and [`GameGraph::out_degree`] if `v` is not
     /// terminal (0 if it is): what a solve asks of every position to start
     /// it. Override it where both come from the same costly work (a game
@@ -163,6 +186,14 @@ impl<G: GameGraph + ?Sized> GameGraph for &G {
     }
     fn terminal_and_degree(&self, v: u32) -> (Option<Outcome>, u32) {
         (**self).terminal_and_degree(v)
+    }
+    #[inline]
+    fn owner(&self, v: u32) -> Option<Player> {
+        (**self).owner(v)
+    }
+    #[inline]
+    fn same_player(&self, from: u32, to: u32) -> bool {
+        (**self).same_player(from, to)
     }
 }
 

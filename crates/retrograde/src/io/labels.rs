@@ -52,21 +52,57 @@ pub fn read_named(input: &Input, names: &super::names::Names) -> Result<Labels> 
 fn read_with(
     input: &Input,
     names: Option<&super::names::Names>,
-    mut vertex: impl FnMut(&mut Scanner<'_>) -> Result<u32>,
+    vertex: impl FnMut(&mut Scanner<'_>) -> Result<u32>,
 ) -> Result<Labels> {
+    let words = Words {
+        expected: OUTCOME_NAMES,
+        noun: "the outcome",
+        verb: "labelled",
+    };
+    let pairs = read_pairs(input, names, vertex, Outcome::from_bytes, words)?;
+    Ok(Labels::from_pairs(pairs))
+}
+
+/// How [`read_pairs`] speaks of the words it reads.
+pub(crate) struct Words {
+    /// The words it takes (`win, lose, tie or draw`).
+    pub expected: &'static str,
+    /// The word, after a line's vertex (`the outcome`).
+    pub noun: &'static str,
+    /// What a line does to its vertex (`vertex 3 is labelled win here but
+    /// lose on line 2`).
+    pub verb: &'static str,
+}
+
+/// Lines `vertex word`, each vertex read by `vertex` and each word by
+/// `value`, sorted by vertex, one pair a vertex: a vertex listed twice with
+/// different words is refused with both lines. The one reader of such
+/// files: terminal labels and owners.
+pub(crate) fn read_pairs<T: Copy + PartialEq + std::fmt::Display>(
+    input: &Input,
+    names: Option<&super::names::Names>,
+    mut vertex: impl FnMut(&mut Scanner<'_>) -> Result<u32>,
+    value: impl Fn(&[u8]) -> Option<T>,
+    words: Words,
+) -> Result<Vec<(u32, T)>> {
+    let Words {
+        expected,
+        noun,
+        verb,
+    } = words;
     let mut s = Scanner::new(input.bytes(), input.path());
-    let mut pairs: Vec<(u32, Outcome, u64)> = Vec::new();
+    let mut pairs: Vec<(u32, T, u64)> = Vec::new();
     while s.next_record() {
         let at = s.pos;
         let v = vertex(&mut s)?;
-        s.separator("a space or tab, then win, lose, tie or draw")?;
+        s.separator(&format!("a space or tab, then {expected}"))?;
         let word_at = s.pos;
         let word = s.word();
-        let Some(o) = Outcome::from_bytes(word) else {
+        let Some(o) = value(word) else {
             s.pos = word_at;
-            return Err(s.error(format!("expected {OUTCOME_NAMES}, found {}", s.found())));
+            return Err(s.error(format!("expected {expected}, found {}", s.found())));
         };
-        s.end_record("the outcome")?;
+        s.end_record(noun)?;
         pairs.push((v, o, at as u64));
     }
     pairs.sort_by_key(|&(v, _, at)| (v, at));
@@ -80,7 +116,7 @@ fn read_with(
                 input.path(),
                 s.line(),
                 format!(
-                    "vertex {} is labelled {} here but {} on line {first}",
+                    "vertex {} is {verb} {} here but {} on line {first}",
                     super::names::shown(names, w[1].0),
                     w[1].1,
                     w[0].1
@@ -88,9 +124,8 @@ fn read_with(
             ));
         }
     }
-    Ok(Labels::from_pairs(
-        pairs.into_iter().map(|(v, o, _)| (v, o)).collect(),
-    ))
+    pairs.dedup_by_key(|p| p.0);
+    Ok(pairs.into_iter().map(|(v, o, _)| (v, o)).collect())
 }
 
 /// Writes the terminal value of every position of `g` that has one

@@ -9,6 +9,7 @@ pub mod labels;
 pub(crate) mod mapped;
 mod matrix_market;
 pub mod names;
+pub mod owners;
 pub mod paths;
 pub mod solution;
 mod text;

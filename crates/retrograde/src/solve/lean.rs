@@ -10,7 +10,7 @@ use super::solution::{Remoteness, Values};
 use super::{NoProgress, Progress};
 use crate::alloc::{filled, prefetch};
 use crate::error::SolveError;
-use crate::kernel::{self, Effect, Phase, DRAW, UNDECIDED};
+use crate::kernel::{self, Effect, Effects, Phase, DRAW, UNDECIDED};
 use crate::{GameGraph, Rules};
 
 /// Bytes a position the lean engine is estimated to need, to refuse games too
@@ -291,8 +291,10 @@ fn step<G: GameGraph + ?Sized, C: Counters + Send, R: Plies>(
 ) {
     let plies = R::from_level(r + 1);
     for &u in level {
-        let effect = kernel::effect(state[u as usize]);
-        g.for_each_predecessor(u, |p| update(state, rem, next, counters, p, effect, plies));
+        let effects = Effects::of(state[u as usize], g.owner(u));
+        g.for_each_predecessor(u, |p| {
+            update(state, rem, next, counters, p, effects.on(g.owner(p)), plies)
+        });
     }
 }
 
@@ -365,17 +367,22 @@ fn step_batched<G: GameGraph + Sync + ?Sized, C: Counters + Send, R: Plies + Sen
         let ((), after) = rayon::join(
             || {
                 let mut us = batch.iter();
-                let mut effect = us.next().map(|&u| kernel::effect(state[u as usize]));
+                let mut effects = us
+                    .next()
+                    .map(|&u| Effects::of(state[u as usize], g.owner(u)));
                 for buffer in &generated {
                     for (k, &p) in buffer.iter().enumerate() {
                         if let Some(&ahead) = buffer.get(k + AHEAD) {
                             prefetch(state.as_ptr().wrapping_add(ahead as usize));
                         }
                         if p == END {
-                            effect = us.next().map(|&u| kernel::effect(state[u as usize]));
+                            effects = us
+                                .next()
+                                .map(|&u| Effects::of(state[u as usize], g.owner(u)));
                             continue;
                         }
-                        if let Some(effect) = effect {
+                        if let Some(effects) = effects {
+                            let effect = effects.on(g.owner(p));
                             update(state, rem, next, counters, p, effect, plies);
                         }
                     }

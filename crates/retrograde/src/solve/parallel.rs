@@ -212,12 +212,13 @@ fn claim_predecessors<G: GameGraph + Sync + ?Sized>(
         let mut claimed = Vec::new();
         for &u in chunk {
             let us = state[u as usize].load(Relaxed);
+            let owner = g.owner(u);
             g.for_each_predecessor(u, |p| {
                 let pi = p as usize;
                 if state[pi].load(Relaxed) != UNDECIDED {
                     return;
                 }
-                match kernel::effect(us) {
+                match kernel::effect(kernel::seen(us, kernel::same_player(g.owner(p), owner))) {
                     Effect::Decide(_) => {
                         let k = kernel::level_rank(true, level, u);
                         if key[pi].load(Relaxed) < k {

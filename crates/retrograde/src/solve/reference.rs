@@ -32,6 +32,11 @@ use crate::{Outcome, Rules, Successors};
 ///   the `Tie` successor of least remoteness (smallest id);
 /// - everything never decided is a `Draw`, best move its smallest `Draw` successor.
 ///
+/// Where a move keeps the turn ([`GameGraph::same_player`](crate::GameGraph::same_player):
+/// the mover moves again there), the successor's value is already the
+/// mover's: it counts above with `Win` and `Lose` swapped (a successor won
+/// by the mover himself is as good as one lost by the opponent).
+///
 /// # Panics
 /// If a label names a vertex outside the graph.
 pub fn solve_reference<G: Successors + ?Sized>(g: &G, rules: &Rules) -> Solution {
@@ -62,10 +67,20 @@ pub fn solve_reference<G: Successors + ?Sized>(g: &G, rules: &Rules) -> Solution
         g.for_each_successor(v, |w| succ.push(w));
         succ
     };
+    // A successor's value as the opponent of v's mover would hold it.
+    let as_opponent = |v: u32, w: u32, x: Option<(Outcome, Option<u32>)>| {
+        x.map(|(o, r)| match g.same_player(v, w) {
+            true => (o.flip(), r),
+            false => (o, r),
+        })
+    };
 
     // Wins and losses.
     fixed_point(n, &exists, &mut value, |v, before| {
-        let succ: Vec<_> = successors(v).iter().map(|&w| before[w as usize]).collect();
+        let succ: Vec<_> = successors(v)
+            .iter()
+            .map(|&w| as_opponent(v, w, before[w as usize]))
+            .collect();
         let lose_min = succ
             .iter()
             .filter_map(|s| match s {
@@ -96,6 +111,10 @@ pub fn solve_reference<G: Successors + ?Sized>(g: &G, rules: &Rules) -> Solution
 
     let outcome_of = |w: u32| value[w as usize].map_or(Outcome::Draw, |x| x.0);
     let rem_of = |w: u32| value[w as usize].and_then(|x| x.1);
+    let opponent_outcome = |v: u32, w: u32| match g.same_player(v, w) {
+        true => outcome_of(w).flip(),
+        false => outcome_of(w),
+    };
     let mut values = Vec::with_capacity(n);
     let mut best = Vec::with_capacity(n);
     for v in 0..n as u32 {
@@ -110,7 +129,11 @@ pub fn solve_reference<G: Successors + ?Sized>(g: &G, rules: &Rules) -> Solution
             continue;
         }
         let succ = successors(v);
-        let with = |o: Outcome| succ.iter().copied().filter(move |&w| outcome_of(w) == o);
+        let with = |o: Outcome| {
+            succ.iter()
+                .copied()
+                .filter(move |&w| opponent_outcome(v, w) == o)
+        };
         let pick = match outcome_of(v) {
             Outcome::Win => with(Outcome::Lose).min_by_key(|&w| (rem_of(w), w)),
             Outcome::Lose => succ

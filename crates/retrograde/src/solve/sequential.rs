@@ -116,6 +116,7 @@ pub(crate) fn run<G: GameGraph + ?Sized, T: super::trace::Trace>(
                 progress.advance(1 << 16);
             }
             let (us, ru) = (state[u as usize], rem[u as usize]);
+            let owner = g.owner(u);
             g.for_each_predecessor(u, |p| {
                 let pi = p as usize;
                 let entry = Bookkeeping {
@@ -124,7 +125,8 @@ pub(crate) fn run<G: GameGraph + ?Sized, T: super::trace::Trace>(
                     remoteness: &mut rem[pi],
                     best: &mut best[pi],
                 };
-                let decided = entry.successor_decided(u, us, ru);
+                let seen = kernel::seen(us, kernel::same_player(g.owner(p), owner));
+                let decided = entry.successor_decided(u, seen, ru);
                 trace.edge(u, p, state[pi], counter[pi], rem[pi]);
                 if decided {
                     queue.push(p);

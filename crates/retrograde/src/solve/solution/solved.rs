@@ -247,8 +247,9 @@ impl<G: Successors> Solved<G> {
         self.graph.for_each_successor(v, |w| {
             if let Some(child) = self.values.value(w) {
                 let rem = child.remoteness.unwrap_or(NONE);
-                let rank = kernel::rank(child.outcome as u8, rem, w);
-                let value = child.after_move();
+                let same = self.graph.same_player(v, w);
+                let rank = kernel::rank(kernel::seen(child.outcome as u8, same), rem, w);
+                let value = child.after(same);
                 moves.push((std::cmp::Reverse(rank), MoveValue { to: w, value }));
             }
         });
@@ -296,7 +297,7 @@ impl<G: Successors> Answers for Solved<G> {
         let state = &self.values.state;
         kernel::best_of(|report| {
             self.graph.for_each_successor(v, |w| {
-                let code = state[w as usize];
+                let code = kernel::seen(state[w as usize], self.graph.same_player(v, w));
                 report(w, code, self.values.remoteness(w).unwrap_or(NONE))
             })
         })
