@@ -22,7 +22,7 @@ use std::sync::atomic::AtomicBool;
 
 use retrograde::graph::NONE;
 use retrograde::kernel::{self, Bookkeeping, Phase, DRAW, UNDECIDED};
-use retrograde::{Outcome, Rules, Solution};
+use retrograde::{Outcome, Player, Rules, Solution};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
@@ -342,6 +342,7 @@ pub fn graph_share_bytes(
 pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
     worker: &mut Worker,
     source: &S,
+    owners: Option<&[Player]>,
     rules: &Rules,
     watch: Watch,
     abort: &AtomicBool,
@@ -372,9 +373,21 @@ pub(crate) fn run_worker<S: EdgeShards + ?Sized>(
         Some(edges),
     )?;
     drop(memory);
+    if let Some(owners) = owners {
+        // Every process has the same owners: all agree on this.
+        if owners.len() as u64 != n {
+            return Err(retrograde::Error::OwnerCount {
+                owners: owners.len() as u64,
+                vertices: n,
+            }
+            .into());
+        }
+    }
     let (mut share, terminals) = Share::build(me, n, read, rules);
     let any_tie = rules.labels.iter().any(|(_, o)| o == Outcome::Tie);
-    let rounds = solve_rounds(worker, &mut ch, &mut share, terminals, any_tie, abort)?;
+    let rounds = solve_rounds(
+        worker, &mut ch, &mut share, terminals, any_tie, owners, abort,
+    )?;
     finish_draws(worker, &mut ch, &mut share, abort)?;
     let full = gather(worker, &mut ch, share, n, abort)?;
     close(worker, ch, abort)?;
@@ -571,6 +584,7 @@ fn solve_rounds(
     share: &mut Share,
     terminals: [Vec<u32>; 2],
     any_tie: bool,
+    owners: Option<&[Player]>,
     abort: &AtomicBool,
 ) -> Result<u32> {
     let peers = share.me.peers;
@@ -595,11 +609,13 @@ fn solve_rounds(
                 let t = t as usize;
                 let (succ, code) = (share.me.global(t), share.state[t]);
                 for j in share.offsets[t]..share.offsets[t + 1] {
-                    let m = Move {
-                        pred: share.preds[j as usize],
-                        succ,
-                        code,
+                    let pred = share.preds[j as usize];
+                    // The code as pred's mover sees it (see kernel::seen).
+                    let code = match owners {
+                        Some(o) => kernel::seen(code, o[pred as usize] == o[succ as usize]),
+                        None => code,
                     };
+                    let m = Move { pred, succ, code };
                     // A predecessor of this worker's needs no message.
                     if share.me.owns(m.pred) {
                         take(share, m);

@@ -67,7 +67,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use retrograde::{GameGraph, Rules};
+use retrograde::{GameGraph, Player, Rules};
 use timely::communication::allocator::zero_copy::initialize::{
     initialize_networking_from_sockets, CommsGuard,
 };
@@ -263,11 +263,54 @@ pub fn solve_timed<S>(
 where
     S: EdgeShards + 'static,
 {
+    solve_arena_timed(config, source, None, rules)
+}
+
+/// [`solve`] for an arena: the graph `source` lists, whose vertex `v` is
+/// owned by `owners[v]` (see [`retrograde::graph::Arena`]: a move between
+/// two vertices of the same owner keeps the turn). Every process holds the
+/// owners (a byte a vertex) and must be given the same. The solution equals
+/// [`retrograde::solve()`]'s on the [`Arena`](retrograde::graph::Arena).
+///
+/// # Errors
+/// As [`solve`]; [`retrograde::Error::OwnerCount`] unless there is one owner
+/// a vertex.
+pub fn solve_arena<S>(
+    config: &Config,
+    source: S,
+    owners: Vec<Player>,
+    rules: &Rules,
+) -> Result<Option<Gathered>>
+where
+    S: EdgeShards + 'static,
+{
+    solve_arena_timed(config, source, Some(owners), rules).map(|(s, _)| s)
+}
+
+/// [`solve_arena`] (or [`solve`], without owners), also returning how long
+/// connecting and solving took.
+pub fn solve_arena_timed<S>(
+    config: &Config,
+    source: S,
+    owners: Option<Vec<Player>>,
+    rules: &Rules,
+) -> Result<(Option<Gathered>, Timings)>
+where
+    S: EdgeShards + 'static,
+{
     let limit = config.limit();
-    let shared = Arc::new((source, rules.clone()));
+    let shared = Arc::new((source, owners, rules.clone()));
     run(config, move |worker, watch, abort| {
-        let (source, rules) = &*shared;
-        engine::run_worker(worker, source, rules, watch, abort, limit)
+        let (source, owners, rules) = &*shared;
+        engine::run_worker(
+            worker,
+            source,
+            owners.as_deref(),
+            rules,
+            watch,
+            abort,
+            limit,
+        )
     })
 }
 

@@ -33,7 +33,7 @@ pub use share::{share_bytes, BYTES_PER_POSITION};
 use std::sync::atomic::AtomicBool;
 
 use retrograde::graph::NONE;
-use retrograde::kernel::{self, Phase};
+use retrograde::kernel::{self, Effects, Phase};
 use retrograde::{GameGraph, Rules};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
@@ -282,9 +282,9 @@ fn solve_rounds<G: GameGraph + ?Sized>(
             if peers == 1 {
                 // One worker owns everything: the lean engine's loop.
                 for &t in &level {
-                    let effect = kernel::effect(share.state[t as usize]);
+                    let effects = Effects::of(share.state[t as usize], g.owner(t));
                     g.for_each_predecessor(t, |p| {
-                        if share.hit(p as usize, effect, round) {
+                        if share.hit(p as usize, effects.on(g.owner(p)), round) {
                             next.push(p);
                         }
                     });
@@ -293,15 +293,20 @@ fn solve_rounds<G: GameGraph + ?Sized>(
                 for &t in &level {
                     let t = t as usize;
                     let (u, code) = (me.global(t), share.state[t]);
-                    let effect = kernel::effect(code);
+                    let owner = g.owner(u);
+                    let effects = Effects::of(code, owner);
                     g.for_each_predecessor(u, |p| {
+                        let p_owner = g.owner(p);
                         if me.owns(p) {
                             let pt = p / peers;
-                            if share.hit(pt as usize, effect, round) {
+                            if share.hit(pt as usize, effects.on(p_owner), round) {
                                 next.push(pt);
                             }
                         } else {
-                            outbox.push(&mut ch.hits, p % peers, p, code);
+                            // The code as p's mover sees it: the receiver
+                            // applies it as it comes.
+                            let seen = kernel::seen(code, kernel::same_player(p_owner, owner));
+                            outbox.push(&mut ch.hits, p % peers, p, seen);
                         }
                     });
                     if ch.hits.should_pump() {

@@ -154,7 +154,10 @@ impl Remote<'_> {
         Ok(kernel::best_of(|report| {
             for (&w, value) in moves.iter().zip(&values) {
                 let (code, rem) = match value {
-                    Some(x) => (x.outcome as u8, x.remoteness.unwrap_or(NONE)),
+                    Some(x) => (
+                        kernel::seen(x.outcome as u8, game.same_player(v, w)),
+                        x.remoteness.unwrap_or(NONE),
+                    ),
                     None => (kernel::ABSENT, NONE),
                 };
                 report(w, code, rem);
