@@ -11,6 +11,7 @@ mod matrix_market;
 pub mod names;
 pub mod owners;
 pub mod paths;
+pub mod pgsolver;
 pub mod solution;
 mod text;
 

@@ -141,7 +141,7 @@ mod tests {
         );
         assert_eq!(
             e("0 0\n3 1\n"),
-            "o.txt:line 2: vertex 3 is past the last vertex 2 (the graph has 3 vertices)"
+            "o.txt:line 2: vertex id 3 is not below the vertex count 3"
         );
         assert_eq!(
             e("0 0\n2 1\n"),
