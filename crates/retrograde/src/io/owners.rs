@@ -149,7 +149,7 @@ mod tests {
         );
         assert_eq!(
             e("0\n"),
-            "o.txt:line 1: expected a space or tab, then an owner, 0 or 1, found end of line"
+            "o.txt:line 1: expected a space or tab, then an owner, 0 or 1, found the end of the line"
         );
     }
 }
