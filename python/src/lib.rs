@@ -333,6 +333,7 @@ impl Solved {
                 moves: Some((&offsets[..], &targets[..])),
                 names: names.as_ref(),
                 grundy: None,
+                owners: None,
             };
             Writer::new(meta)
                 .compression(if compress {

@@ -235,8 +235,25 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     common::check_files(&run.game.inputs(), &outputs)?;
     let limit = common::memory_limit(run.max_memory);
     let rules = run.game.rules(limit)?;
+    if run.game.reach.is_some() {
+        bail!("--reach (a PGSolver game) runs on the sequential and parallel engines");
+    }
+    let owners = match &run.game.owners {
+        Some(path) => Some(retrograde::io::owners::read_all(&common::open_input(
+            path,
+            limit,
+            &Bars::new(true),
+        )?)?),
+        None => None,
+    };
     let (input, binary) = open_graph(run, limit, &bars)?;
-    let graph_hash = graph_hash(&input, binary);
+    // The owners are part of the game every process must agree on.
+    let graph_hash = owners
+        .iter()
+        .flatten()
+        .fold(graph_hash(&input, binary), |h, &o| {
+            (h ^ u64::from(o.index())).wrapping_mul(0x0100_0000_01b3)
+        });
     let config = run
         .cluster
         .config(threads, fingerprint(run.game.vertices, &rules, graph_hash))?
@@ -245,10 +262,13 @@ pub fn run(run: &Run) -> Result<ExitCode> {
 
     exit_on_timely_panic();
     let (solved, times) = bars.spin("solve", || match binary {
-        true => retrograde_timely::solve_timed(&config, BinaryGraph::new(input), &rules),
-        false => retrograde_timely::solve_timed(
+        true => {
+            retrograde_timely::solve_arena_timed(&config, BinaryGraph::new(input), owners, &rules)
+        }
+        false => retrograde_timely::solve_arena_timed(
             &config,
             TextEdgeList::new(input, run.game.vertices),
+            owners,
             &rules,
         ),
     })?;

@@ -143,6 +143,7 @@ impl SaveArgs {
                         moves: None,
                         names: None,
                         grundy: None,
+                        owners: None,
                     },
                 ),
                 // Already in order: no sort, no second copy.
@@ -158,6 +159,7 @@ impl SaveArgs {
                             moves: None,
                             names: None,
                             grundy: None,
+                            owners: None,
                         },
                     )
                 }

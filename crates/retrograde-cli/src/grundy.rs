@@ -141,6 +141,7 @@ impl Save<'_> {
             moves: Some((&offsets[..], &targets[..])),
             names,
             grundy: Some(values),
+            owners: None,
         };
         args.save.stage(files, times, meta, &source, self.bars)?;
         Ok(())
@@ -222,6 +223,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             terminal: None,
             vertices: args.vertices,
             names: args.names,
+            owners: None,
+            reach: None,
+            reacher: None,
         };
         let (csr, _, names) = times.time("read", || game.load(budget, &bars))?;
         let values = times.time("grundy", || bars.spin("grundy", || grundy::grundy(&csr)))?;

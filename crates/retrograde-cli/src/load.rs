@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use retrograde::io::names::{self, Names};
-use retrograde::io::{binary, edge_list, labels};
-use retrograde::{Csr, CsrBuilder, GameGraph, NoMoveRule, Rules};
+use retrograde::io::pgsolver::{self, Reach};
+use retrograde::io::{binary, edge_list, labels, owners};
+use retrograde::{Csr, CsrBuilder, GameGraph, NoMoveRule, Player, Rules};
 
 use crate::common::open_input;
 use crate::progress::Bars;
@@ -29,6 +30,41 @@ pub struct GameArgs {
     /// in order of first appearance; labels, queries and answers use the names.
     #[arg(long)]
     pub names: bool,
+    /// Who moves at each vertex: lines `vertex 0|1`, one for every vertex (an arena: a move
+    /// between two vertices of one owner keeps the turn). Without it, players alternate.
+    #[arg(long, value_name = "FILE")]
+    pub owners: Option<PathBuf>,
+    /// For a PGSolver game (a file starting `parity N;`): the priority of the target vertices.
+    /// Solved as a reachability game, not a parity game (docs/ARENAS.md).
+    #[arg(long, value_name = "PRIORITY")]
+    pub reach: Option<u64>,
+    /// Who tries to reach the --reach target (default: the player of its parity, 0 for even);
+    /// the other avoids it.
+    #[arg(long, value_name = "0|1", requires = "reach", value_parser = parse_player)]
+    pub reacher: Option<Player>,
+}
+
+/// A player, `0` or `1`.
+fn parse_player(s: &str) -> Result<Player, String> {
+    match s {
+        "0" => Ok(Player::First),
+        "1" => Ok(Player::Second),
+        _ => Err(format!("expected 0 or 1, found {s:?}")),
+    }
+}
+
+/// A game read from files: its graph, rules, names and owners.
+pub struct Loaded {
+    /// The moves.
+    pub graph: Csr,
+    /// The no-move rule and the terminal labels.
+    pub rules: Rules,
+    /// The vertices' names (`--names`).
+    pub names: Option<Names>,
+    /// Who moves at each vertex (`--owners`, or a PGSolver game's).
+    pub owners: Option<Vec<Player>>,
+    /// A PGSolver game's reachability target (`--reach`).
+    pub reach: Option<Reach>,
 }
 
 /// The memory a load may use: `limit` in all, of which the caller needs
@@ -42,6 +78,17 @@ pub struct Budget {
     pub per_vertex: u64,
     /// Bytes per edge the caller adds.
     pub per_edge: u64,
+}
+
+/// Whether the file at `path` starts as a PGSolver game (`parity N;`).
+fn is_pgsolver_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 64];
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return false;
+    };
+    let read = f.read(&mut head).unwrap_or(0);
+    pgsolver::is_pgsolver(&head[..read])
 }
 
 impl Budget {
@@ -63,11 +110,96 @@ impl Budget {
 }
 
 impl GameArgs {
-    /// The input files named: the graph and the labels.
+    /// The input files named: the graph, the labels and the owners.
     pub fn inputs(&self) -> Vec<&Path> {
         std::iter::once(self.graph.as_path())
             .chain(self.terminal.as_deref())
+            .chain(self.owners.as_deref())
             .collect()
+    }
+
+    /// Reads the game: a PGSolver game (solved as the reachability game
+    /// `--reach` names), or a graph, its rules and names, and its owners
+    /// (`--owners`).
+    pub fn load_game(&self, budget: Budget, bars: &Bars) -> Result<Loaded> {
+        if self.graph.as_os_str() != "-" && is_pgsolver_file(&self.graph) {
+            return self.load_pgsolver(budget, bars);
+        }
+        if self.reach.is_some() {
+            anyhow::bail!(
+                "{}: --reach applies to PGSolver games (a file starting `parity N;`); give a graph's owners with --owners",
+                self.graph.display()
+            );
+        }
+        let (graph, rules, names) = self.load_graph(budget, bars)?;
+        let owners = match &self.owners {
+            None => None,
+            Some(path) => {
+                let input = open_input(path, budget.limit, &Bars::new(true))?;
+                Some(match &names {
+                    Some(names) => owners::read_named(&input, names)?,
+                    None => owners::read(&input, graph.vertex_count())?,
+                })
+            }
+        };
+        Ok(Loaded {
+            graph,
+            rules,
+            names,
+            owners,
+            reach: None,
+        })
+    }
+
+    /// A PGSolver game, refusing the options of other graphs.
+    fn load_pgsolver(&self, budget: Budget, bars: &Bars) -> Result<Loaded> {
+        let path = self.graph.display();
+        let Some(priority) = self.reach else {
+            anyhow::bail!(
+                "{path} is a PGSolver game: --reach PRIORITY names its target (the vertices of that priority); only reachability and safety are solved, not parity"
+            );
+        };
+        if self.names || self.terminal.is_some() || self.owners.is_some() || self.vertices.is_some()
+        {
+            anyhow::bail!(
+                "{path} is a PGSolver game, which gives its own owners, names and size: drop --names, --terminal, --owners and --vertices"
+            );
+        }
+        if self.no_move != NoMoveRule::Lose {
+            anyhow::bail!(
+                "{path} is a PGSolver game, where a player who cannot move loses: drop --no-move"
+            );
+        }
+        let input = open_input(&self.graph, budget.limit, bars)?;
+        let game = bars.spin("read", || pgsolver::read(&input))?;
+        budget.check(game.len() as u64, game.graph.edge_count())?;
+        let reach = match self.reacher {
+            Some(reacher) => Reach { priority, reacher },
+            None => Reach::priority(priority),
+        };
+        let rules = game.rules(reach);
+        Ok(Loaded {
+            graph: game.graph.into_csr(),
+            rules,
+            names: None,
+            owners: Some(game.owners),
+            reach: Some(reach),
+        })
+    }
+
+    /// [`GameArgs::load_game`] for a command that solves strictly
+    /// alternating games only: owners and PGSolver games are refused.
+    pub fn load(&self, budget: Budget, bars: &Bars) -> Result<(Csr, Rules, Option<Names>)> {
+        if self.owners.is_some() || self.reach.is_some() {
+            anyhow::bail!("--owners and --reach apply to `solve` and `verify`");
+        }
+        if self.graph.as_os_str() != "-" && is_pgsolver_file(&self.graph) {
+            anyhow::bail!(
+                "{} is a PGSolver game (an arena with owners): solve it with `retrograde solve --reach`",
+                self.graph.display()
+            );
+        }
+        self.load_graph(budget, bars)
     }
 
     /// The rules: the no-move rule and the terminal labels (read from their
@@ -85,7 +217,7 @@ impl GameArgs {
 
     /// Reads the rules and then the graph, which must hold every labelled
     /// vertex; with `--names`, the graph and then the rules, and the names.
-    pub fn load(&self, budget: Budget, bars: &Bars) -> Result<(Csr, Rules, Option<Names>)> {
+    fn load_graph(&self, budget: Budget, bars: &Bars) -> Result<(Csr, Rules, Option<Names>)> {
         if self.names {
             let input = open_input(&self.graph, budget.limit, bars)?;
             if binary::is_binary(input.bytes()) {

@@ -144,6 +144,7 @@ fn solve_graph(input: &Path, db: &Path, limit: u64) -> Result<()> {
             moves: Some((&offsets[..], &targets[..])),
             names: None,
             grundy: None,
+            owners: None,
         },
     )?;
     Ok(())

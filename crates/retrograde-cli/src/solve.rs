@@ -5,15 +5,17 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use indicatif::HumanBytes;
+use retrograde::graph::Arena;
 use retrograde::io::names::Names;
+use retrograde::io::pgsolver::{self, Reach};
 use retrograde::io::Outputs;
-use retrograde::{solve, Answers, Csr, GameGraph, Rules, Solution};
+use retrograde::{solve, Answers, Csr, GameGraph, Player, Rules, Solution};
 
 use crate::answers::{Asked, OutputArgs};
 use crate::cluster::{self, ClusterArgs};
 use crate::common::{self, Stdout, Timings};
 use crate::db::Saved;
-use crate::load::{Budget, GameArgs};
+use crate::load::{Budget, GameArgs, Loaded};
 use crate::progress::Bars;
 use crate::Global;
 
@@ -50,6 +52,10 @@ pub struct Args {
     /// their remoteness, best moves bold (graphs of up to 10,000 vertices).
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub dot: Option<std::path::PathBuf>,
+    /// For a PGSolver game (--reach): write the winner of every vertex and the winner's
+    /// strategy in PGSolver's solution format (`paritysol N;` then `vertex winner move;`).
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub pgsolver: Option<std::path::PathBuf>,
     /// The timely engine and cluster options.
     #[command(flatten, next_help_heading = "Cluster")]
     pub cluster: ClusterArgs,
@@ -112,28 +118,39 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     check_files(&args)?;
     let bars = Bars::new(args.quiet);
     let mut times = Timings::default();
-    let (graph, rules, names) = load(&args, &bars, &mut times)?;
+    let Loaded {
+        graph,
+        rules,
+        names,
+        owners,
+        reach,
+    } = load(&args, &bars, &mut times)?;
     let n = graph.vertex_count();
     let asked = args.outputs.resolve(n, names.as_ref())?;
     if args.dot.is_some() {
         check_dot(n)?;
     }
+    if args.pgsolver.is_some() && reach.is_none() {
+        anyhow::bail!("--pgsolver writes the solution of a PGSolver game solved with --reach");
+    }
 
     let threads = rayon::current_num_threads();
     let engine = choose_engine(args.engine, n, threads);
-    let sol = times.time("solve", || match engine {
-        Engine::Parallel => solve::solve_parallel_with_progress(&graph, &rules, &bars),
-        _ => solve::solve_with_progress(&graph, &rules, &bars),
+    let arena = owners.map(|o| Arena::new(&graph, o)).transpose()?;
+    let sol = times.time("solve", || match (&arena, engine) {
+        (None, Engine::Parallel) => solve::solve_parallel_with_progress(&graph, &rules, &bars),
+        (None, _) => solve::solve_with_progress(&graph, &rules, &bars),
+        (Some(a), Engine::Parallel) => solve::solve_parallel_with_progress(a, &rules, &bars),
+        (Some(a), _) => solve::solve_with_progress(a, &rules, &bars),
     })?;
-    let saved = write_files(
-        &args,
-        &graph,
-        &rules,
-        &sol,
-        names.as_ref(),
-        &bars,
-        &mut times,
-    )?;
+    let game = Solving {
+        graph: &graph,
+        rules: &rules,
+        names: names.as_ref(),
+        arena: arena.as_ref(),
+        reach,
+    };
+    let saved = write_files(&args, &game, &sol, &bars, &mut times)?;
     Saved::say(saved.as_ref(), args.quiet || args.json)?;
 
     let threads = if engine == Engine::Parallel {
@@ -197,6 +214,11 @@ fn check_stdout(args: &Args) -> Result<()> {
         .iter()
         .map(|p| Stdout::File("database", p))
         .chain(args.dot.iter().map(|p| Stdout::File("Graphviz graph", p)))
+        .chain(
+            args.pgsolver
+                .iter()
+                .map(|p| Stdout::File("PGSolver solution", p)),
+        )
         .collect();
     args.outputs.check(args.json, &files_to_stdout)
 }
@@ -227,20 +249,21 @@ fn check_files(args: &Args) -> Result<()> {
         args.outputs.output.iter().map(|p| p.as_path()).collect();
     outputs.extend(args.save.outputs());
     outputs.extend(args.dot.iter().map(|p| p.as_path()));
+    outputs.extend(args.pgsolver.iter().map(|p| p.as_path()));
     common::check_files(&args.game.inputs(), &outputs)
 }
 
-/// Reads the graph, its rules and names, refused if the graph, the
+/// Reads the graph, its rules, names and owners, refused if the graph, the
 /// solver's state and what writing the database `--save` keeps holds do
 /// not fit the memory limit.
-fn load(args: &Args, bars: &Bars, times: &mut Timings) -> Result<(Csr, Rules, Option<Names>)> {
+fn load(args: &Args, bars: &Bars, times: &mut Timings) -> Result<Loaded> {
     let (save_per_vertex, save_per_edge) = args.save.graph_bytes();
     let budget = Budget {
         limit: common::memory_limit(args.max_memory),
         per_vertex: SOLVE_BYTES_PER_POSITION + save_per_vertex,
         per_edge: save_per_edge,
     };
-    times.time("read", || args.game.load(budget, bars))
+    times.time("read", || args.game.load_game(budget, bars))
 }
 
 /// The engine that solves `n` positions on `threads` threads, with a note
@@ -256,25 +279,39 @@ fn choose_engine(asked: Engine, n: usize, threads: usize) -> Engine {
     engine
 }
 
-/// Stages every output (`--output`, `--save`, `--dot`), then commits them
-/// so that all appear together (or none does). Returns the database saved.
+/// What was solved: the graph, its rules and names, and, for an arena, its
+/// owners and a PGSolver game's target.
+struct Solving<'a> {
+    graph: &'a Csr,
+    rules: &'a Rules,
+    names: Option<&'a Names>,
+    arena: Option<&'a Arena<&'a Csr>>,
+    reach: Option<Reach>,
+}
+
+/// Stages every output (`--output`, `--save`, `--dot`, `--pgsolver`), then
+/// commits them so that all appear together (or none does). Returns the
+/// database saved.
 fn write_files(
     args: &Args,
-    graph: &Csr,
-    rules: &Rules,
+    game: &Solving<'_>,
     sol: &Solution,
-    names: Option<&Names>,
     bars: &Bars,
     times: &mut Timings,
 ) -> Result<Option<Saved>> {
     let mut files = Outputs::new();
     if args.outputs.output.is_some() {
-        times.time("write", || args.outputs.stage(&mut files, sol, names, bars))?;
+        times.time("write", || {
+            args.outputs.stage(&mut files, sol, game.names, bars)
+        })?;
     }
-    let saved = save(args, graph, rules, sol, names, bars, &mut files, times)?;
+    let saved = save(args, game, sol, bars, &mut files, times)?;
     if let Some(path) = &args.dot {
-        let text = dot(graph, sol, names);
+        let text = dot(game.graph, sol, game.names, game.arena.map(|a| a.owners()));
         files.write(path, |w| w.write_all(text.as_bytes()))?;
+    }
+    if let (Some(path), Some(arena), Some(reach)) = (&args.pgsolver, game.arena, game.reach) {
+        files.write(path, |w| pgsolver::write_solution(w, arena, reach, sol))?;
     }
     files.commit()?;
     Ok(saved)
@@ -319,7 +356,13 @@ fn print_summary(
         run.engine.name(),
         common::count(run.threads as u64, "thread", "threads"),
     )?;
-    for path in args.outputs.output.iter().chain(&args.dot) {
+    for path in args
+        .outputs
+        .output
+        .iter()
+        .chain(&args.dot)
+        .chain(&args.pgsolver)
+    {
         writeln!(out, "wrote: {}", common::shown(path))?;
     }
     Ok(())
@@ -329,13 +372,10 @@ fn print_summary(
 /// given, with its moves (a labelled position keeps none: it is over), so
 /// that it can be queried and played without the graph, and its vertices'
 /// names if they have names (then read and shown by name).
-#[allow(clippy::too_many_arguments)]
 fn save<S: Answers + Sync>(
     args: &Args,
-    graph: &retrograde::Csr,
-    rules: &retrograde::Rules,
+    game: &Solving<'_>,
     sol: &S,
-    names: Option<&Names>,
     bars: &Bars,
     files: &mut Outputs,
     times: &mut Timings,
@@ -343,6 +383,7 @@ fn save<S: Answers + Sync>(
     if args.save.save.is_none() {
         return Ok(None);
     }
+    let (graph, rules, names) = (game.graph, game.rules, game.names);
     let (offsets, targets) = retrograde::db::graph_moves(graph, rules);
     let mut meta = retrograde::db::Meta::new("graph")
         .param("graph", args.game.graph.display())
@@ -364,6 +405,7 @@ fn save<S: Answers + Sync>(
         moves: Some((&offsets[..], &targets[..])),
         names,
         grundy: None,
+        owners: game.arena.map(|a| a.owners()),
     };
     args.save.stage(files, times, meta, &source, bars)
 }
@@ -389,6 +431,7 @@ fn dot<S: Answers>(
     graph: &retrograde::Csr,
     sol: &S,
     names: Option<&retrograde::io::names::Names>,
+    owners: Option<&[Player]>,
 ) -> String {
     let n = graph.vertex_count();
     let fill = |o: retrograde::Outcome| match o {
@@ -407,8 +450,14 @@ fn dot<S: Answers>(
             .map_or_else(|| v.to_string(), String::from)
             .replace('\\', "\\\\")
             .replace('"', "\\\"");
+        // An arena's owners as PGSolver draws them: player 0 round, 1 a box.
+        let shape = match owners.map(|o| o[v as usize]) {
+            Some(Player::First) => ", shape=ellipse",
+            Some(Player::Second) => ", shape=box",
+            None => "",
+        };
         s += &format!(
-            "  {v} [label=\"{name}\\n{value}\", fillcolor=\"{}\"];\n",
+            "  {v} [label=\"{name}\\n{value}\", fillcolor=\"{}\"{shape}];\n",
             fill(value.outcome)
         );
     }

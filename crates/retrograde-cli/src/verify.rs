@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use retrograde::graph::Arena;
 use retrograde::io::solution;
-use retrograde::GameGraph;
+use retrograde::Successors;
 
 use crate::common::{self, Timings};
 use crate::load::{Budget, GameArgs};
@@ -63,8 +64,58 @@ pub fn run(args: Args) -> Result<ExitCode> {
         per_vertex: 17,
         per_edge: 4,
     };
-    let (graph, rules, names) = times.time("read graph", || args.game.load(budget, &bars))?;
+    let crate::load::Loaded {
+        graph,
+        rules,
+        names,
+        owners,
+        ..
+    } = times.time("read graph", || args.game.load_game(budget, &bars))?;
     let graph = graph.with_successors();
+    let edges = graph.edge_count();
+    let given = Given {
+        rules: &rules,
+        names,
+        edges,
+        budget,
+    };
+    match owners {
+        Some(owners) => check(
+            &args,
+            &solution,
+            &Arena::new(&graph, owners)?,
+            given,
+            &bars,
+            times,
+        ),
+        None => check(&args, &solution, &graph, given, &bars, times),
+    }
+}
+
+/// What a check is given besides the graph.
+struct Given<'a> {
+    rules: &'a retrograde::Rules,
+    names: Option<retrograde::io::names::Names>,
+    edges: u64,
+    budget: Budget,
+}
+
+/// Checks the solution file or database `solution` of `graph` (a graph,
+/// or an arena with owners) and prints the verdict.
+fn check<G: Successors + Sync>(
+    args: &Args,
+    solution: &std::path::Path,
+    graph: &G,
+    given: Given<'_>,
+    bars: &Bars,
+    mut times: Timings,
+) -> Result<ExitCode> {
+    let Given {
+        rules,
+        names,
+        edges,
+        budget,
+    } = given;
     let n = graph.vertex_count();
     let report = if is_database(&solution) {
         let db = crate::db::open(&solution)?;
@@ -76,28 +127,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
             );
         }
         let values = times.time("read solution", || db.values())?;
-        let solved = retrograde::Solved::new(&graph, rules.clone(), values)?;
+        let solved = retrograde::Solved::new(graph, rules.clone(), values)?;
         times.time("verify", || {
-            retrograde::verify(&graph, &rules, &solved, args.show)
+            retrograde::verify(graph, rules, &solved, args.show)
         })?
     } else {
         let sol = times.time("read solution", || -> Result<_> {
-            let input = common::open_input(&solution, budget.limit, &bars)?;
+            let input = common::open_input(solution, budget.limit, bars)?;
             let format = args.format.map(Into::into);
             Ok(solution::read_as(&input, Some(n), names.as_ref(), format)?)
         })?;
         times.time("verify", || {
-            retrograde::verify(&graph, &rules, &sol, args.show)
+            retrograde::verify(graph, rules, &sol, args.show)
         })?
     };
     print(
-        &args,
-        &solution,
+        args,
+        solution,
         &args.game.graph.display().to_string(),
         &report,
         names.as_ref(),
         n as u64,
-        Some(graph.edge_count()),
+        Some(edges),
         &times,
     )
 }

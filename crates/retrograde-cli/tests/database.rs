@@ -451,6 +451,7 @@ fn far_database(path: &Path) {
                 moves: None,
                 names: None,
                 grundy: None,
+                owners: None,
             },
         )
         .unwrap();

@@ -485,6 +485,7 @@ pub fn describe(meta: &Meta) -> String {
 pub struct StoredGraph<'a> {
     db: &'a Database,
     names: Option<Names>,
+    owners: Option<Vec<Player>>,
 }
 
 impl<'a> StoredGraph<'a> {
@@ -501,7 +502,8 @@ impl<'a> StoredGraph<'a> {
         }
         db.check_moves()?;
         let names = db.names()?;
-        Ok(StoredGraph { db, names })
+        let owners = db.owners()?;
+        Ok(StoredGraph { db, names, owners })
     }
 }
 
@@ -539,8 +541,15 @@ impl Playable for StoredGraph<'_> {
             .map_or_else(|| p.to_string(), str::to_string)
     }
 
-    fn to_move(&self, _p: u64) -> String {
-        "the player".into()
+    fn to_move(&self, p: u64) -> String {
+        match self.owner(p) {
+            Some(o) => format!("player {o}"),
+            None => "the player".into(),
+        }
+    }
+
+    fn owner(&self, p: u64) -> Option<Player> {
+        self.owners.as_ref()?.get(usize::try_from(p).ok()?).copied()
     }
 
     fn moves(&self, p: u64) -> Vec<(String, u64)> {

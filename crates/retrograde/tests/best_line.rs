@@ -268,6 +268,7 @@ proptest! {
                 moves: Some((&offsets, &targets)),
                 names: None,
                 grundy: None,
+                owners: None,
             })
             .unwrap();
         let d = Database::open(&path).unwrap();

@@ -37,6 +37,7 @@ fn write(
         moves,
         names: None,
         grundy: None,
+        owners: None,
     };
     db::Writer::new(Meta::new("test").variant("v").param("board", "x\ny"))
         .compression(compression)
@@ -299,6 +300,7 @@ fn unsorted_keys_are_refused_by_the_writer() {
         moves: None,
         names: None,
         grundy: None,
+        owners: None,
     };
     let err = db::Writer::new(Meta::new("t"))
         .write(&dir.path().join("x.db"), &source)
@@ -455,6 +457,7 @@ fn a_staged_database_appears_only_when_its_outputs_are_committed() {
         moves: None,
         names: None,
         grundy: None,
+        owners: None,
     };
     let writer = db::Writer::new(Meta::new("test"));
     let path = dir.path().join("game.db");

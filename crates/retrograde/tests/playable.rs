@@ -192,6 +192,7 @@ fn a_database_answers_every_position_as_the_solve_does() {
                 moves: None,
                 names: None,
                 grundy: None,
+                owners: None,
             },
         )
         .unwrap();
@@ -238,6 +239,7 @@ fn a_graph_saved_with_names_and_a_start_is_read_and_shown_by_name() {
                 moves: Some((&offsets[..], &targets[..])),
                 names: Some(&names),
                 grundy: None,
+                owners: None,
             },
         )
         .unwrap();

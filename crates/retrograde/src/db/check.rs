@@ -91,6 +91,7 @@ impl Database {
             .iter()
             .chain(&self.grundy)
             .flat_map(|(a, b)| [a, b])
+            .chain(&self.owners)
         {
             c.on(data).check_all()?;
         }

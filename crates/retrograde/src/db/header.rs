@@ -123,6 +123,15 @@ pub struct GrundyHeader {
     pub order: Section,
 }
 
+/// Who moves at each position, for an arena (a graph whose vertices have
+/// owners, where a move between two of one owner keeps the turn): one
+/// byte a record, 0 or 1.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OwnersHeader {
+    /// The owners.
+    pub owners: Section,
+}
+
 /// The header: what the database holds and where.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
@@ -157,6 +166,9 @@ pub struct Header {
     /// Loopy nim values, for a graph saved by `retrograde grundy --save`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grundy: Option<GrundyHeader>,
+    /// Who moves at each position, for an arena.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owners: Option<OwnersHeader>,
     /// The record blocks (chunks: one per block).
     pub blocks: Section,
 }

@@ -59,6 +59,7 @@ mod write;
 
 pub use header::{
     Compression, Counts, GrundyHeader, Header, KeysHeader, Meta, MovesHeader, NamesHeader,
+    OwnersHeader,
 };
 pub use read::{Database, Sizes};
 pub use section::Section;

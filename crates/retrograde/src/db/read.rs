@@ -11,7 +11,7 @@ use super::{decode, keys, Compression, DbError, Fault, Header, Meta, BLOCK_RECOR
 use crate::io::names::Names;
 use crate::kernel::{ABSENT, DRAW};
 use crate::solve::solution::Remoteness;
-use crate::{Outcome, Value, Values};
+use crate::{Outcome, Player, Value, Values};
 
 /// Bytes of decompressed blocks kept for the next probes (the oldest
 /// dropped first): 1,024 blocks of 8-bit records.
@@ -38,6 +38,7 @@ pub struct Database {
     pub(super) moves: Option<(Checked, Checked)>,
     pub(super) names: Option<(Checked, Checked)>,
     pub(super) grundy: Option<(Checked, Checked)>,
+    pub(super) owners: Option<Checked>,
     cache: Mutex<Cache>,
     /// Where every [`keys::ONES`]-th key lies in the high bits: made on the
     /// first search through a crowded bucket (see [`keys::Keys::rank`]).
@@ -160,6 +161,7 @@ impl Database {
         let moves = move_sections(&header, data_len, path)?;
         let names = name_sections(&header, data_len, path)?;
         let grundy = grundy_sections(&header, data_len, path)?;
+        let owners = owners_section(&header, data_len, path)?;
         let data = data as usize;
         Ok(Database {
             path: path.to_path_buf(),
@@ -171,6 +173,7 @@ impl Database {
             moves,
             names,
             grundy,
+            owners,
             cache: Mutex::new(Cache::default()),
             ones: std::sync::OnceLock::new(),
         })
@@ -633,6 +636,36 @@ impl Database {
         both().map(Some).map_err(|e| self.blame(e))
     }
 
+    /// Who moves at each record, for an arena (see
+    /// [`GameGraph::owner`](crate::GameGraph::owner)), every chunk checked;
+    /// `None` if the database keeps no owners (the players alternate).
+    ///
+    /// # Errors
+    /// A damaged section, or a byte other than 0 or 1 in it.
+    pub fn owners(&self) -> Result<Option<Vec<Player>>, DbError> {
+        let Some(section) = &self.owners else {
+            return Ok(None);
+        };
+        let read = || -> Result<Vec<Player>, DbError> {
+            let b = section.on(self.bytes());
+            b.check_all()?;
+            let bytes = b.slice(0, b.len())?;
+            bytes
+                .iter()
+                .enumerate()
+                .map(|(v, &o)| {
+                    Player::from_index(u64::from(o)).ok_or_else(|| DbError::Damaged {
+                        path: self.path.clone(),
+                        section: "owners",
+                        block: 0,
+                        fault: Fault::Decode(format!("position {v} has owner {o}, not 0 or 1")),
+                    })
+                })
+                .collect()
+        };
+        read().map(Some).map_err(|e| self.blame(e))
+    }
+
     /// Bytes of each part of the file: header, records, keys, moves, names.
     pub fn sizes(&self) -> Sizes {
         let h = &self.header;
@@ -739,6 +772,23 @@ fn grundy_sections(
                 Checked::new("loopy nim values", &g.values, false, data_len, path)?,
                 Checked::new("loopy nim values' order", &g.order, false, data_len, path)?,
             ))
+        }
+    })
+}
+
+/// The owners' section, checked against the record count; `None` if
+/// there is none.
+fn owners_section(header: &Header, data_len: u64, path: &Path) -> Result<Option<Checked>, DbError> {
+    Ok(match &header.owners {
+        None => None,
+        Some(o) => {
+            if o.owners.bytes != header.records {
+                return Err(DbError::Header {
+                    path: path.to_path_buf(),
+                    what: "the owners do not match the record count".into(),
+                });
+            }
+            Some(Checked::new("owners", &o.owners, false, data_len, path)?)
         }
     })
 }

@@ -11,12 +11,12 @@ use super::keys::{self, packed_bytes, put_bits};
 use super::section::Section;
 use super::{
     encode, Compression, Counts, DbError, GrundyHeader, Header, KeysHeader, Meta, MovesHeader,
-    NamesHeader, ALIGN, BLOCK_RECORDS, MAGIC, VERSION,
+    NamesHeader, OwnersHeader, ALIGN, BLOCK_RECORDS, MAGIC, VERSION,
 };
 use crate::grundy::GrundyValues;
 use crate::io::names::Names;
 use crate::io::Outputs;
-use crate::{Answers, Outcome, Value};
+use crate::{Answers, Outcome, Player, Value};
 
 /// What a database is written from: the value of each record, in record
 /// order, and for a sparse game the key of each record (strictly
@@ -42,6 +42,9 @@ pub struct Source<'a, F> {
     /// Loopy nim values, one a record, kept for a graph (with its moves,
     /// from which an infinite value's set is read back).
     pub grundy: Option<&'a GrundyValues>,
+    /// Who moves at each record, for an arena (see
+    /// [`GameGraph::owner`](crate::GameGraph::owner)): one a record.
+    pub owners: Option<&'a [Player]>,
 }
 
 /// The source of a dense game's database: record `v` is position `v`'s
@@ -56,6 +59,7 @@ pub fn dense<A: Answers + Sync + ?Sized>(
         moves: None,
         names: None,
         grundy: None,
+        owners: None,
     }
 }
 
@@ -165,6 +169,13 @@ impl Writer {
             .map(|(offsets, targets)| place_moves(offsets, targets, &mut data));
         let names = source.names.map(|names| place_names(names, n, &mut data));
         let grundy = source.grundy.map(|values| place_grundy(values, &mut data));
+        let owners = source.owners.map(|owners| {
+            let bytes: Vec<u8> = owners.iter().map(|o| o.index()).collect();
+            let at = place(&bytes, &mut data);
+            OwnersHeader {
+                owners: Section::of(&bytes, at),
+            }
+        });
 
         let header = Header {
             format: "retrograde solution database".into(),
@@ -181,6 +192,7 @@ impl Writer {
             moves,
             names,
             grundy,
+            owners,
             blocks: blocks_section,
         };
         let start = write_file(outputs, path, &header, &data)?;
@@ -444,6 +456,7 @@ impl Writer {
                 moves: None,
                 names: None,
                 grundy: None,
+                owners: None,
             },
         )
     }
@@ -549,6 +562,15 @@ fn check_source<F>(source: &Source<'_, F>) -> Result<(), DbError> {
                 records: n,
                 other: values.len() as u64,
                 what: "loopy nim values (one a record, with the moves, expected)",
+            });
+        }
+    }
+    if let Some(owners) = source.owners {
+        if owners.len() as u64 != n {
+            return Err(DbError::SourceMismatch {
+                records: n,
+                other: owners.len() as u64,
+                what: "owners (one a record expected)",
             });
         }
     }

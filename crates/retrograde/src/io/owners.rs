@@ -57,6 +57,29 @@ pub fn read(input: &Input, vertices: usize) -> Result<Vec<Player>> {
     complete(input, pairs, vertices, None)
 }
 
+/// Reads the owners of a graph whose vertex count is not known yet (the
+/// timely engine's, which no process reads whole): the vertices are those
+/// the file lists, which must be `0` to the largest listed, each once.
+///
+/// ```
+/// use retrograde::io::{owners, Input};
+/// let o = owners::read_all(&Input::from_bytes("o.txt", b"0 1\n1 0\n".to_vec())).unwrap();
+/// assert_eq!(o.len(), 2);
+/// assert!(owners::read_all(&Input::from_bytes("o.txt", b"0 1\n2 0\n".to_vec())).is_err());
+/// ```
+pub fn read_all(input: &Input) -> Result<Vec<Player>> {
+    let (limit, too_big) = super::text::vertex_id_limit(None);
+    let pairs = read_pairs(
+        input,
+        None,
+        |s| Ok(s.vertex_id("a vertex id (a decimal number)", limit, &too_big)? as u32),
+        player,
+        WORDS,
+    )?;
+    let n = pairs.last().map_or(0, |&(v, _)| v as usize + 1);
+    complete(input, pairs, n, None)
+}
+
 /// Reads the owners of a graph whose vertices are named (`name 1`), for a
 /// graph read with [`names::read_edges`](super::names::read_edges); every
 /// name must be one of the graph's, and every vertex must have a line.

@@ -17,7 +17,7 @@
 //! ```
 //!
 //! **Only reachability and safety are solved here, not parity.** The
-//! priorities choose the target: [`PgGame::reachability`] makes every
+//! priorities choose the target: [`PgGame::rules`] makes every
 //! vertex of one priority a target, reached by one player (by default the
 //! one whose parity the priority has, as in the parity condition) and
 //! avoided by the other. A target ends the game, won by the reacher; a
@@ -197,12 +197,12 @@ impl PgGame {
         self.owners.is_empty()
     }
 
-    /// The arena and rules whose solution is the reachability game `reach`:
-    /// every target is terminal, a win for the player to move there if that
-    /// is the reacher and a loss otherwise; a vertex without a move is lost
-    /// by its owner (the normal rule). Time **O(V)** beside the copy of the
-    /// graph.
-    pub fn reachability(&self, reach: Reach) -> (Arena<Graph>, Rules) {
+    /// The rules under which this game's arena ([`PgGame::arena`]) is the
+    /// reachability game `reach`: every target is terminal, a win for the
+    /// player to move there if that is the reacher and a loss otherwise; a
+    /// vertex without a move is lost by its owner (the normal rule). Time
+    /// **O(V)**.
+    pub fn rules(&self, reach: Reach) -> Rules {
         let labels = (0..self.len() as u32)
             .filter(|&v| self.priorities[v as usize] == reach.priority)
             .map(|v| {
@@ -210,13 +210,15 @@ impl PgGame {
                 (v, if won { Outcome::Win } else { Outcome::Lose })
             })
             .collect();
-        let arena = Arena::new(self.graph.clone(), self.owners.clone())
-            .expect("one owner a vertex, read so");
-        let rules = Rules {
+        Rules {
             no_move: NoMoveRule::Lose,
             labels: Labels::from_pairs(labels),
-        };
-        (arena, rules)
+        }
+    }
+
+    /// The graph with its owners, borrowed.
+    pub fn arena(&self) -> Arena<&Graph> {
+        Arena::new(&self.graph, self.owners.clone()).expect("one owner a vertex, read so")
     }
 }
 
@@ -446,7 +448,7 @@ mod tests {
         assert_eq!(g.start, Some(0));
         let reach = Reach::priority(2);
         assert_eq!(reach.reacher, Player::First);
-        let (arena, rules) = g.reachability(reach);
+        let (arena, rules) = (g.arena(), g.rules(reach));
         let s = crate::solve(&arena, &rules).unwrap();
         assert_eq!(s, solve_reference(&arena, &rules));
         let mut out = Vec::new();
