@@ -163,6 +163,8 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         let run = SolveRun {
             graph: &graph,
             rules: &rules,
+            owners: arena.as_ref().map(|a| a.owners()),
+            reach,
             engine,
             threads,
         };
@@ -321,6 +323,10 @@ fn write_files(
 struct SolveRun<'a> {
     graph: &'a Csr,
     rules: &'a Rules,
+    /// An arena's owners.
+    owners: Option<&'a [Player]>,
+    /// A PGSolver game's target.
+    reach: Option<Reach>,
     engine: Engine,
     /// The threads the engine ran on.
     threads: usize,
@@ -345,7 +351,29 @@ fn print_summary(
             run.rules.labels.len() as u64
         )
     )?;
+    if let Some(owners) = run.owners {
+        let second = owners.iter().filter(|&&o| o == Player::Second).count();
+        writeln!(
+            out,
+            "owners: player 0 moves at {}, player 1 at {second}",
+            common::count((owners.len() - second) as u64, "vertex", "vertices"),
+        )?;
+    }
     writeln!(out, "solved: {}", common::summary_line(&sol.summary()))?;
+    if let (Some(owners), Some(reach)) = (run.owners, run.reach) {
+        let first = (0..owners.len() as u32)
+            .filter_map(|v| Some(reach.winner(owners[v as usize], sol.value(v)?.outcome)))
+            .filter(|&w| w == Player::First)
+            .count();
+        writeln!(
+            out,
+            "reach priority {} by player {}: player 0 wins from {}, player 1 from {}",
+            reach.priority,
+            reach.reacher,
+            common::count(first as u64, "vertex", "vertices"),
+            owners.len() - first,
+        )?;
+    }
     let peak = times
         .peak()
         .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));

@@ -1,0 +1,255 @@
+//! Arenas: graphs whose vertices have owners (`solve --owners`) and
+//! PGSolver games solved for reachability (`solve --reach`), through every
+//! engine, `verify`, the database and `query`; bad input refused naming
+//! the file and line.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+mod common;
+
+use common::*;
+
+/// A file of `examples/arenas`.
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/arenas")
+        .join(name)
+}
+
+/// The lines of a fixture, comments left out.
+fn fixture(name: &str) -> String {
+    fs::read_to_string(data(name))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+fn ok(o: &std::process::Output) -> String {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+    stdout(o)
+}
+
+#[test]
+fn a_pgsolver_game_gives_the_hand_worked_winners_and_strategies() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = example("charger.gm");
+    let gm = gm.to_str().unwrap();
+    let o = run(
+        &["solve", gm, "--reach", "2", "--pgsolver", "charger.sol"],
+        dir.path(),
+    );
+    let said = stderr(&o);
+    ok(&o);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("charger.sol")).unwrap(),
+        fixture("charger.sol")
+    );
+    assert!(
+        said.contains("player 0 wins from 7 vertices, player 1 from 1"),
+        "{said}"
+    );
+    // The other player reaching it: the same target, the roles swapped.
+    let o = run(
+        &[
+            "solve",
+            gm,
+            "--reach",
+            "2",
+            "--reacher",
+            "1",
+            "--pgsolver",
+            "-",
+            "-q",
+        ],
+        dir.path(),
+    );
+    let swapped = ok(&o);
+    assert!(swapped.starts_with("paritysol 7;\n"), "{swapped}");
+    assert!(
+        swapped.contains("\n3 1;\n"),
+        "the charger is reached by 1 at once: {swapped}"
+    );
+}
+
+#[test]
+fn an_edge_list_with_owners_solves_as_its_pgsolver_game_on_every_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let gm = example("charger.gm");
+    let want = ok(&run(
+        &[
+            "solve",
+            gm.to_str().unwrap(),
+            "--reach",
+            "2",
+            "-o",
+            "-",
+            "-q",
+        ],
+        d,
+    ));
+    let (txt, owners, labels) = (
+        example("charger.txt"),
+        example("charger.owners"),
+        example("charger.labels"),
+    );
+    let base = [
+        "solve",
+        txt.to_str().unwrap(),
+        "--owners",
+        owners.to_str().unwrap(),
+        "--terminal",
+        labels.to_str().unwrap(),
+        "-o",
+        "-",
+        "-q",
+    ];
+    for engine in [
+        &["--engine", "sequential"][..],
+        &["--engine", "parallel", "-j", "2"],
+        &["--engine", "timely", "-j", "3"],
+    ] {
+        let mut args = base.to_vec();
+        args.extend_from_slice(engine);
+        let got = ok(&run(&args, d));
+        assert_eq!(got, want, "{engine:?}");
+    }
+    // Without the owners, the players alternate: another game.
+    let alternating = ok(&run(
+        &[
+            "solve",
+            txt.to_str().unwrap(),
+            "--terminal",
+            labels.to_str().unwrap(),
+            "-o",
+            "-",
+            "-q",
+        ],
+        d,
+    ));
+    assert_ne!(alternating, want);
+}
+
+#[test]
+fn verify_checks_a_solution_against_the_owners() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let gm = example("charger.gm");
+    let gm = gm.to_str().unwrap();
+    ok(&run(
+        &[
+            "solve",
+            gm,
+            "--reach",
+            "2",
+            "-o",
+            "sol.tsv",
+            "--save",
+            "charger.db",
+            "-q",
+        ],
+        d,
+    ));
+    let o = run(&["verify", gm, "sol.tsv", "--reach", "2"], d);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["verify", gm, "charger.db", "--reach", "2"], d);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The same solution checked as if the players alternated is wrong.
+    let (txt, labels) = (example("charger.txt"), example("charger.labels"));
+    let o = run(
+        &[
+            "verify",
+            txt.to_str().unwrap(),
+            "sol.tsv",
+            "--terminal",
+            labels.to_str().unwrap(),
+        ],
+        d,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}
+
+#[test]
+fn a_saved_arena_says_who_moves_and_values_moves_that_keep_the_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let gm = example("charger.gm");
+    ok(&run(
+        &[
+            "solve",
+            gm.to_str().unwrap(),
+            "--reach",
+            "2",
+            "--save",
+            "charger.db",
+            "-q",
+        ],
+        d,
+    ));
+    // 0 (player 0) may move to 7 (player 0 again): a win in 3 for the mover
+    // whose value at 7 is not flipped.
+    let o = run(&["query", "charger.db", "0", "--json"], d);
+    let j: serde_json::Value = serde_json::from_str(&ok(&o)).unwrap();
+    assert_eq!(j["to_move"], "player 0");
+    let moves = j["moves"].as_array().unwrap();
+    let to = |p: &str| moves.iter().find(|m| m["position"] == p).unwrap();
+    assert_eq!(
+        (to("7")["outcome"].as_str(), to("7")["remoteness"].as_u64()),
+        (Some("win"), Some(3))
+    );
+    assert_eq!(
+        (to("1")["outcome"].as_str(), to("1")["remoteness"].as_u64()),
+        (Some("win"), Some(3))
+    );
+    assert_eq!(to("4")["outcome"], "draw");
+    let o = run(&["query", "charger.db", "5"], d);
+    assert!(
+        ok(&o).starts_with("5: lose in 4 for player 1 to move"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn bad_arenas_are_refused_naming_the_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let gm = example("charger.gm");
+    let gm = gm.to_str().unwrap();
+    assert_refused(
+        &run(&["solve", gm], d),
+        "is a PGSolver game: --reach PRIORITY names its target",
+    );
+    assert_refused(
+        &run(&["solve", gm, "--reach", "2", "--names"], d),
+        "drop --names, --terminal, --owners and --vertices",
+    );
+    assert_refused(&run(&["grundy", gm], d), "is a PGSolver game");
+    fs::write(d.join("bad.gm"), "parity 1;\n0 0 0 1;\n1 0 2 0;\n").unwrap();
+    assert_refused(
+        &run(&["solve", "bad.gm", "--reach", "0"], d),
+        "bad.gm:line 3: expected an owner, 0 or 1, found 2",
+    );
+    fs::write(d.join("g.txt"), "0 1\n1 2\n").unwrap();
+    fs::write(d.join("o.txt"), "0 0\n1 1\n").unwrap();
+    assert_refused(
+        &run(&["solve", "g.txt", "--owners", "o.txt"], d),
+        "o.txt: vertex 2 has no owner",
+    );
+    fs::write(d.join("o.txt"), "0 0\n1 1\n2 3\n").unwrap();
+    assert_refused(
+        &run(&["solve", "g.txt", "--owners", "o.txt"], d),
+        "o.txt:line 3: expected an owner, 0 or 1, found \"3\"",
+    );
+    assert_refused(
+        &run(&["solve", "g.txt", "--reach", "1"], d),
+        "--reach applies to PGSolver games",
+    );
+    assert_refused(
+        &run(&["solve", "g.txt", "--pgsolver", "x.sol"], d),
+        "--pgsolver writes the solution of a PGSolver game",
+    );
+}
