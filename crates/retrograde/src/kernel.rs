@@ -297,14 +297,15 @@ pub fn effect(successor: u8) -> Effect {
     }
 }
 
-/// What a decided successor does to each of its predecessors, worked out
-/// once for all of them: the [`effect`] of its code [`seen`] by a
-/// predecessor whose mover changes ([`Effects::on`] with another or no
-/// owner) and by one whose mover moves again.
+/// What a decided successor does to each of its predecessors: the
+/// [`effect`] of its code, worked out once for all of them, and for a
+/// predecessor whose mover moves again the effect of the code [`seen`] by
+/// them (worked out only then: a strictly alternating game never pays for
+/// it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Effects {
     pass: Effect,
-    keep: Effect,
+    code: u8,
     owner: Option<Player>,
 }
 
@@ -314,18 +315,17 @@ impl Effects {
     pub fn of(code: u8, owner: Option<Player>) -> Effects {
         Effects {
             pass: effect(code),
-            keep: effect(seen(code, true)),
+            code,
             owner,
         }
     }
 
     /// The effect on a predecessor whose mover is `owner`. For a strictly
-    /// alternating game (no owners) this is always the `pass` effect, and
-    /// the other is never computed.
+    /// alternating game (no owners) this is always the effect of the code.
     #[inline(always)]
     pub fn on(self, owner: Option<Player>) -> Effect {
         if same_player(owner, self.owner) {
-            self.keep
+            effect(seen(self.code, true))
         } else {
             self.pass
         }

@@ -2,6 +2,8 @@
 //!
 //! - [`dobutsu`]: Dōbutsu shōgi, the 3 × 4 shogi for children, from its start.
 //! - [`cop_thief`]: the cop and the thief on a rectangular board with walls and exits.
+//! - [`dots_boxes`]: dots and boxes on small boards, where a player who
+//!   completes a box moves again (a [`StateGame`](crate::StateGame) with owners).
 //! - [`chess`]: pawnless chess endings, king and pieces against a lone king
 //!   (a [`StateGame`](crate::StateGame)).
 //! - [`nine_mens_morris`]: Nine Men's Morris by Gasser's rules, tier by
@@ -14,6 +16,7 @@
 pub mod chess;
 pub mod cop_thief;
 pub mod dobutsu;
+pub mod dots_boxes;
 pub mod nine_mens_morris;
 pub mod teeko;
 /// Tic-tac-toe, from its rules alone: the tutorial

@@ -1,7 +1,7 @@
 //! The library's own games: each is its module and one line here.
 
 use super::Registry;
-use crate::games::{chess, cop_thief, dobutsu, nine_mens_morris, teeko, tic_tac_toe};
+use crate::games::{chess, cop_thief, dobutsu, dots_boxes, nine_mens_morris, teeko, tic_tac_toe};
 
 /// Every built-in game, in the order `game list` names them.
 pub(super) fn all() -> Registry {
@@ -12,4 +12,5 @@ pub(super) fn all() -> Registry {
         .with(teeko::entry())
         .with(dobutsu::entry())
         .with(nine_mens_morris::entry())
+        .with(dots_boxes::entry())
 }

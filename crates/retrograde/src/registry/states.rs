@@ -111,6 +111,10 @@ impl<G: StateGame> Playable for States<G> {
             .map_or_else(|| "nobody".into(), |q| self.game.to_move(&q))
     }
 
+    fn owner(&self, p: u64) -> Option<crate::Player> {
+        self.game.owner(&self.at(p)?)
+    }
+
     fn moves(&self, p: u64) -> Vec<(String, u64)> {
         let Some(here) = self.at(p) else {
             return Vec::new();
