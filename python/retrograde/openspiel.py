@@ -7,10 +7,11 @@
 
 Any two-player, deterministic, perfect-information, turn-taking game loads:
 tic-tac-toe, connect four on small boards, and small breakthrough, clobber,
-hex, nim, ... A game with chance nodes, simultaneous moves, imperfect
-information or other than two players is refused with a clear error, and so
-is a game where a player moves twice in a row (dots and boxes, after a box):
-the model behind retrograde flips the player at every move.
+hex, nim, dots and boxes, ... A game with chance nodes, simultaneous moves,
+imperfect information or other than two players is refused with a clear
+error. A player may move twice in a row (dots and boxes, after a box): each
+position names who moves there (``current_player()``), and a move keeps the
+turn when the same player moves next.
 
 **Transpositions.** States are merged by ``(player to move, key(state))``;
 ``key`` defaults to ``str``, OpenSpiel's text of a perfect-information state,
@@ -72,6 +73,10 @@ class _Game:
         self.states[p] = s
         return [p]
 
+    def owner(self, p: Tuple[int, Hashable]) -> int:
+        """Who moves at ``p``: OpenSpiel's ``current_player()``."""
+        return p[0]
+
     def show(self, p: Tuple[int, Hashable]) -> str:
         """``p``'s state as OpenSpiel draws it."""
         return str(self.states[p])
@@ -89,7 +94,7 @@ class _Game:
         for action in state.legal_actions():
             child = state.child(action)
             to_move = child.current_player()
-            if to_move == mover or to_move < 0:
+            if to_move < 0:
                 to_move = self._odd(state, mover, action, child)
             q = (to_move, key(child))
             if q not in states:
@@ -100,16 +105,11 @@ class _Game:
         return out
 
     def _odd(self, state: Any, mover: int, action: int, child: Any) -> int:
-        """The player to move after a move that does not simply pass the
-        turn: the other player at a terminal state; refused otherwise."""
+        """The player to move at a state that names none: the other player
+        at a terminal state; refused otherwise."""
         if child.is_terminal():
             return 1 - mover
         played = state.action_to_string(mover, action)
-        if child.current_player() == mover:
-            raise ValueError(
-                f"in {self.name} player {mover} moves twice in a row (after {played!r} in\n"
-                f"{state}\n): retrograde's model gives the move to the other player after "
-                "every move, so it cannot solve this game yet")
         raise ValueError(f"{self.name}: a chance or simultaneous node after {played!r}")
 
     def _end(self, p: Tuple[int, Hashable], state: Any) -> None:

@@ -19,11 +19,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use retrograde::db::{Compression, Meta, Source, Writer};
+use retrograde::graph::Arena;
 use retrograde::io::names::Names;
 use retrograde::solve::{fits_parallel, solve_parallel};
 use retrograde::{
-    Answers, Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Labels, NoMoveRule, Outcome, Rules,
-    Solution, Solved as Answered,
+    Answers, Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Labels, NoMoveRule, Outcome, Player,
+    Rules, Solution, SolveError, Solved as Answered, Successors,
 };
 
 /// The outcome codes: what [`Outcome`] is as a byte.
@@ -147,28 +148,74 @@ type MoveTuple = (u32, u8, Option<u32>, Option<i64>);
 struct Solved {
     csr: Csr,
     rules: Rules,
+    /// Who moves at each position, for a game that names it.
+    owners: Option<Vec<Player>>,
     solution: Solution,
     edges: u64,
     /// Moves with their values, on first need (a copy with successors).
-    answered: OnceLock<Answered<Graph>>,
+    answered: OnceLock<Answered<Owned>>,
+}
+
+/// A graph with successors, and its owners if it has them: what answering
+/// moves reads.
+struct Owned {
+    graph: Graph,
+    owners: Option<Vec<Player>>,
+}
+
+impl GameGraph for Owned {
+    fn vertex_count(&self) -> usize {
+        self.graph.vertex_count()
+    }
+    fn out_degree(&self, v: u32) -> u32 {
+        self.graph.out_degree(v)
+    }
+    fn for_each_predecessor<F: FnMut(u32)>(&self, v: u32, f: F) {
+        self.graph.for_each_predecessor(v, f)
+    }
+    fn owner(&self, v: u32) -> Option<Player> {
+        self.owners.as_ref()?.get(v as usize).copied()
+    }
+}
+
+impl Successors for Owned {
+    fn for_each_successor<F: FnMut(u32)>(&self, v: u32, f: F) {
+        self.graph.for_each_successor(v, f)
+    }
+}
+
+/// Solves `g`, on all threads where there are several.
+fn solve_any<G: GameGraph + Sync>(g: &G, rules: &Rules) -> Result<Solution, SolveError> {
+    if fits_parallel(g.vertex_count()) && rayon_threads() > 1 {
+        solve_parallel(g, rules)
+    } else {
+        retrograde::solve(g, rules)
+    }
 }
 
 impl Solved {
-    /// Solves `csr`, on all threads where there are several.
-    fn new(py: Python<'_>, csr: Csr, rules: Rules) -> PyResult<Solved> {
+    /// Solves `csr` (with `owners`, an arena), on all threads where there
+    /// are several.
+    fn new(
+        py: Python<'_>,
+        csr: Csr,
+        rules: Rules,
+        owners: Option<Vec<Player>>,
+    ) -> PyResult<Solved> {
         let edges = csr.edge_count();
-        let solution = py
-            .detach(|| {
-                if fits_parallel(csr.vertex_count()) && rayon_threads() > 1 {
-                    solve_parallel(&csr, &rules)
-                } else {
-                    retrograde::solve(&csr, &rules)
-                }
-            })
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let solution = match &owners {
+            None => py.detach(|| solve_any(&csr, &rules)),
+            Some(o) => {
+                let arena = Arena::new(&csr, o.clone())
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                py.detach(|| solve_any(&arena, &rules))
+            }
+        };
+        let solution = solution.map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(Solved {
             csr,
             rules,
+            owners,
             solution,
             edges,
             answered: OnceLock::new(),
@@ -251,7 +298,10 @@ impl Solved {
         self.check(v)?;
         let answered = self.answered.get_or_init(|| {
             Answered::new(
-                self.csr.clone().with_successors(),
+                Owned {
+                    graph: self.csr.clone().with_successors(),
+                    owners: self.owners.clone(),
+                },
                 self.rules.clone(),
                 self.solution.clone(),
             )
@@ -333,7 +383,7 @@ impl Solved {
                 moves: Some((&offsets[..], &targets[..])),
                 names: names.as_ref(),
                 grundy: None,
-                owners: None,
+                owners: self.owners.as_deref(),
             };
             Writer::new(meta)
                 .compression(if compress {
@@ -445,7 +495,7 @@ fn solve_edges(
             )));
         }
     }
-    Solved::new(py, csr, rules)
+    Solved::new(py, csr, rules, None)
 }
 
 fn build<T: Id>(
@@ -480,8 +530,9 @@ fn build<T: Id>(
 }
 
 /// Explores the game `game` (an object with `starts()` and `moves(p)`, and
-/// optionally `terminal(p)`, an outcome for the player to move or None, and
-/// `canonical(p)`), numbering its positions in the order first met from
+/// optionally `terminal(p)`, an outcome for the player to move or None,
+/// `canonical(p)`, and `owner(p)`, 0 or 1, the player who moves at `p`
+/// in a game where a player may move twice in a row), numbering its positions in the order first met from
 /// the starts, and solves it under `no_move`. `progress`, if given, is
 /// called with the positions found so far every `every` positions. Returns
 /// the solution and the positions, by number.
@@ -498,6 +549,7 @@ fn explore<'py>(
     let no_move = no_move_rule(no_move)?;
     let terminal = game.getattr_opt("terminal")?.filter(|t| t.is_callable());
     let canonical = game.getattr_opt("canonical")?.filter(|c| c.is_callable());
+    let owner = game.getattr_opt("owner")?.filter(|o| o.is_callable());
     let moves = game.getattr("moves")?;
     let index = PyDict::new(py);
     let positions = PyList::empty(py);
@@ -550,13 +602,31 @@ fn explore<'py>(
         }
     }
     let n = positions.len();
+    let owners = match &owner {
+        None => None,
+        Some(f) => {
+            let mut owners = Vec::with_capacity(n);
+            for p in positions.iter() {
+                let o = f.call1((&p,))?;
+                let player = o.extract::<u64>().ok().and_then(Player::from_index);
+                owners.push(player.ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "owner({}) is {}: expected 0 or 1, the player who moves there",
+                        p.repr().map_or_else(|_| "?".into(), |r| r.to_string()),
+                        o.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+                    ))
+                })?);
+            }
+            Some(owners)
+        }
+    };
     let rules = Rules {
         no_move,
         labels: Labels::from_pairs(labels),
     };
     let csr = py.detach(|| Csr::from_edges(n, &edges));
     drop(edges);
-    Ok((Solved::new(py, csr, rules)?, positions, index))
+    Ok((Solved::new(py, csr, rules, owners)?, positions, index))
 }
 
 /// The native part of the `retrograde` package.

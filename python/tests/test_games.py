@@ -7,6 +7,7 @@ import subprocess
 import pytest
 
 import retrograde
+from conftest import ROOT
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
@@ -171,3 +172,50 @@ def test_a_game_s_show_draws_its_positions_and_names_them_in_a_saved_database(cl
     out = subprocess.run([cli, "query", str(tmp_path / "drawn.db"), ".../.../...", "--json"],
                          check=True, capture_output=True, text=True).stdout
     assert json.loads(out)["outcome"] == "tie"
+
+
+class Charger:
+    """examples/arenas/charger.gm written as a Python game: a robot
+    (player 0) wants the charger (vertex 3); the doors (player 1) keep it
+    away. Each position names who moves there, so a player may move twice
+    in a row."""
+
+    moves_of = {0: [1, 4, 7], 1: [2], 2: [3, 5], 3: [3], 4: [4, 0], 5: [6, 2], 6: [6, 1], 7: [2]}
+    owners = {0: 0, 1: 1, 2: 0, 3: 1, 4: 1, 5: 1, 6: 0, 7: 0}
+
+    def starts(self):
+        return list(range(8))
+
+    def moves(self, p):
+        return self.moves_of[p]
+
+    def terminal(self, p):
+        return "lose" if p == 3 else None
+
+    def owner(self, p):
+        return self.owners[p]
+
+
+def test_a_game_whose_positions_name_their_mover_solves_as_its_arena(cli, tmp_path):
+    s = retrograde.solve_game(Charger())
+    arena = subprocess.run([cli, "solve", str(ROOT / "examples/arenas/charger.gm"), "--reach", "2",
+                            "-o", "-", "-q"], check=True, capture_output=True, text=True).stdout
+    for line in arena.splitlines():
+        v, outcome, rem, _ = line.split("\t")
+        assert s.value(int(v)) == (outcome, None if rem == "-" else int(rem)), line
+    # 0 moves to 7, where the robot moves again: a win for the mover.
+    assert (7, "win", 3) in [(m.to, m.outcome, m.remoteness) for m in s.moves(0)]
+    db = tmp_path / "charger.db"
+    s.save(str(db))
+    q = json.loads(subprocess.run([cli, "query", str(db), "5", "--json"], check=True,
+                                  capture_output=True, text=True).stdout)
+    assert (q["to_move"], q["outcome"], q["remoteness"]) == ("player 1", "lose", 4)
+
+
+def test_an_owner_other_than_0_or_1_is_refused():
+    class Bad(Charger):
+        def owner(self, p):
+            return 2
+
+    with pytest.raises(ValueError, match=r"owner\(0\) is 2: expected 0 or 1"):
+        retrograde.solve_game(Bad())

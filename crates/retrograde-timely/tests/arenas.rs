@@ -66,3 +66,24 @@ fn owners_for_another_graph_are_refused() {
     .unwrap_err();
     assert_eq!(e.to_string(), "1 owners for a graph of 3 vertices");
 }
+
+#[test]
+fn dots_and_boxes_solves_where_its_moves_are_generated_as_in_one_process() {
+    use retrograde::games::dots_boxes::DotsAndBoxes;
+    let explore = || retrograde::explore::explore(DotsAndBoxes::new(2, 2).unwrap()).unwrap();
+    let explored = explore();
+    let rules = explored.rules();
+    let s = retrograde::solve(&explored, &rules).unwrap();
+    let n = explored.len() as u32;
+    let want: Vec<_> = (0..n).map(|v| s.value(v)).collect();
+    for threads in [1, 3] {
+        let (got, _) = solve_graph(
+            &Config::threads(threads),
+            explore(),
+            &rules,
+            move |remote| (0..n).map(|v| remote.value(v).unwrap()).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        assert_eq!(got.unwrap(), want, "{threads} threads");
+    }
+}

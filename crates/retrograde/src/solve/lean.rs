@@ -291,10 +291,21 @@ fn step<G: GameGraph + ?Sized, C: Counters + Send, R: Plies>(
 ) {
     let plies = R::from_level(r + 1);
     for &u in level {
-        let effects = Effects::of(state[u as usize], g.owner(u));
-        g.for_each_predecessor(u, |p| {
-            update(state, rem, next, counters, p, effects.on(g.owner(p)), plies)
-        });
+        let code = state[u as usize];
+        match g.owner(u) {
+            // No owner (every position of a strictly alternating game): every
+            // move into u passes the turn.
+            None => {
+                let effect = kernel::effect(code);
+                g.for_each_predecessor(u, |p| update(state, rem, next, counters, p, effect, plies));
+            }
+            owner => {
+                let effects = Effects::of(code, owner);
+                g.for_each_predecessor(u, |p| {
+                    update(state, rem, next, counters, p, effects.on(g.owner(p)), plies)
+                });
+            }
+        }
     }
 }
 
