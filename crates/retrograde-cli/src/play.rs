@@ -89,11 +89,12 @@ fn start_position(game: &dyn Playable, db: &Database, position: Option<&str>) ->
 }
 
 impl You {
-    /// Whether the person at the keyboard chooses the move at `ply`.
-    fn moves_at(self, ply: usize) -> bool {
+    /// Whether the person at the keyboard chooses the move of a position
+    /// where the side that moved first (`first`) or the other is to move.
+    fn moves_at(self, first: bool) -> bool {
         match self {
-            You::First => ply % 2 == 0,
-            You::Second => ply % 2 == 1,
+            You::First => first,
+            You::Second => !first,
             You::Both => true,
             You::None => false,
         }
@@ -129,7 +130,7 @@ impl Table<'_> {
             let a = self.probe.answer(self.history[ply])?;
             show_position(out, self.probe.game, &a, ply)?;
             let over = a.moves.is_empty();
-            if !over && !self.you.moves_at(ply) {
+            if !over && !self.you.moves_at(self.first_side(ply)) {
                 if ply >= self.max_plies {
                     writeln!(out, "stopped after {ply} plies (see --max-plies)")?;
                     return Ok(());
@@ -176,11 +177,24 @@ impl Table<'_> {
         Ok(true)
     }
 
+    /// Whether the side that moved first is to move at ply `ply`: the game
+    /// says where it names who moves (a player who closes a box moves
+    /// again); else the sides alternate.
+    fn first_side(&self, ply: usize) -> bool {
+        let game = self.probe.game;
+        match (game.owner(self.history[0]), game.owner(self.history[ply])) {
+            (Some(a), Some(b)) => a == b,
+            _ => ply % 2 == 0,
+        }
+    }
+
     /// Back to the last position where it was your move.
     fn take_back(&mut self, out: &mut impl Write) -> Result<()> {
         if self.history.len() > 1 {
             self.history.pop();
-            while self.history.len() > 1 && !self.you.moves_at(self.history.len() - 1) {
+            while self.history.len() > 1
+                && !self.you.moves_at(self.first_side(self.history.len() - 1))
+            {
                 self.history.pop();
             }
         } else {

@@ -253,3 +253,79 @@ fn bad_arenas_are_refused_naming_the_file_and_line() {
         "--pgsolver writes the solution of a PGSolver game",
     );
 }
+
+#[test]
+fn dots_and_boxes_is_solved_queried_and_played_with_the_extra_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let o = run(
+        &[
+            "game",
+            "dots-and-boxes",
+            "--rows",
+            "2",
+            "--cols",
+            "2",
+            "--save",
+            "db.db",
+        ],
+        d,
+    );
+    let said = stderr(&o);
+    let start = ok(&o);
+    // 3 x 3 dots: a first-player win (Berlekamp, The Dots-and-Boxes Game).
+    assert_eq!(start, "000000000000/0-0/0: win in 12 for player 0\n");
+    assert!(said.contains("5,349 positions"), "{said}");
+    let o = run(
+        &[
+            "game",
+            "dots-and-boxes",
+            "--rows",
+            "1",
+            "--cols",
+            "2",
+            "--save",
+            "db12.db",
+            "-q",
+        ],
+        d,
+    );
+    ok(&o);
+    // Lines h0,0 h1,0 v0,0 drawn, player 1 to move: v0,1 closes the left
+    // box, and player 1 moves again.
+    let o = run(&["query", "db12.db", "1010100/0-0/1", "--json"], d);
+    let j: serde_json::Value = serde_json::from_str(&ok(&o)).unwrap();
+    let close = j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == "v0,1")
+        .unwrap();
+    assert_eq!(
+        (close["position"].as_str(), close["outcome"].as_str()),
+        (Some("1010110/0-1/1"), Some("win"))
+    );
+    let o = bin()
+        .args(["play", "db12.db", "--position", "1010100/0-0/1"])
+        .current_dir(d)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(b"v0,1\nq\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let shown = stdout(&o);
+    assert_eq!(
+        shown.matches("your move:").count(),
+        2,
+        "the box gives another move: {shown}"
+    );
+    assert!(shown.contains("ply 1: player 1 to move"), "{shown}");
+    assert_refused(
+        &run(&["game", "dots-and-boxes", "--rows", "0"], d),
+        "a board of 0 x 2 boxes",
+    );
+}
