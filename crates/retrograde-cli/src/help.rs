@@ -53,7 +53,9 @@ Examples:
       keep the solution for query, analyze, play and serve
   retrograde convert examples/graphs/chase.txt chase.rgb
   retrograde solve chase.rgb -j 2 --stats
-      a binary graph on 2 threads, time per phase";
+      a binary graph on 2 threads, time per phase
+  retrograde solve examples/arenas/charger.gm --reach 2 --pgsolver -
+      a PGSolver game: who reaches the vertices of priority 2, and how";
 
 /// `retrograde convert --help`.
 pub const CONVERT: &str = "\
