@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Result};
 use indicatif::HumanBytes;
 use retrograde::io::Input;
-use retrograde::{Answers, Rules};
+use retrograde::{Answers, GameGraph, Rules};
 use retrograde_timely::{BinaryGraph, Config, Gathered, TextEdgeList};
 
 use crate::answers::OutputArgs;
@@ -221,6 +221,8 @@ pub struct Run<'a> {
     pub threads: usize,
     /// `--max-memory`: this process's limit (default: the machine's).
     pub max_memory: Option<u64>,
+    /// `--pgsolver`: a PGSolver game's solution in its format (process 0).
+    pub pgsolver: Option<&'a std::path::Path>,
 }
 
 /// Solves with the timely engine. Process 0 (or the only process) writes the
@@ -234,10 +236,13 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     let outputs: Vec<&std::path::Path> = run.outputs.output.iter().map(|p| p.as_path()).collect();
     common::check_files(&run.game.inputs(), &outputs)?;
     let limit = common::memory_limit(run.max_memory);
-    let rules = run.game.rules(limit)?;
-    if run.game.reach.is_some() {
-        bail!("--reach (a PGSolver game) runs on the sequential and parallel engines");
+    if run.game.is_pgsolver() {
+        return run_pgsolver(run, started, limit);
     }
+    if run.pgsolver.is_some() {
+        bail!("--pgsolver writes the solution of a PGSolver game solved with --reach");
+    }
+    let rules = run.game.rules(limit)?;
     let owners = match &run.game.owners {
         Some(path) => Some(retrograde::io::owners::read_all(&common::open_input(
             path,
@@ -302,6 +307,85 @@ pub fn run(run: &Run) -> Result<ExitCode> {
             labels: rules.labels.len() as u64,
             engine: "timely",
             threads,
+            processes: config.processes(),
+            times: &t,
+        };
+        return crate::solve::report(&report, run.outputs, &asked, sol);
+    }
+    let stdout = io::stdout();
+    let mut data = stdout.lock();
+    asked.print(&mut data, sol)?;
+    data.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Solves a PGSolver game with the timely engine: every process reads the
+/// whole file (owners, priorities and moves), and the workers share its
+/// moves out as any edge list's; process 0 writes `--output` and
+/// `--pgsolver`.
+fn run_pgsolver(run: &Run, started: Instant, limit: u64) -> Result<ExitCode> {
+    let bars = Bars::new(run.quiet);
+    let budget = crate::load::Budget {
+        limit,
+        per_vertex: 0,
+        per_edge: 0,
+    };
+    let loaded = run.game.load_game(budget, &bars)?;
+    let (Some(owners), Some(reach)) = (loaded.owners, loaded.reach) else {
+        bail!("{}: not a PGSolver game", run.game.graph.display());
+    };
+    let rules = loaded.rules;
+    let n = loaded.graph.vertex_count();
+    let edges: Vec<(u32, u32)> = loaded.graph.edges().collect();
+    let hash = common::open_input(&run.game.graph, limit, &Bars::new(true))?.content_hash();
+    let config = run
+        .cluster
+        .config(
+            run.threads,
+            fingerprint(Some(n), &rules, hash ^ reach.priority),
+        )?
+        .memory_limit(limit);
+    let read = started.elapsed();
+    exit_on_timely_panic();
+    let source = retrograde_timely::EdgeArray::new(Some(n), edges);
+    let (solved, times) = bars.spin("solve", || {
+        retrograde_timely::solve_arena_timed(&config, source, Some(owners.clone()), &rules)
+    })?;
+    let Some(solved) = solved else {
+        if !run.quiet {
+            say_done(&config, "the solution is", Some(read), times, started)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let sol = &solved.solution;
+    let asked = run.outputs.resolve(sol.len(), None)?;
+    let mut t = common::Timings::default();
+    t.record("read", read.as_secs_f64());
+    t.record("connect", times.connect.as_secs_f64());
+    t.record("solve", times.solve.as_secs_f64());
+    let mut files = retrograde::io::Outputs::new();
+    if run.outputs.output.is_some() {
+        t.time("write", || run.outputs.stage(&mut files, sol, None, &bars))?;
+    }
+    if let Some(path) = run.pgsolver {
+        let arena = retrograde::graph::Arena::new(&loaded.graph, owners)?;
+        files.write(path, |w| {
+            retrograde::io::pgsolver::write_solution(w, &arena, reach, sol)
+        })?;
+    }
+    files.commit()?;
+    let mut out = common::talk();
+    if !run.quiet {
+        print_summary(&mut out, run, &config, &solved, &rules, &t)?;
+    }
+    out.flush()?;
+    if run.json {
+        let report = crate::solve::Report {
+            graph: &run.game.graph,
+            moves: solved.edges,
+            labels: rules.labels.len() as u64,
+            engine: "timely",
+            threads: run.threads,
             processes: config.processes(),
             times: &t,
         };

@@ -118,11 +118,16 @@ impl GameArgs {
             .collect()
     }
 
+    /// Whether the graph is a PGSolver game (a file starting `parity N;`).
+    pub fn is_pgsolver(&self) -> bool {
+        self.graph.as_os_str() != "-" && is_pgsolver_file(&self.graph)
+    }
+
     /// Reads the game: a PGSolver game (solved as the reachability game
     /// `--reach` names), or a graph, its rules and names, and its owners
     /// (`--owners`).
     pub fn load_game(&self, budget: Budget, bars: &Bars) -> Result<Loaded> {
-        if self.graph.as_os_str() != "-" && is_pgsolver_file(&self.graph) {
+        if self.is_pgsolver() {
             return self.load_pgsolver(budget, bars);
         }
         if self.reach.is_some() {
@@ -193,7 +198,7 @@ impl GameArgs {
         if self.owners.is_some() || self.reach.is_some() {
             anyhow::bail!("--owners and --reach apply to `solve` and `verify`");
         }
-        if self.graph.as_os_str() != "-" && is_pgsolver_file(&self.graph) {
+        if self.is_pgsolver() {
             anyhow::bail!(
                 "{} is a PGSolver game (an arena with owners): solve it with `retrograde solve --reach`",
                 self.graph.display()

@@ -242,6 +242,7 @@ fn run_timely(args: &Args, global: &Global) -> Result<ExitCode> {
         json: args.json,
         threads: global.threads.unwrap_or(1),
         max_memory: args.max_memory,
+        pgsolver: args.pgsolver.as_deref(),
     })
 }
 

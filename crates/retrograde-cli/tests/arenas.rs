@@ -329,3 +329,80 @@ fn dots_and_boxes_is_solved_queried_and_played_with_the_extra_turn() {
         "a board of 0 x 2 boxes",
     );
 }
+
+#[test]
+fn a_pgsolver_game_and_an_arena_solve_on_a_cluster_of_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let hosts = write_hostfile(d, &free_addresses(2));
+    let gm = example("charger.gm");
+    let outputs = run_all((0..2).map(|p| {
+        let mut c = bin();
+        c.args([
+            "solve",
+            gm.to_str().unwrap(),
+            "--reach",
+            "2",
+            "--pgsolver",
+            "cluster.sol",
+        ])
+        .args([
+            "--cluster",
+            hosts.to_str().unwrap(),
+            "--process",
+            &p.to_string(),
+        ])
+        .args(["--threads", "2", "--connect-timeout", "120", "-q"])
+        .current_dir(d);
+        c
+    }));
+    for (p, o) in outputs.iter().enumerate() {
+        assert!(o.status.success(), "process {p}: {}", stderr(o));
+    }
+    assert_eq!(
+        fs::read_to_string(d.join("cluster.sol")).unwrap(),
+        fixture("charger.sol")
+    );
+    // The arena as an edge list and an owners file, which every process reads.
+    let want = ok(&run(
+        &[
+            "solve",
+            gm.to_str().unwrap(),
+            "--reach",
+            "2",
+            "-o",
+            "-",
+            "-q",
+        ],
+        d,
+    ));
+    let (txt, owners, labels) = (
+        example("charger.txt"),
+        example("charger.owners"),
+        example("charger.labels"),
+    );
+    let hosts = write_hostfile(d, &free_addresses(2));
+    let outputs = run_all((0..2).map(|p| {
+        let mut c = bin();
+        c.args([
+            "solve",
+            txt.to_str().unwrap(),
+            "--owners",
+            owners.to_str().unwrap(),
+        ])
+        .args(["--terminal", labels.to_str().unwrap(), "-o", "arena.tsv"])
+        .args([
+            "--cluster",
+            hosts.to_str().unwrap(),
+            "--process",
+            &p.to_string(),
+        ])
+        .args(["--connect-timeout", "120", "-q"])
+        .current_dir(d);
+        c
+    }));
+    for (p, o) in outputs.iter().enumerate() {
+        assert!(o.status.success(), "process {p}: {}", stderr(o));
+    }
+    assert_eq!(fs::read_to_string(d.join("arena.tsv")).unwrap(), want);
+}
