@@ -117,12 +117,12 @@ fn check<G: Successors + Sync>(
         budget,
     } = given;
     let n = graph.vertex_count();
-    let report = if is_database(&solution) {
-        let db = crate::db::open(&solution)?;
+    let report = if is_database(solution) {
+        let db = crate::db::open(solution)?;
         if db.meta().game != "graph" {
             anyhow::bail!(
                 "{} is a database of {}, not of a graph: check it alone (retrograde verify {0})",
-                common::shown(&solution),
+                common::shown(solution),
                 retrograde::play::describe(db.meta())
             );
         }
