@@ -36,6 +36,6 @@ fastest() {
 }
 for j in 1 2; do
     echo "threads $j"
-    echo "  arena, $E moves:               $(fastest "$BIN" solve "$G.rgb" --owners "$G.owners" -j "$j" -q)"
-    echo "  with passes, $(wc -l < "$G-passes.txt") moves:  $(fastest "$BIN" solve "$G-passes.rgb" -j "$j" -q)"
+    echo "  arena, $E moves: $(fastest "$BIN" solve "$G.rgb" --owners "$G.owners" -j "$j" -q)"
+    echo "  with forced passes, $(wc -l < "$G-passes.txt") moves: $(fastest "$BIN" solve "$G-passes.rgb" -j "$j" -q)"
 done
