@@ -362,3 +362,59 @@ fn under_a_low_descriptor_limit_the_server_goes_on_and_says_so_once() {
         "{err}"
     );
 }
+
+#[test]
+fn the_api_says_who_moves_in_an_arena_and_in_dots_and_boxes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let gm = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/arenas/charger.gm");
+    let o = run(
+        &[
+            "solve",
+            gm.to_str().unwrap(),
+            "--reach",
+            "2",
+            "--save",
+            "charger.db",
+            "-q",
+        ],
+        d,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = serve(d, "charger.db");
+    // 7 belongs to the robot, who moves again at 2: a win in 2 for him.
+    let (status, api) = get(&s, "/api/query?position=7");
+    assert_eq!(status, 200, "{api}");
+    assert_eq!(
+        (api["to_move"].as_str(), api["outcome"].as_str()),
+        (Some("player 0"), Some("win"))
+    );
+    let (_, api) = get(&s, "/api/query?position=0&move=7");
+    assert_eq!(
+        (api["position"].as_str(), api["to_move"].as_str()),
+        (Some("7"), Some("player 0"))
+    );
+    drop(s);
+    let o = run(
+        &[
+            "game",
+            "dots-and-boxes",
+            "--rows",
+            "1",
+            "--cols",
+            "2",
+            "--save",
+            "dab.db",
+            "-q",
+        ],
+        d,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = serve(d, "dab.db");
+    let (status, api) = get(&s, "/api/query?position=1010100/0-0/1&move=v0,1");
+    assert_eq!(status, 200, "{api}");
+    assert_eq!(
+        (api["position"].as_str(), api["to_move"].as_str()),
+        (Some("1010110/0-1/1"), Some("player 1"))
+    );
+}
