@@ -160,7 +160,7 @@ fn trace(db: &Database, limit: usize) -> Result<Option<Trace>> {
             let n = db.len() as u32;
             let (edges, rules) = crate::db::graph(db)?;
             let graph = retrograde::Csr::from_edges(n as usize, &edges);
-            let (_, events) = solve_traced(&graph, &rules)?;
+            let (_, events) = traced(graph, db.owners()?, &rules)?;
             Ok(Some(Trace {
                 labels: (0..n).map(|v| v.to_string()).collect(),
                 edges: edges.iter().map(|&(a, b)| [a, b]).collect(),
@@ -173,7 +173,7 @@ fn trace(db: &Database, limit: usize) -> Result<Option<Trace>> {
                 return Ok(None);
             };
             let graph = retrograde::Csr::from_edges(g.labels.len(), &g.edges);
-            let (_, events) = solve_traced(&graph, &g.rules)?;
+            let (_, events) = traced(graph, g.owners, &g.rules)?;
             Ok(Some(Trace {
                 labels: g.labels,
                 edges: g.edges.iter().map(|&(a, b)| [a, b]).collect(),
@@ -181,6 +181,18 @@ fn trace(db: &Database, limit: usize) -> Result<Option<Trace>> {
             }))
         }
     }
+}
+
+/// The traced solve of `graph`, an arena if it has `owners`.
+fn traced(
+    graph: retrograde::Csr,
+    owners: Option<Vec<retrograde::Player>>,
+    rules: &retrograde::Rules,
+) -> Result<(retrograde::Solution, Vec<retrograde::solve::trace::Event>)> {
+    Ok(match owners {
+        None => solve_traced(&graph, rules)?,
+        Some(owners) => solve_traced(&retrograde::graph::Arena::new(graph, owners)?, rules)?,
+    })
 }
 
 /// What `/api/info` says: the game, its start, what the page can do.

@@ -367,10 +367,22 @@ fn database(args: &Args) -> Result<ExitCode> {
             let (edges, rules) = crate::db::graph(&db)?;
             let graph = retrograde::Csr::from_edges(n as usize, &edges).with_successors();
             let values = times.time("read", || db.values())?;
-            let solved = retrograde::Solved::new(&graph, rules.clone(), values)?;
-            let r = times.time("verify", || {
-                retrograde::verify(&graph, &rules, &solved, keep)
-            })?;
+            // An arena's owners, kept beside its moves, decide as they did.
+            let r = match db.owners()? {
+                None => {
+                    let solved = retrograde::Solved::new(&graph, rules.clone(), values)?;
+                    times.time("verify", || {
+                        retrograde::verify(&graph, &rules, &solved, keep)
+                    })?
+                }
+                Some(owners) => {
+                    let arena = Arena::new(&graph, owners)?;
+                    let solved = retrograde::Solved::new(&arena, rules.clone(), values)?;
+                    times.time("verify", || {
+                        retrograde::verify(&arena, &rules, &solved, keep)
+                    })?
+                }
+            };
             (n, Some(edges.len() as u64), r)
         }
         _ => {

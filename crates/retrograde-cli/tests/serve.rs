@@ -395,6 +395,41 @@ fn the_api_says_who_moves_in_an_arena_and_in_dots_and_boxes() {
         (Some("7"), Some("player 0"))
     );
     drop(s);
+    // The animation of a small arena follows its owners: 0 and 1 are player
+    // 0's, who moves twice and leaves player 1 stuck at 2: 0 wins in 2.
+    std::fs::write(d.join("ag.txt"), "0 1\n1 2\n").unwrap();
+    std::fs::write(d.join("ag.own"), "0 0\n1 0\n2 1\n").unwrap();
+    let o = run(
+        &[
+            "solve", "ag.txt", "--owners", "ag.own", "--save", "ag.db", "-q",
+        ],
+        d,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = serve(d, "ag.db");
+    let (status, trace) = get(&s, "/api/trace");
+    assert_eq!(status, 200, "{trace}");
+    let decided: Vec<_> = trace["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"] == "decided")
+        .map(|e| {
+            (
+                e["position"].as_u64(),
+                e["outcome"].as_str(),
+                e["remoteness"].as_u64(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        decided,
+        [
+            (Some(1), Some("win"), Some(1)),
+            (Some(0), Some("win"), Some(2))
+        ]
+    );
+    drop(s);
     let o = run(
         &[
             "game",

@@ -1,5 +1,6 @@
 //! Tier by tier against whole: random tiered games (self-loops, parallel
-//! moves, terminal labels of every kind, ties and draws) solved both ways
+//! moves, terminal labels of every kind, ties and draws, and half of them
+//! with owners, where a move may keep the turn) solved both ways
 //! agree on every position; a stopped run resumes to the same files; bad
 //! tiers are refused with their names.
 
@@ -8,7 +9,7 @@ use std::path::Path;
 use proptest::prelude::*;
 use retrograde::db::Meta;
 use retrograde::tier::{TierDirectory, TierError, TierSolver, TieredGame, MANIFEST};
-use retrograde::{Explorer, Outcome, StateGame};
+use retrograde::{Explorer, Outcome, Player, StateGame};
 
 /// Positions `(tier, i)` numbered `tier * 64 + i`; `moves[p]` lists the
 /// targets of `p` (into its own tier or a lower one), `labels[p]` its
@@ -20,6 +21,9 @@ struct Tiered {
     labels: Vec<Option<Outcome>>,
     /// `children[t]`: the lower tiers `t` declares.
     children: Vec<Vec<u32>>,
+    /// Who moves at each position, where the game names it (an arena: a
+    /// move between two positions of one owner keeps the turn).
+    owners: Option<Vec<Player>>,
 }
 
 impl Tiered {
@@ -47,6 +51,9 @@ impl StateGame for Tiered {
     }
     fn terminal(&self, p: &u32) -> Option<Outcome> {
         self.labels[self.slot(*p)]
+    }
+    fn owner(&self, p: &u32) -> Option<Player> {
+        Some(self.owners.as_ref()?[self.slot(*p)])
     }
     fn encode(&self, p: &u32) -> Option<u64> {
         Some(u64::from(*p))
@@ -115,9 +122,10 @@ fn tiered() -> impl Strategy<Value = Tiered> {
                 (prop::collection::vec(target, 0..=4), outcome())
             });
             let extra = prop::collection::vec(any::<bool>(), sizes.len());
-            (Just(sizes), per.collect::<Vec<_>>(), extra, Just(n))
+            let owners = prop::option::of(prop::collection::vec(any::<bool>(), n as usize));
+            (Just(sizes), per.collect::<Vec<_>>(), extra, owners)
         })
-        .prop_map(|(sizes, per, extra, _)| {
+        .prop_map(|(sizes, per, extra, owners)| {
             let (moves, labels): (Vec<_>, Vec<_>) = per.into_iter().unzip();
             let tiers = sizes.len();
             let mut children = vec![Vec::new(); tiers];
@@ -136,11 +144,17 @@ fn tiered() -> impl Strategy<Value = Tiered> {
                     children[t].push(0);
                 }
             }
+            let owners = owners.map(|bits| {
+                bits.into_iter()
+                    .map(|b| if b { Player::Second } else { Player::First })
+                    .collect()
+            });
             Tiered {
                 sizes,
                 moves,
                 labels,
                 children,
+                owners,
             }
         })
 }
@@ -239,6 +253,7 @@ fn chain() -> Tiered {
         moves: vec![vec![], vec![], vec![0], vec![1, 0], vec![64], vec![65]],
         labels: vec![None; 6],
         children: vec![vec![], vec![0], vec![1]],
+        owners: None,
     }
 }
 

@@ -765,6 +765,9 @@ pub struct SmallGraph {
     pub edges: Vec<(u32, u32)>,
     /// The rules: terminal values as labels.
     pub rules: crate::Rules,
+    /// Who moves at each position, for a game that names it (a player
+    /// may move twice in a row).
+    pub owners: Option<Vec<crate::Player>>,
 }
 
 /// A registered game, solved: what `--save` writes and the report counts.

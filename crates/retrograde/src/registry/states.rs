@@ -173,6 +173,11 @@ impl<G: StateGame + Send> Solvable for States<G> {
                 .position(v)
                 .map_or_else(String::new, |p| self.game.notation(&p))
         };
+        let owners = explored.has_owners().then(|| {
+            (0..n)
+                .map(|v| explored.owner(v).unwrap_or(crate::Player::First))
+                .collect()
+        });
         Ok(Some(SmallGraph {
             labels: (0..n).map(show).collect(),
             edges,
@@ -180,6 +185,7 @@ impl<G: StateGame + Send> Solvable for States<G> {
                 no_move: self.game.no_move(),
                 labels: crate::Labels::from_pairs(terminal.collect()),
             },
+            owners,
         }))
     }
 }

@@ -67,6 +67,9 @@ impl<G: TieredGame> Playable for Tiers<G> {
     fn to_move(&self, p: u64) -> String {
         self.states.to_move(p)
     }
+    fn owner(&self, p: u64) -> Option<crate::Player> {
+        self.states.owner(p)
+    }
     fn moves(&self, p: u64) -> Vec<(String, u64)> {
         self.states.moves(p)
     }

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use super::{TierError, TieredGame};
 use crate::db::Database;
-use crate::{NoMoveRule, Outcome, StateGame, Value};
+use crate::{kernel, NoMoveRule, Outcome, Player, StateGame, Value};
 
 /// A position of a [`TierView`]: one of the tier's own, or a stand-in for a
 /// value of a child tier (a win, loss or tie in `r` plies, or a draw).
@@ -169,6 +169,13 @@ impl<G: TieredGame> StateGame for TierView<'_, G> {
                 } else {
                     let q = self.game.canonical(q);
                     let v = self.probe(&q).unwrap_or(Value::new(Outcome::Draw, None));
+                    // A stand-in names no mover, so the move into it passes
+                    // the turn: where it keeps it, the stand-in holds the
+                    // value the other way round.
+                    let v = match kernel::same_player(self.game.owner(p), self.game.owner(&q)) {
+                        true => Value::new(flip(v.outcome), v.remoteness),
+                        false => v,
+                    };
                     f(stand_in(v));
                 }
             }),
@@ -191,6 +198,14 @@ impl<G: TieredGame> StateGame for TierView<'_, G> {
         match p {
             Slot::In(p) => Slot::In(self.game.canonical(p)),
             out => out,
+        }
+    }
+
+    /// The game's own owner of a position of the tier; a stand-in names none.
+    fn owner(&self, p: &Self::Position) -> Option<Player> {
+        match p {
+            Slot::In(p) => self.game.owner(p),
+            Slot::Out(..) => None,
         }
     }
 

@@ -189,6 +189,7 @@ impl Solvable for CopThief {
                 .collect(),
             edges: m.graph.edges().collect(),
             rules: m.rules(&self.rules()),
+            owners: None,
         }))
     }
 }
