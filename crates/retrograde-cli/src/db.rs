@@ -284,6 +284,17 @@ pub fn solvable(db: &Database) -> Result<Box<dyn retrograde::registry::Solvable>
 /// terminal labels are not kept, so a graph solved with some is refused.
 pub fn graph(db: &Database) -> Result<(Vec<(u32, u32)>, retrograde::Rules)> {
     let param = |k: &str| db.meta().params.get(k).map(String::as_str).unwrap_or("");
+    if !param("reach").is_empty() {
+        anyhow::bail!(
+            "{} was solved from a PGSolver game, whose targets it does not keep: give the game \
+             (retrograde verify {} {} --reach {} --reacher {})",
+            common::shown(db.path()),
+            param("graph"),
+            common::shown(db.path()),
+            param("reach"),
+            param("reacher")
+        );
+    }
     if param("labels") != "0" {
         anyhow::bail!(
             "{} was solved with terminal labels, which it does not keep: give the graph \

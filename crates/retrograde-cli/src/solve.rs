@@ -427,6 +427,11 @@ fn save<S: Answers + Sync>(
     if let Some(t) = &args.game.terminal {
         meta = meta.param("terminal", t.display());
     }
+    if let Some(reach) = game.reach {
+        meta = meta
+            .param("reach", reach.priority)
+            .param("reacher", reach.reacher);
+    }
     let source = retrograde::db::Source {
         records: graph.vertex_count() as u64,
         value: |r: u64| sol.value(r as u32),
