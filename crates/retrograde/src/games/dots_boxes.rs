@@ -80,8 +80,9 @@ impl DotsAndBoxes {
     /// [`SizeError`] for an empty board, or one past [`MAX_BOXES`] boxes or
     /// [`MAX_LINES`] lines.
     pub fn new(rows: u32, cols: u32) -> Result<DotsAndBoxes, SizeError> {
-        let lines = u64::from(rows + 1) * u64::from(cols) + u64::from(rows) * u64::from(cols + 1);
-        let boxes = u64::from(rows) * u64::from(cols);
+        let (r, c) = (u64::from(rows), u64::from(cols));
+        let lines = ((r + 1) * c).saturating_add(r * (c + 1));
+        let boxes = r * c;
         if rows == 0 || cols == 0 || boxes > u64::from(MAX_BOXES) || lines > u64::from(MAX_LINES) {
             return Err(SizeError { rows, cols });
         }
@@ -311,7 +312,8 @@ impl StateGame for DotsAndBoxes {
     /// Any number with no bit past the mover's, a score no larger than the
     /// boxes complete.
     fn decode(&self, code: u64) -> Option<u64> {
-        if code >> (self.lines + 6) != 0 || self.score0(code) > self.complete(code) {
+        let past = code.checked_shr(self.lines + 6).unwrap_or(0);
+        if past != 0 || self.score0(code) > self.complete(code) {
             return None;
         }
         Some(code)
@@ -381,6 +383,12 @@ mod tests {
         assert_eq!(g.line_name(11), "v1,2");
         assert!(DotsAndBoxes::new(0, 3).is_err());
         assert!(DotsAndBoxes::new(5, 7).is_err());
+        assert!(DotsAndBoxes::new(u32::MAX, u32::MAX).is_err());
+        // The largest board: 58 lines, a number of 64 bits.
+        let wide = DotsAndBoxes::new(1, 19).unwrap();
+        assert_eq!(wide.line_count(), 58);
+        assert_eq!(wide.decode(u64::MAX), None);
+        assert_eq!(wide.decode(1), Some(1));
         assert!(DotsAndBoxes::new(3, 3).is_ok());
         assert_eq!(g.decode(1 << 20), None);
     }

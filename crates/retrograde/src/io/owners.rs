@@ -107,7 +107,8 @@ fn complete(
     vertices: usize,
     names: Option<&Names>,
 ) -> Result<Vec<Player>> {
-    let mut owners = Vec::with_capacity(vertices);
+    // No more than the lines read: a large id alone allocates nothing.
+    let mut owners = Vec::with_capacity(pairs.len().min(vertices));
     for (v, p) in pairs {
         if v as usize != owners.len() {
             break;
@@ -143,6 +144,15 @@ mod tests {
 
     fn owners(text: &str, n: usize) -> Result<Vec<Player>> {
         read(&Input::from_bytes("o.txt", text.as_bytes().to_vec()), n)
+    }
+
+    #[test]
+    fn a_large_id_alone_is_refused_without_allocating_for_it() {
+        let input = Input::from_bytes("o.txt", b"4000000000 1\n".to_vec());
+        assert_eq!(
+            read_all(&input).unwrap_err().to_string(),
+            "o.txt: vertex 0 has no owner (every vertex needs a line `vertex 0|1`)"
+        );
     }
 
     #[test]

@@ -88,6 +88,19 @@ pub fn read(input: &Input) -> Result<PgGame> {
         ));
     }
     p.end_statement()?;
+    // Every id needs a statement of at least 8 bytes (`0 0 0 0;`): a header
+    // that declares more than the file can list is refused before anything
+    // is allocated for them.
+    if (max + 1).saturating_mul(8) > p.data.len() as u64 {
+        return Err(p.fail(
+            header_line,
+            &format!(
+                "the header declares {} vertices, more than a file of {} bytes can list",
+                max + 1,
+                p.data.len()
+            ),
+        ));
+    }
     let n = max as usize + 1;
     let mut seen = vec![false; n];
     let mut owners = vec![Player::First; n];
@@ -433,6 +446,10 @@ mod tests {
         assert_eq!(
             e("parity 0;\n0 1 0 0 \"open;"),
             "g.gm:line 2: a name's closing quote is missing"
+        );
+        assert_eq!(
+            e("parity 4000000000;\n0 1 0 0;"),
+            "g.gm:line 1: the header declares 4000000001 vertices, more than a file of 27 bytes can list"
         );
     }
 
