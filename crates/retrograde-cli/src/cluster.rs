@@ -251,6 +251,7 @@ pub fn run(run: &Run) -> Result<ExitCode> {
         )?)?),
         None => None,
     };
+    let kept = owners.clone();
     let (input, binary) = open_graph(run, limit, &bars)?;
     // The owners are part of the game every process must agree on.
     let graph_hash = owners
@@ -309,6 +310,7 @@ pub fn run(run: &Run) -> Result<ExitCode> {
             threads,
             processes: config.processes(),
             times: &t,
+            arena: kept.as_deref().map(|o| (o, None)),
         };
         return crate::solve::report(&report, run.outputs, &asked, sol);
     }
@@ -368,7 +370,7 @@ fn run_pgsolver(run: &Run, started: Instant, limit: u64) -> Result<ExitCode> {
         t.time("write", || run.outputs.stage(&mut files, sol, None, &bars))?;
     }
     if let Some(path) = run.pgsolver {
-        let arena = retrograde::graph::Arena::new(&loaded.graph, owners)?;
+        let arena = retrograde::graph::Arena::new(&loaded.graph, owners.clone())?;
         files.write(path, |w| {
             retrograde::io::pgsolver::write_solution(w, &arena, reach, sol)
         })?;
@@ -388,6 +390,7 @@ fn run_pgsolver(run: &Run, started: Instant, limit: u64) -> Result<ExitCode> {
             threads: run.threads,
             processes: config.processes(),
             times: &t,
+            arena: Some((&owners, Some(reach))),
         };
         return crate::solve::report(&report, run.outputs, &asked, sol);
     }

@@ -184,6 +184,7 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
                 threads,
                 processes: 1,
                 times: &times,
+                arena: arena.as_ref().map(|a| (a.owners(), reach)),
             },
             &args.outputs,
             &asked,
@@ -353,26 +354,22 @@ fn print_summary(
         )
     )?;
     if let Some(owners) = run.owners {
-        let second = owners.iter().filter(|&&o| o == Player::Second).count();
+        let [first, second] = owned(owners);
         writeln!(
             out,
             "owners: player 0 moves at {}, player 1 at {second}",
-            common::count((owners.len() - second) as u64, "vertex", "vertices"),
+            common::count(first, "vertex", "vertices"),
         )?;
     }
     writeln!(out, "solved: {}", common::summary_line(&sol.summary()))?;
     if let (Some(owners), Some(reach)) = (run.owners, run.reach) {
-        let first = (0..owners.len() as u32)
-            .filter_map(|v| Some(reach.winner(owners[v as usize], sol.value(v)?.outcome)))
-            .filter(|&w| w == Player::First)
-            .count();
+        let [first, second] = regions(owners, reach, sol);
         writeln!(
             out,
-            "reach priority {} by player {}: player 0 wins from {}, player 1 from {}",
+            "reach priority {} by player {}: player 0 wins from {}, player 1 from {second}",
             reach.priority,
             reach.reacher,
-            common::count(first as u64, "vertex", "vertices"),
-            owners.len() - first,
+            common::count(first, "vertex", "vertices"),
         )?;
     }
     let peak = times
@@ -516,6 +513,23 @@ pub struct Report<'a> {
     pub threads: usize,
     pub processes: usize,
     pub times: &'a Timings,
+    /// An arena's owners, and a PGSolver game's target.
+    pub arena: Option<(&'a [Player], Option<Reach>)>,
+}
+
+/// How many vertices each player owns.
+pub fn owned(owners: &[Player]) -> [u64; 2] {
+    let second = owners.iter().filter(|&&o| o == Player::Second).count() as u64;
+    [owners.len() as u64 - second, second]
+}
+
+/// How many vertices each player wins from, in the reachability game `reach`.
+pub fn regions<S: Answers + ?Sized>(owners: &[Player], reach: Reach, sol: &S) -> [u64; 2] {
+    let first = (0..owners.len() as u32)
+        .filter_map(|v| Some(reach.winner(owners[v as usize], sol.value(v)?.outcome)))
+        .filter(|&w| w == Player::First)
+        .count() as u64;
+    [first, owners.len() as u64 - first]
 }
 
 /// Prints the JSON report of a solve (docs/JSON.md) on standard output.
@@ -540,7 +554,24 @@ pub fn report<S: Answers + ?Sized>(
         threads: usize,
         processes: usize,
         time: crate::report::Time,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        owners: Option<Players>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reach: Option<ReachJson>,
     }
+    /// A count for each player.
+    #[derive(serde::Serialize)]
+    struct Players {
+        player0: u64,
+        player1: u64,
+    }
+    #[derive(serde::Serialize)]
+    struct ReachJson {
+        priority: u64,
+        reacher: u8,
+        wins: Players,
+    }
+    let players = |[player0, player1]: [u64; 2]| Players { player0, player1 };
     crate::report::print(&Json {
         command: "solve",
         graph: r.graph.display().to_string(),
@@ -562,6 +593,15 @@ pub fn report<S: Answers + ?Sized>(
         threads: r.threads,
         processes: r.processes,
         time: crate::report::Time::of(r.times),
+        owners: r.arena.map(|(o, _)| players(owned(o))),
+        reach: r.arena.and_then(|(o, reach)| {
+            let reach = reach?;
+            Some(ReachJson {
+                priority: reach.priority,
+                reacher: reach.reacher.index(),
+                wins: players(regions(o, reach, sol)),
+            })
+        }),
     })?;
     Ok(ExitCode::SUCCESS)
 }
