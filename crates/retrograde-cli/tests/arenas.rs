@@ -51,6 +51,13 @@ fn a_pgsolver_game_gives_the_hand_worked_winners_and_strategies() {
         said.contains("player 0 wins from 7 vertices, player 1 from 1"),
         "{said}"
     );
+    let o = run(&["solve", gm, "--reach", "2", "--json", "-q"], dir.path());
+    let j: serde_json::Value = serde_json::from_str(&ok(&o)).unwrap();
+    assert_eq!(j["owners"], serde_json::json!({"player0": 4, "player1": 4}));
+    assert_eq!(
+        j["reach"],
+        serde_json::json!({"priority": 2, "reacher": 0, "wins": {"player0": 7, "player1": 1}})
+    );
     // The other player reaching it: the same target, the roles swapped.
     let o = run(
         &[
