@@ -65,6 +65,8 @@ pub struct Loaded {
     pub owners: Option<Vec<Player>>,
     /// A PGSolver game's reachability target (`--reach`).
     pub reach: Option<Reach>,
+    /// A PGSolver game's `start`, kept as its database's start.
+    pub start: Option<u32>,
 }
 
 /// The memory a load may use: `limit` in all, of which the caller needs
@@ -153,6 +155,7 @@ impl GameArgs {
             names,
             owners,
             reach: None,
+            start: None,
         })
     }
 
@@ -189,6 +192,7 @@ impl GameArgs {
             names: None,
             owners: Some(game.owners),
             reach: Some(reach),
+            start: game.start,
         })
     }
 

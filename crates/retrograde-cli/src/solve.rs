@@ -124,6 +124,7 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         names,
         owners,
         reach,
+        start,
     } = load(&args, &bars, &mut times)?;
     let n = graph.vertex_count();
     let asked = args.outputs.resolve(n, names.as_ref())?;
@@ -149,6 +150,7 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         names: names.as_ref(),
         arena: arena.as_ref(),
         reach,
+        start,
     };
     let saved = write_files(&args, &game, &sol, &bars, &mut times)?;
     Saved::say(saved.as_ref(), args.quiet || args.json)?;
@@ -291,6 +293,8 @@ struct Solving<'a> {
     names: Option<&'a Names>,
     arena: Option<&'a Arena<&'a Csr>>,
     reach: Option<Reach>,
+    /// Where play starts (a PGSolver game's `start`).
+    start: Option<u32>,
 }
 
 /// Stages every output (`--output`, `--save`, `--dot`, `--pgsolver`), then
@@ -428,6 +432,9 @@ fn save<S: Answers + Sync>(
         meta = meta
             .param("reach", reach.priority)
             .param("reacher", reach.reacher);
+    }
+    if let Some(start) = game.start {
+        meta = meta.param("start", start);
     }
     let source = retrograde::db::Source {
         records: graph.vertex_count() as u64,
