@@ -298,13 +298,18 @@ pub fn graph(db: &Database) -> Result<(Vec<(u32, u32)>, retrograde::Rules)> {
     if param("labels") != "0" {
         anyhow::bail!(
             "{} was solved with terminal labels, which it does not keep: give the graph \
-             and its labels (retrograde verify {} --terminal {} {})",
+             and its labels (retrograde verify {} --terminal {}{} {})",
             common::shown(db.path()),
             param("graph"),
             if param("terminal").is_empty() {
                 "LABELS"
             } else {
                 param("terminal")
+            },
+            if db.header().owners.is_some() {
+                " --owners OWNERS"
+            } else {
+                ""
             },
             common::shown(db.path())
         );

@@ -132,6 +132,11 @@ impl GameArgs {
         if self.is_pgsolver() {
             return self.load_pgsolver(budget, bars);
         }
+        if self.reach.is_some() && self.graph.as_os_str() == "-" {
+            anyhow::bail!(
+                "--reach reads a PGSolver game from a file; standard input is read as an edge list or a binary graph"
+            );
+        }
         if self.reach.is_some() {
             anyhow::bail!(
                 "{}: --reach applies to PGSolver games (a file starting `parity N;`); give a graph's owners with --owners",

@@ -71,6 +71,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         owners,
         ..
     } = times.time("read graph", || args.game.load_game(budget, &bars))?;
+    if is_database(&solution) {
+        same_owners(&solution, owners.as_deref())?;
+    }
     let graph = graph.with_successors();
     let edges = graph.edge_count();
     let given = Given {
@@ -151,6 +154,36 @@ fn check<G: Successors + Sync>(
         Some(edges),
         &times,
     )
+}
+
+/// Refuses to check the database at `path` against other owners than it
+/// keeps (none where it keeps none): a solution is right or wrong for one
+/// arena, and what `query` says of who moves comes from the database.
+fn same_owners(path: &std::path::Path, given: Option<&[retrograde::Player]>) -> Result<()> {
+    let kept = crate::db::open(path)?.owners()?;
+    let shown = common::shown(path);
+    match (given, kept.as_deref()) {
+        (None, None) => Ok(()),
+        (None, Some(_)) => {
+            anyhow::bail!("{shown} keeps the owners of an arena: give them with --owners FILE")
+        }
+        (Some(_), None) => anyhow::bail!(
+            "{shown} keeps no owners: it was solved with the players alternating (drop --owners)"
+        ),
+        (Some(a), Some(b)) => match a.iter().zip(b).position(|(x, y)| x != y) {
+            _ if a.len() != b.len() => anyhow::bail!(
+                "{shown} keeps the owners of {} vertices, but {} were given",
+                b.len(),
+                a.len()
+            ),
+            Some(v) => anyhow::bail!(
+                "{shown} says player {} moves at vertex {v}, but the owners given say player {}",
+                b[v],
+                a[v]
+            ),
+            None => Ok(()),
+        },
+    }
 }
 
 /// Whether `path` is a database (it starts as one); not for standard input.

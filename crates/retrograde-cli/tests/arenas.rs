@@ -180,6 +180,109 @@ fn verify_checks_a_solution_against_the_owners() {
 }
 
 #[test]
+fn verify_refuses_a_database_checked_against_other_owners_than_it_keeps() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (txt, owners, labels) = (
+        example("charger.txt"),
+        example("charger.owners"),
+        example("charger.labels"),
+    );
+    let (txt, owners, labels) = (
+        txt.to_str().unwrap(),
+        owners.to_str().unwrap(),
+        labels.to_str().unwrap(),
+    );
+    ok(&run(
+        &[
+            "solve",
+            txt,
+            "--owners",
+            owners,
+            "--terminal",
+            labels,
+            "--save",
+            "a.db",
+            "-q",
+        ],
+        d,
+    ));
+    assert_refused(
+        &run(&["verify", "a.db"], d),
+        "charger.labels --owners OWNERS a.db",
+    );
+    assert_refused(
+        &run(&["verify", txt, "--terminal", labels, "a.db"], d),
+        "a.db keeps the owners of an arena: give them with --owners FILE",
+    );
+    let flipped: String = fs::read_to_string(owners)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let (v, o) = l.split_once(' ').unwrap();
+            format!("{v} {}\n", 1 - o.parse::<u8>().unwrap())
+        })
+        .collect();
+    fs::write(d.join("flipped.owners"), flipped).unwrap();
+    assert_refused(
+        &run(
+            &[
+                "verify",
+                txt,
+                "--terminal",
+                labels,
+                "--owners",
+                "flipped.owners",
+                "a.db",
+            ],
+            d,
+        ),
+        "a.db says player 0 moves at vertex 0, but the owners given say player 1",
+    );
+    let o = run(
+        &[
+            "verify",
+            txt,
+            "--terminal",
+            labels,
+            "--owners",
+            owners,
+            "a.db",
+        ],
+        d,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    ok(&run(
+        &[
+            "solve",
+            txt,
+            "--terminal",
+            labels,
+            "--save",
+            "plain.db",
+            "-q",
+        ],
+        d,
+    ));
+    assert_refused(
+        &run(
+            &[
+                "verify",
+                txt,
+                "--terminal",
+                labels,
+                "--owners",
+                owners,
+                "plain.db",
+            ],
+            d,
+        ),
+        "plain.db keeps no owners",
+    );
+}
+
+#[test]
 fn a_saved_arena_says_who_moves_and_values_moves_that_keep_the_turn() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -257,6 +360,10 @@ fn bad_arenas_are_refused_naming_the_file_and_line() {
     assert_refused(
         &run(&["solve", "g.txt", "--reach", "1"], d),
         "--reach applies to PGSolver games",
+    );
+    assert_refused(
+        &run(&["solve", "-", "--reach", "1"], d),
+        "--reach reads a PGSolver game from a file",
     );
     assert_refused(
         &run(&["solve", "g.txt", "--pgsolver", "x.sol"], d),
