@@ -70,7 +70,7 @@ const MAX_ID: u64 = u32::MAX as u64 - 2;
 /// all, an owner other than 0 or 1, a successor past the header's `N`.
 pub fn read(input: &Input) -> Result<PgGame> {
     let mut p = Parser {
-        data: input.bytes(),
+        data: without_bom(input.bytes()),
         pos: 0,
         line: 1,
         input,
@@ -393,8 +393,15 @@ impl Parser<'_> {
     }
 }
 
-/// Whether `bytes` begin as a PGSolver game: the header `parity`.
+/// `bytes` without a leading UTF-8 byte order mark, which some editors write.
+fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+/// Whether `bytes` begin as a PGSolver game: the header `parity` (after a
+/// byte order mark, if any).
 pub fn is_pgsolver(bytes: &[u8]) -> bool {
+    let bytes = without_bom(bytes);
     let start = bytes
         .iter()
         .position(|b| !b.is_ascii_whitespace())
@@ -451,6 +458,13 @@ mod tests {
             e("parity 4000000000;\n0 1 0 0;"),
             "g.gm:line 1: the header declares 4000000001 vertices, more than a file of 27 bytes can list"
         );
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_the_header_is_skipped() {
+        let text = "\u{feff}parity 0;\n0 1 0 0;\n";
+        assert!(is_pgsolver(text.as_bytes()));
+        assert_eq!(game(text).unwrap().len(), 1);
     }
 
     #[test]
