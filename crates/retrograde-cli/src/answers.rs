@@ -120,13 +120,6 @@ impl OutputArgs {
         }
         Ok(())
     }
-
-    /// Writes the solution file, if one was asked for: the run's only output.
-    pub fn write<S: Answers>(&self, sol: &S, names: Option<&Names>, bars: &Bars) -> Result<()> {
-        let mut files = Outputs::new();
-        self.stage(&mut files, sol, names, bars)?;
-        Ok(files.commit()?)
-    }
 }
 
 /// The vertices `--query` and `--line` asked about, by id, and how to show them.

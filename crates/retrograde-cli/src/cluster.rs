@@ -278,47 +278,15 @@ pub fn run(run: &Run) -> Result<ExitCode> {
             &rules,
         ),
     })?;
-    let mut out = common::talk();
-
-    let Some(solved) = solved else {
-        if !run.quiet {
-            say_done(&config, "the solution is", Some(read), times, started)?;
-        }
-        return Ok(ExitCode::SUCCESS);
+    let ran = Ran {
+        config: &config,
+        rules: &rules,
+        read,
+        times,
+        started,
+        arena: kept.as_deref().map(|o| (o, None)),
     };
-    let sol = &solved.solution;
-    let asked = run.outputs.resolve(sol.len(), None)?;
-    // Only the phases that ran are shown.
-    let mut t = common::Timings::default();
-    t.record("read", read.as_secs_f64());
-    t.record("connect", times.connect.as_secs_f64());
-    t.record("solve", times.solve.as_secs_f64());
-    if run.outputs.output.is_some() {
-        t.time("write", || run.outputs.write(sol, None, &bars))?;
-    }
-
-    if !run.quiet {
-        print_summary(&mut out, run, &config, &solved, &rules, &t)?;
-    }
-    out.flush()?;
-    if run.json {
-        let report = crate::solve::Report {
-            graph: &run.game.graph,
-            moves: solved.edges,
-            labels: rules.labels.len() as u64,
-            engine: "timely",
-            threads,
-            processes: config.processes(),
-            times: &t,
-            arena: kept.as_deref().map(|o| (o, None)),
-        };
-        return crate::solve::report(&report, run.outputs, &asked, sol);
-    }
-    let stdout = io::stdout();
-    let mut data = stdout.lock();
-    asked.print(&mut data, sol)?;
-    data.flush()?;
-    Ok(ExitCode::SUCCESS)
+    finish(run, solved, &ran, |_, _| Ok(()))
 }
 
 /// Solves a PGSolver game with the timely engine: every process reads the
@@ -353,44 +321,92 @@ fn run_pgsolver(run: &Run, started: Instant, limit: u64) -> Result<ExitCode> {
     let (solved, times) = bars.spin("solve", || {
         retrograde_timely::solve_arena_timed(&config, source, Some(owners.clone()), &rules)
     })?;
+    let ran = Ran {
+        config: &config,
+        rules: &rules,
+        read,
+        times,
+        started,
+        arena: Some((&owners, Some(reach))),
+    };
+    finish(run, solved, &ran, |files, sol| {
+        if let Some(path) = run.pgsolver {
+            let arena = retrograde::graph::Arena::new(&loaded.graph, owners.clone())?;
+            files.write(path, |w| {
+                retrograde::io::pgsolver::write_solution(w, &arena, reach, sol)
+            })?;
+        }
+        Ok(())
+    })
+}
+
+/// What a timely run did, for [`finish`].
+struct Ran<'a> {
+    config: &'a Config,
+    rules: &'a Rules,
+    /// How long reading took.
+    read: std::time::Duration,
+    times: retrograde_timely::Timings,
+    started: Instant,
+    /// An arena's owners, and a PGSolver game's target.
+    arena: Option<(
+        &'a [retrograde::Player],
+        Option<retrograde::io::pgsolver::Reach>,
+    )>,
+}
+
+/// Ends a timely run: on process 0, the files (`--output`, and what
+/// `files` stages beside it), the summary, the JSON report or the answers
+/// asked; on the others, a line saying where the solution went.
+fn finish(
+    run: &Run,
+    solved: Option<Gathered>,
+    ran: &Ran<'_>,
+    files: impl FnOnce(&mut retrograde::io::Outputs, &retrograde::Solution) -> Result<()>,
+) -> Result<ExitCode> {
     let Some(solved) = solved else {
         if !run.quiet {
-            say_done(&config, "the solution is", Some(read), times, started)?;
+            say_done(
+                ran.config,
+                "the solution is",
+                Some(ran.read),
+                ran.times,
+                ran.started,
+            )?;
         }
         return Ok(ExitCode::SUCCESS);
     };
     let sol = &solved.solution;
     let asked = run.outputs.resolve(sol.len(), None)?;
+    // Only the phases that ran are shown.
     let mut t = common::Timings::default();
-    t.record("read", read.as_secs_f64());
-    t.record("connect", times.connect.as_secs_f64());
-    t.record("solve", times.solve.as_secs_f64());
-    let mut files = retrograde::io::Outputs::new();
+    t.record("read", ran.read.as_secs_f64());
+    t.record("connect", ran.times.connect.as_secs_f64());
+    t.record("solve", ran.times.solve.as_secs_f64());
+    let mut staged = retrograde::io::Outputs::new();
     if run.outputs.output.is_some() {
-        t.time("write", || run.outputs.stage(&mut files, sol, None, &bars))?;
-    }
-    if let Some(path) = run.pgsolver {
-        let arena = retrograde::graph::Arena::new(&loaded.graph, owners.clone())?;
-        files.write(path, |w| {
-            retrograde::io::pgsolver::write_solution(w, &arena, reach, sol)
+        t.time("write", || {
+            run.outputs
+                .stage(&mut staged, sol, None, &Bars::new(run.quiet))
         })?;
     }
-    files.commit()?;
+    files(&mut staged, sol)?;
+    staged.commit()?;
     let mut out = common::talk();
     if !run.quiet {
-        print_summary(&mut out, run, &config, &solved, &rules, &t)?;
+        print_summary(&mut out, run, ran.config, &solved, ran.rules, &t)?;
     }
     out.flush()?;
     if run.json {
         let report = crate::solve::Report {
             graph: &run.game.graph,
             moves: solved.edges,
-            labels: rules.labels.len() as u64,
+            labels: ran.rules.labels.len() as u64,
             engine: "timely",
             threads: run.threads,
-            processes: config.processes(),
+            processes: ran.config.processes(),
             times: &t,
-            arena: Some((&owners, Some(reach))),
+            arena: ran.arena,
         };
         return crate::solve::report(&report, run.outputs, &asked, sol);
     }
