@@ -20,10 +20,7 @@ use crate::{GameGraph, Labels, Outcome};
 
 /// Reads terminal labels. With `vertices`, every id must be below it.
 pub fn read(input: &Input, vertices: Option<usize>) -> Result<Labels> {
-    let (limit, too_big) = super::text::vertex_id_limit(vertices);
-    read_with(input, None, |s| {
-        Ok(s.vertex_id("a vertex id (a decimal number)", limit, &too_big)? as u32)
-    })
+    read_labels(input, Vertices::Ids(vertices))
 }
 
 /// Reads terminal labels whose vertices are named (`name win`), for a graph
@@ -39,28 +36,26 @@ pub fn read(input: &Input, vertices: Option<usize>) -> Result<Labels> {
 /// assert_eq!(l.get(1), Some(Outcome::Win));
 /// ```
 pub fn read_named(input: &Input, names: &super::names::Names) -> Result<Labels> {
-    read_with(input, Some(names), |s| {
-        let word = s.word();
-        let text = String::from_utf8_lossy(word);
-        names
-            .id(&text)
-            .ok_or_else(|| super::names::unknown(input, s.line(), &text))
-    })
+    read_labels(input, Vertices::Named(names))
 }
 
-/// The labels, each vertex read by `vertex`; `names` shows them in messages.
-fn read_with(
-    input: &Input,
-    names: Option<&super::names::Names>,
-    vertex: impl FnMut(&mut Scanner<'_>) -> Result<u32>,
-) -> Result<Labels> {
+fn read_labels(input: &Input, vertices: Vertices<'_>) -> Result<Labels> {
     let words = Words {
         expected: OUTCOME_NAMES,
         noun: "the outcome",
         verb: "labelled",
     };
-    let pairs = read_pairs(input, names, vertex, Outcome::from_bytes, words)?;
+    let pairs = read_pairs(input, vertices, Outcome::from_bytes, words)?;
     Ok(Labels::from_pairs(pairs))
+}
+
+/// How the lines of a `vertex word` file name their vertex.
+#[derive(Clone, Copy)]
+pub(crate) enum Vertices<'a> {
+    /// By id, below the count if given.
+    Ids(Option<usize>),
+    /// By name, one of a graph's.
+    Named(&'a super::names::Names),
 }
 
 /// How [`read_pairs`] speaks of the words it reads.
@@ -80,11 +75,24 @@ pub(crate) struct Words {
 /// files: terminal labels and owners.
 pub(crate) fn read_pairs<T: Copy + PartialEq + std::fmt::Display>(
     input: &Input,
-    names: Option<&super::names::Names>,
-    mut vertex: impl FnMut(&mut Scanner<'_>) -> Result<u32>,
+    vertices: Vertices<'_>,
     value: impl Fn(&[u8]) -> Option<T>,
     words: Words,
 ) -> Result<Vec<(u32, T)>> {
+    let (names, count) = match vertices {
+        Vertices::Ids(count) => (None, count),
+        Vertices::Named(names) => (Some(names), None),
+    };
+    let (limit, too_big) = super::text::vertex_id_limit(count);
+    let vertex = |s: &mut Scanner<'_>| -> Result<u32> {
+        let Some(names) = names else {
+            return Ok(s.vertex_id("a vertex id (a decimal number)", limit, &too_big)? as u32);
+        };
+        let text = String::from_utf8_lossy(s.word()).into_owned();
+        names
+            .id(&text)
+            .ok_or_else(|| super::names::unknown(input, s.line(), &text))
+    };
     let Words {
         expected,
         noun,

@@ -12,7 +12,7 @@
 //! 2 0
 //! ```
 
-use super::labels::{read_pairs, Words};
+use super::labels::{read_pairs, Vertices, Words};
 use super::names::Names;
 use super::Input;
 use crate::error::{Error, Result};
@@ -46,14 +46,7 @@ fn player(word: &[u8]) -> Option<Player> {
 /// assert_eq!(e.to_string(), "o.txt: vertex 1 has no owner (every vertex needs a line `vertex 0|1`)");
 /// ```
 pub fn read(input: &Input, vertices: usize) -> Result<Vec<Player>> {
-    let (limit, too_big) = super::text::vertex_id_limit(Some(vertices));
-    let pairs = read_pairs(
-        input,
-        None,
-        |s| Ok(s.vertex_id("a vertex id (a decimal number)", limit, &too_big)? as u32),
-        player,
-        WORDS,
-    )?;
+    let pairs = read_pairs(input, Vertices::Ids(Some(vertices)), player, WORDS)?;
     complete(input, pairs, vertices, None)
 }
 
@@ -68,14 +61,7 @@ pub fn read(input: &Input, vertices: usize) -> Result<Vec<Player>> {
 /// assert!(owners::read_all(&Input::from_bytes("o.txt", b"0 1\n2 0\n".to_vec())).is_err());
 /// ```
 pub fn read_all(input: &Input) -> Result<Vec<Player>> {
-    let (limit, too_big) = super::text::vertex_id_limit(None);
-    let pairs = read_pairs(
-        input,
-        None,
-        |s| Ok(s.vertex_id("a vertex id (a decimal number)", limit, &too_big)? as u32),
-        player,
-        WORDS,
-    )?;
+    let pairs = read_pairs(input, Vertices::Ids(None), player, WORDS)?;
     let n = pairs.last().map_or(0, |&(v, _)| v as usize + 1);
     complete(input, pairs, n, None)
 }
@@ -84,19 +70,7 @@ pub fn read_all(input: &Input) -> Result<Vec<Player>> {
 /// graph read with [`names::read_edges`](super::names::read_edges); every
 /// name must be one of the graph's, and every vertex must have a line.
 pub fn read_named(input: &Input, names: &Names) -> Result<Vec<Player>> {
-    let pairs = read_pairs(
-        input,
-        Some(names),
-        |s| {
-            let word = s.word();
-            let text = String::from_utf8_lossy(word);
-            names
-                .id(&text)
-                .ok_or_else(|| super::names::unknown(input, s.line(), &text))
-        },
-        player,
-        WORDS,
-    )?;
+    let pairs = read_pairs(input, Vertices::Named(names), player, WORDS)?;
     complete(input, pairs, names.len(), Some(names))
 }
 
