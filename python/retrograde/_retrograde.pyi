@@ -29,7 +29,7 @@ class Solved:
 
 def solve_edges(sources: np.ndarray, targets: np.ndarray, n: Optional[int] = None,
                 terminal: Optional[Tuple[Sequence[int], Sequence[Any]]] = None,
-                no_move: str = "lose") -> Solved: ...
+                no_move: str = "lose", owners: Optional[Sequence[int]] = None) -> Solved: ...
 
 def explore(game: Any, no_move: str = "lose", max_positions: Optional[int] = None,
             progress: Optional[Callable[[int, int], None]] = None,

@@ -447,9 +447,11 @@ fn rules(no_move: &str, terminal: Option<(Vec<u32>, Vec<Bound<'_, PyAny>>)>) -> 
 /// Solves the graph whose moves are `sources[i] -> targets[i]` (numpy
 /// arrays of uint32, int32 or int64, read in place), of `n` positions (default:
 /// one more than the largest id), under `no_move` ('lose' or 'win') with
-/// `terminal`, a pair (positions, outcomes) of labelled positions.
+/// `terminal`, a pair (positions, outcomes) of labelled positions, and
+/// `owners`, if given, the player (0 or 1) who moves at each position (an
+/// arena: a move between two positions of one owner keeps the turn).
 #[pyfunction]
-#[pyo3(signature = (sources, targets, n = None, terminal = None, no_move = "lose"))]
+#[pyo3(signature = (sources, targets, n = None, terminal = None, no_move = "lose", owners = None))]
 fn solve_edges(
     py: Python<'_>,
     sources: &Bound<'_, PyAny>,
@@ -457,6 +459,7 @@ fn solve_edges(
     n: Option<usize>,
     terminal: Option<(Vec<u32>, Vec<Bound<'_, PyAny>>)>,
     no_move: &str,
+    owners: Option<Vec<u8>>,
 ) -> PyResult<Solved> {
     let rules = rules(no_move, terminal)?;
     let min = rules.labels.max_vertex().map_or(0, |v| v as usize + 1);
@@ -495,7 +498,22 @@ fn solve_edges(
             )));
         }
     }
-    Solved::new(py, csr, rules, None)
+    let owners = match owners {
+        None => None,
+        Some(list) => Some(
+            list.iter()
+                .enumerate()
+                .map(|(v, &o)| {
+                    Player::from_index(u64::from(o)).ok_or_else(|| {
+                        PyValueError::new_err(format!(
+                            "owners[{v}] = {o}: expected 0 or 1, the player who moves there"
+                        ))
+                    })
+                })
+                .collect::<PyResult<Vec<Player>>>()?,
+        ),
+    };
+    Solved::new(py, csr, rules, owners)
 }
 
 fn build<T: Id>(

@@ -114,3 +114,27 @@ def test_a_saved_graph_is_read_by_the_command_line(cli, tmp_path):
     assert s.save(str(db)) > 0
     out = subprocess.run([cli, "query", str(db), "0", "3"], check=True, capture_output=True, text=True).stdout
     assert "lose in 2" in out and "draw" in out, out
+
+
+def test_numpy_moves_with_owners_solve_as_the_command_line_s_arena(cli, tmp_path):
+    """examples/arenas/charger.txt with its owners and label, from arrays."""
+    from conftest import ROOT
+
+    pairs = [tuple(map(int, l.split())) for l in
+             (ROOT / "examples/arenas/charger.txt").read_text().splitlines()
+             if l and not l.startswith("#")]
+    owners = [int(l.split()[1]) for l in
+              (ROOT / "examples/arenas/charger.owners").read_text().splitlines()
+              if l and not l.startswith("#")]
+    s = retrograde.solve_edges(np.array([u for u, _ in pairs]), np.array([v for _, v in pairs]),
+                               terminal=([3], ["lose"]), owners=owners)
+    out = subprocess.run([cli, "solve", str(ROOT / "examples/arenas/charger.gm"), "--reach", "2",
+                          "-o", "-", "-q"], check=True, capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        v, outcome, rem, _ = line.split("\t")
+        code = {"win": retrograde.WIN, "lose": retrograde.LOSE, "draw": retrograde.DRAW}[outcome]
+        assert s.value(int(v)) == (code, None if rem == "-" else int(rem)), line
+    with pytest.raises(ValueError, match=r"owners\[0\] = 2"):
+        retrograde.solve_edges(np.array([0]), np.array([0]), owners=[2])
+    with pytest.raises(ValueError, match="owners for a graph of"):
+        retrograde.solve_edges(np.array([0]), np.array([1]), owners=[0])
