@@ -3,10 +3,14 @@
 // which makes the databases and passes:
 //   RETROGRADE_BIN  the binary under test
 //   MORRIS_BIN      the tutorial's own binary (crates/retrograde-cli/examples/morris.rs)
-//   WORK            a directory with ttt.db, krk.db, chase.db, chase.txt, walk.db, corridor.db, lions.db,
-//                   morris.db (the tutorial's game)
+//   WORK            a directory with ttt.db, krk.db, chase.db, chase.txt, walk.db,
+//                   corridor.db, lions.db, morris.db (the tutorial's game), dots.db,
+//                   apart.db (a board with draws), open12.db (an open 12 x 12 board)
 //   ARTIFACTS       where the screenshots go
 //   CHROMIUM        the browser (default /usr/bin/chromium)
+// Every page is opened at a desktop's size and a phone's (390 x 844), and
+// checked for console errors, failed requests, sideways scrolling and text
+// contrast below 4.5:1 (WCAG AA).
 import { chromium } from "playwright-core";
 import { spawn, execFileSync } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -16,13 +20,16 @@ import path from "node:path";
 const bin = process.env.RETROGRADE_BIN;
 const work = process.env.WORK;
 const artifacts = process.env.ARTIFACTS;
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
 
-/** Starts `retrograde serve FILE --port 0` (or `by`'s); resolves to its address. */
-function serve(file, by = bin) {
-  const child = spawn(by, ["serve", path.join(work, file), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+/** Starts `retrograde serve FILE --port 0 ARGS` (or `by`'s); resolves to its address. */
+function serve(file, { by = bin, args = [] } = {}) {
+  const child = spawn(by, ["serve", path.join(work, file), "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  servers.push(child);
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
-    lines.once("line", (url) => resolve({ url, child }));
+    lines.once("line", (url) => resolve(url));
     child.once("exit", (code) => reject(new Error(`serve ${file} exited ${code}`)));
   });
 }
@@ -30,6 +37,17 @@ function serve(file, by = bin) {
 /** What `retrograde query DB POSITION --json` (or `by`'s) says. */
 function query(db, position, by = bin) {
   return JSON.parse(execFileSync(by, ["query", path.join(work, db), position, "--json"], { encoding: "utf8" }));
+}
+
+/** A page that records what goes wrong: console errors, uncaught
+ *  exceptions, requests answered 400 or more. */
+async function newPage(viewport) {
+  const page = await browser.newPage({ viewport });
+  page.problems = [];
+  page.on("console", (m) => { if (m.type() === "error") page.problems.push(`console: ${m.text()}`); });
+  page.on("pageerror", (e) => page.problems.push(`exception: ${e.message}`));
+  page.on("response", (r) => { if (r.status() >= 400) page.problems.push(`HTTP ${r.status()} ${r.url()}`); });
+  return page;
 }
 
 async function ready(page, url) {
@@ -41,7 +59,74 @@ async function ready(page, url) {
 async function status(page) {
   const s = page.locator("#status");
   const r = await s.getAttribute("data-remoteness");
-  return { outcome: await s.getAttribute("data-outcome"), remoteness: r === "" ? null : Number(r), text: await s.textContent() };
+  const text = (await page.locator("#status-text").count()) ? await page.textContent("#status-text") : await s.textContent();
+  return { outcome: await s.getAttribute("data-outcome"), remoteness: r === "" ? null : Number(r), text };
+}
+
+const statusIs = (page, text) => page.waitForFunction((t) => {
+  const s = document.getElementById("status-text");
+  return s && s.textContent === t;
+}, text);
+
+const hashOf = (page) => decodeURIComponent(new URL(page.url()).hash.slice(1));
+
+/** Text whose contrast with what is behind it is under 4.5:1: HTML text
+ *  against the first opaque background behind it, SVG text against the
+ *  shape drawn under it in its group (or white). */
+function lowContrast() {
+  const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = ([r, g, b]) => 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  const parse = (s) => {
+    const m = /rgba?\(([^)]+)\)/.exec(s || "");
+    if (!m) return null;
+    const p = m[1].split(",").map(parseFloat);
+    return { rgb: p.slice(0, 3), a: p.length > 3 ? p[3] : 1 };
+  };
+  const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+  const behind = (e) => {
+    for (let n = e; n; n = n.parentElement) {
+      const c = parse(getComputedStyle(n).backgroundColor);
+      if (c && c.a > 0.5) return c.rgb;
+    }
+    return [255, 255, 255];
+  };
+  const out = [];
+  for (const e of document.querySelectorAll("body *")) {
+    const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || e.getClientRects().length === 0) continue;
+    const st = getComputedStyle(e);
+    if (st.visibility === "hidden" || e.closest("[hidden]") || e.closest("button:disabled")) continue;
+    let r;
+    if (e instanceof SVGElement) {
+      // The shape of its group whose box holds the text's centre, if any.
+      const t = e.getBBox(), cx = t.x + t.width / 2, cy = t.y + t.height / 2;
+      const shape = e.parentNode.tagName === "g" ? [...e.parentNode.children].find((s) => {
+        if (!["circle", "rect"].includes(s.tagName)) return false;
+        const b = s.getBBox();
+        return cx > b.x && cx < b.x + b.width && cy > b.y && cy < b.y + b.height;
+      }) : null;
+      const fill = shape && parse(getComputedStyle(shape).fill);
+      r = ratio(parse(st.fill).rgb, fill ? fill.rgb : [255, 255, 255]);
+    } else {
+      r = ratio(parse(st.color).rgb, behind(e));
+    }
+    if (r < 4.5) out.push(`${e.tagName.toLowerCase()}#${e.id}.${e.getAttribute("class")}: "${e.textContent.trim().slice(0, 24)}" ${r.toFixed(2)}:1`);
+  }
+  return out;
+}
+
+/** The checks every page gets: nothing went wrong, no text under 4.5:1, no
+ *  sideways scrolling at a phone's width. */
+async function clean(page, what, { problems = true } = {}) {
+  if (problems) assert.deepEqual(page.problems, [], `${what}: console errors or failed requests`);
+  assert.deepEqual(await page.evaluate(lowContrast), [], `${what}: text under 4.5:1`);
+  const width = page.viewportSize().width;
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= width, `${what}: scrolls sideways at ${width} px`);
+  checks += 3;
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
 
 const browser = await chromium.launch({
@@ -53,146 +138,456 @@ const browser = await chromium.launch({
 const servers = [];
 let checks = 0;
 try {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-
-  // Tic-tac-toe: click a move, the value shown is query's; undo comes back.
+  // Tic-tac-toe: a square clicked plays the move; every empty square is
+  // coloured by its move's value; undo, redo, the keyboard, the chart.
   {
-    const s = await serve("ttt.db"); servers.push(s);
-    await ready(page, s.url);
+    const url = await serve("ttt.db");
+    const page = await newPage(DESKTOP);
+    await ready(page, url);
     assert.deepEqual(await status(page), { outcome: "tie", remoteness: 9, text: "X to move: tie in 9" });
-    const moves = page.locator("#moves button");
-    assert.equal(await moves.count(), 9);
-    const corner = moves.nth(0);
-    const to = await corner.getAttribute("data-position");
-    await corner.click();
-    await page.waitForFunction((p) => document.getElementById("notation").value === p, to);
+    assert.equal(await page.locator("#moves button").count(), 9);
+    // The favicon is served: no 404 on any load.
+    assert.equal((await page.request.get(`${url}favicon.svg`)).status(), 200);
+    // Every square of the empty board is a target, coloured as its move.
+    const start = query("ttt.db", ".../.../...");
+    assert.equal(await page.locator("#board td.target").count(), 9);
+    for (const td of await page.locator("#board td.target").all()) {
+      const label = await td.getAttribute("aria-label");
+      const square = label.split(":")[0];
+      const m = start.moves.find((x) => x.move === square);
+      assert.ok(m, label);
+      assert.ok((await td.getAttribute("class")).includes(m.outcome), label);
+      assert.equal(await td.locator(".hint").textContent(), `${m.outcome[0].toUpperCase()}${m.remoteness}`);
+    }
+    // Click the centre square: the move b2 is played.
+    await page.click('#board td[aria-label^="b2:"]');
+    await page.waitForFunction(() => document.getElementById("notation").value !== ".../.../...");
+    const afterB2 = query("ttt.db", ".../.../...").moves.find((m) => m.move === "b2").position;
+    assert.equal(await page.inputValue("#notation"), afterB2);
+    assert.equal(hashOf(page), afterB2);
     const shown = await status(page);
-    const asked = query("ttt.db", to);
+    const asked = query("ttt.db", afterB2);
     assert.equal(shown.outcome, asked.outcome);
     assert.equal(shown.remoteness, asked.remoteness);
-    assert.equal(await page.locator("#history span").count(), 2);
-    // Every move's colour is its value for the mover, as query says.
+    // Move buttons: coloured by value for the mover, as query says, in groups.
     const buttons = await page.locator("#moves button").all();
     assert.equal(buttons.length, asked.moves.length);
-    for (const [i, b] of buttons.entries()) {
-      assert.equal(await b.getAttribute("data-outcome"), asked.moves[i].outcome);
+    for (const b of buttons) {
+      const [to, name] = [await b.getAttribute("data-position"), (await b.textContent()).split(":")[0]];
+      const m = asked.moves.find((x) => x.position === to && x.move === name);
+      assert.ok(m);
+      assert.equal(await b.getAttribute("data-outcome"), m.outcome);
       assert.equal(await b.evaluate((e) => getComputedStyle(e).backgroundColor),
-        { win: "rgb(0, 158, 115)", lose: "rgb(213, 94, 0)", tie: "rgb(0, 114, 178)", draw: "rgb(230, 159, 0)" }[asked.moves[i].outcome]);
+        { win: "rgb(0, 158, 115)", lose: "rgb(213, 94, 0)", tie: "rgb(0, 114, 178)", draw: "rgb(230, 159, 0)" }[m.outcome]);
     }
-    await page.screenshot({ path: path.join(artifacts, "tic-tac-toe.png"), fullPage: true });
+    // Hovering a move shows it on the board.
+    await page.hover("#moves button >> nth=0");
+    assert.equal(await page.locator("#arrows .arrow").count(), 1);
+    // The keyboard: b plays the best move, left undoes, right redoes.
+    await page.locator("body").press("b");
+    await page.waitForFunction(() => document.querySelectorAll("#record button").length === 3);
+    const third = await page.inputValue("#notation");
+    await page.locator("body").press("ArrowLeft");
+    await page.waitForFunction((p) => document.getElementById("notation").value === p, afterB2);
+    await page.locator("body").press("ArrowRight");
+    await page.waitForFunction((p) => document.getElementById("notation").value === p, third);
+    // A target square reached with Tab and played with Enter.
+    await page.locator("#board td.target").first().focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#record button").length === 4);
+    // The buttons: undo twice, redo once.
     await page.click("#undo");
-    await page.waitForFunction(() => document.getElementById("status").textContent === "X to move: tie in 9");
-    checks += 4;
+    await page.click("#undo");
+    await page.waitForFunction((p) => document.getElementById("notation").value === p, afterB2);
+    assert.equal(await page.isEnabled("#redo"), true);
+    await page.click("#redo");
+    await page.waitForFunction((p) => document.getElementById("notation").value === p, third);
+    // The chart: a point a ply, each the value for X, with its shape.
+    const line = await page.locator("#record button").evaluateAll((bs) => bs.map((b) => b.title));
+    assert.equal(line.length, 4);
+    const points = await page.locator("#chart g.point").all();
+    assert.equal(points.length, 4);
+    for (const [ply, p] of points.entries()) {
+      const v = query("ttt.db", line[ply]);
+      const forX = ply % 2 === 0 ? v.outcome : { win: "lose", lose: "win" }[v.outcome] || v.outcome;
+      assert.equal(await p.getAttribute("data-outcome"), forX, `ply ${ply}`);
+      assert.match(await p.locator("title").textContent(), new RegExp(`^ply ${ply}: . to move, `));
+    }
+    // A point clicked goes to its ply.
+    await points[0].click();
+    await page.waitForFunction(() => document.getElementById("notation").value === ".../.../...");
+    await clean(page, "tic-tac-toe");
+    await shot(page, "tic-tac-toe");
+    // Back and Forward follow the moves; the address typed opens its position.
+    await page.locator("body").press("End");
+    await page.waitForFunction((p) => document.getElementById("notation").value === p, line[3]);
+    await page.goBack();
+    await page.waitForFunction(() => document.getElementById("notation").value === ".../.../...");
+    await page.goForward();
+    await page.waitForFunction((p) => document.getElementById("notation").value === p, line[3]);
+    await page.evaluate((p) => { location.hash = encodeURIComponent(p); }, afterB2);
+    await page.waitForFunction((p) => document.getElementById("notation").value === p, afterB2);
+    const a3 = query("ttt.db", ".../.../...").moves.find((m) => m.move === "a3").position;
+    const atA3 = query("ttt.db", a3);
+    await page.evaluate((p) => { location.hash = encodeURIComponent(p); }, a3);
+    await statusIs(page, `O to move: ${atA3.outcome === "lose" ? "loss" : atA3.outcome} in ${atA3.remoteness}`);
+    // On a phone: the board and the buttons fit.
+    const phone = await newPage(PHONE);
+    await ready(phone, url);
+    await clean(phone, "tic-tac-toe on a phone");
+    await shot(phone, "tic-tac-toe-phone");
+    checks += 16;
   }
 
-  // Chess: a position from the address, the board drawn, the best move played.
+  // Chess: moves in standard notation, a piece dragged, a capture shown as
+  // the board it leaves, the page without a position.
   {
-    const s = await serve("krk.db"); servers.push(s);
+    const url = await serve("krk.db");
+    const page = await newPage(DESKTOP);
+    // No position: the buttons do nothing, an example is offered.
+    await ready(page, url);
+    assert.equal(await page.textContent("#status"), "No position yet: type one above and press Go.");
+    for (const b of ["#undo", "#redo", "#best", "#restart"]) assert.equal(await page.isDisabled(b), true, b);
+    assert.match(await page.textContent("#hint"), /FEN/);
+    await page.click("#example");
+    await page.waitForFunction(() => document.getElementById("status-text"));
+    const example = await page.inputValue("#notation");
+    const asked = query("krk.db", example);
+    assert.equal(asked.outcome, "win");
+    assert.equal((await status(page)).remoteness, asked.remoteness);
+    // A bad position: its error, and the game stays.
+    await page.fill("#notation", "8/8/8 w");
+    await page.click("#goto button[type=submit]");
+    await page.waitForFunction(() => document.getElementById("error").textContent.length > 0);
+    assert.match(await page.textContent("#error"), /not a position of chess KRK|FEN/);
+    assert.equal((await status(page)).remoteness, asked.remoteness);
+    page.problems = page.problems.filter((p) => !p.includes("HTTP 400") && !p.includes("400 (Bad Request)"));
+
+    // A position from the address; moves written in SAN.
     const fen = "8/8/8/8/8/2k5/8/R1K5 w - - 0 1";
-    await ready(page, `${s.url}#${encodeURIComponent(fen)}`);
+    await ready(page, `${url}#${encodeURIComponent(fen)}`);
     assert.equal((await status(page)).text, "white to move: win in 25");
     assert.equal(await page.locator("table.board td.light, table.board td.dark").count(), 64);
     assert.equal(await page.locator("table.board td[data-piece=R]").textContent(), "\u2656");
+    const names = await page.locator("#moves button").evaluateAll((bs) => bs.map((b) => b.textContent.split(":")[0]));
+    assert.ok(names.includes("Ra4") && names.includes("Ra3+") && names.includes("Kb1"), names.join(" "));
+    // The rook dragged from a1 to a4: Ra4 (rows from rank 8, so a4 is row 4).
+    const box = async (sel) => { const b = await page.locator(sel).boundingBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+    const [x1, y1] = await box("table.board td[data-piece=R]");
+    const [x2, y2] = await box('table.board td[data-cell="4,0"]');
+    await page.mouse.move(x1, y1);
+    await page.mouse.down();
+    await page.mouse.move(x2, y2, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("black"));
+    assert.equal(await page.inputValue("#notation"), "8/8/8/8/R7/2k5/8/2K5 b - - 0 1");
+    // Clicking: the black king picked up, its squares coloured, one played.
+    await page.click("table.board td[data-piece=k]");
+    const targets = await page.locator("table.board td.target").count();
+    assert.equal(targets, query("krk.db", "8/8/8/8/R7/2k5/8/2K5 b - - 0 1").moves.length);
+    await page.click("table.board td.target >> nth=0");
+    await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("white"));
+    // The record: 1. Ra4 then black's king move, numbered as chess numbers.
+    const record = await page.locator("#record").textContent();
+    assert.match(record, /^start1\. Ra4K[a-h][1-8]$/, record);
     await page.click("#best");
-    await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("black"));
-    const after = await page.inputValue("#notation");
-    const asked = query("krk.db", after);
-    assert.equal((await status(page)).text, `black to move: ${asked.outcome} in ${asked.remoteness}`);
-    assert.equal(asked.remoteness, 24);
-    await page.screenshot({ path: path.join(artifacts, "chess-krk.png"), fullPage: true });
-    checks += 3;
+    await page.waitForFunction(() => document.querySelectorAll("#record button").length === 4);
+    assert.match(await page.locator("#record").textContent(), /2\. [KR]/);
+    await clean(page, "chess");
+    await shot(page, "chess-krk");
+
+    // A capture: the board after it, kings alone, the game over as a tie.
+    const capture = "8/8/8/8/8/8/k7/1R2K3 b - - 0 1";
+    await ready(page, `${url}#${encodeURIComponent(capture)}`);
+    await page.click('#moves button:text-matches("^Kxb1:")');
+    await statusIs(page, "white to move: tie in 0 (the game is over)");
+    assert.equal(await page.inputValue("#notation"), "8/8/8/8/8/8/8/1k2K3 w - - 0 1");
+    assert.deepEqual(await page.locator("table.board td[data-piece]:not([data-piece='.'])").evaluateAll((t) => t.map((x) => x.dataset.piece)), ["k", "K"]);
+    assert.match(await page.locator("#record").textContent(), /1\u2026 Kxb1/);
+    // Too big to animate: the page says so, and how.
+    assert.equal(await page.isVisible("#untraced"), true);
+    assert.match(await page.textContent("#untraced"), /--trace-limit/);
+    await clean(page, "chess after a capture");
+    const phone = await newPage(PHONE);
+    await ready(phone, `${url}#${encodeURIComponent(fen)}`);
+    await clean(phone, "chess on a phone");
+    await shot(phone, "chess-krk-phone");
+    checks += 14;
   }
 
-  // A graph served from its edge list: the animation stepped to the end and back.
+  // A graph: the neighbourhood played; the solve drawn with arrowheads,
+  // two-way moves apart, a self-loop and parallel moves, values in words,
+  // every step's text true, the speed control and "next decision".
   {
-    const s = await serve("chase.txt"); servers.push(s);
-    await ready(page, s.url);
+    const url = await serve("chase.txt");
+    const page = await newPage(DESKTOP);
+    await ready(page, url);
     assert.equal(await page.isVisible("#watch"), true);
-    const nodes = page.locator("#graph g.node");
-    assert.equal(await nodes.count(), 10);
+    assert.equal(await page.locator("#graph g.node").count(), 10);
     assert.equal(await page.locator("#graph g.node[data-status=open]").count(), 10);
-    await page.click("#last");
-    const total = Number(await page.getAttribute("#stepinfo", "data-step"));
-    assert.ok(total > 10);
-    for (let v = 0; v < 10; v++) {
-      const got = await page.getAttribute(`#graph g.node[data-vertex="${v}"]`, "data-status");
-      assert.equal(got, query("chase.db", String(v)).outcome, `vertex ${v}`);
+    // Every move drawn, with an arrowhead; 3 <-> 4 two curves apart; the
+    // self-loop 7 -> 7 drawn; the two moves 9 -> 2 apart.
+    const edges = page.locator("#graph path.edge");
+    assert.equal(await edges.count(), 14);
+    assert.equal(await edges.evaluateAll((es) => es.every((e) => e.getAttribute("marker-end") === "url(#arrow)")), true);
+    const d = (a, b) => page.locator(`#graph path.edge[data-from="${a}"][data-to="${b}"]`).evaluateAll((es) => es.map((e) => ({ d: e.getAttribute("d"), len: e.getTotalLength() })));
+    const [d34] = await d(3, 4), [d43] = await d(4, 3), [loop] = await d(7, 7), d92 = await d(9, 2);
+    assert.notEqual(d34.d, d43.d);
+    assert.ok(loop.len > 20, `the self-loop is ${loop.len} long`);
+    assert.equal(d92.length, 2);
+    assert.notEqual(d92[0].d, d92[1].d);
+    // Everything drawn lies inside the frame.
+    const outside = await page.evaluate(() => {
+      const svg = document.getElementById("graph");
+      const [x0, y0, w, h] = svg.getAttribute("viewBox").split(" ").map(Number);
+      return [...svg.querySelectorAll("text, circle")].map((t) => t.getBBox()).filter((b) => b.width > 0 && (b.x < x0 || b.y < y0 || b.x + b.width > x0 + w || b.y + b.height > y0 + h)).length;
+    });
+    assert.equal(outside, 0);
+    // Every step, forward: the text says what the drawing shows.
+    await page.click("#step");
+    assert.match(await page.textContent("#explain"), /^Set-up: /);
+    // The set-up is one step: the terminal vertex 2 decided, every other
+    // counter set at once.
+    assert.deepEqual(await page.locator("#graph g.node text.sub").evaluateAll((ts) => ts.map((t) => t.textContent.replace(/\d+ left/, "n left"))),
+      ["n left", "n left", "loss in 0", "n left", "n left", "n left", "n left", "n left", "n left", "n left"]);
+    const total = Number((await page.textContent("#stepinfo")).split(" of ")[1]);
+    for (let k = 2; k <= total; k++) {
+      await page.click("#step");
+      const text = await page.textContent("#explain");
+      assert.ok(!/undefined|null|NaN/.test(text), text);
+      assert.ok(!/terminal ties join/.test(text), "no ties: none join the queue");
+      const left = /(\d+) has \d+ moves? left that might not lose/.exec(text);
+      if (left) assert.equal(await page.getAttribute(`#graph g.node[data-vertex="${left[1]}"]`, "data-status"), "open", text);
+      const won = /so (\d+) wins by moving there: a win in (\d+)/.exec(text);
+      if (won) assert.equal(await page.locator(`#graph g.node[data-vertex="${won[1]}"] text.sub`).textContent(), `win in ${won[2]}`);
     }
-    await page.screenshot({ path: path.join(artifacts, "chase-solved.png"), fullPage: true });
-    await page.click("#back");
-    assert.equal(Number(await page.getAttribute("#stepinfo", "data-step")), total - 1);
+    assert.match(await page.textContent("#explain"), /never decided are draws.*The end/);
+    // At the end nothing stays lit, and every value is query's, in words.
+    assert.equal(await page.locator("#graph .current, #graph path.lit").count(), 0);
+    for (let v = 0; v < 10; v++) {
+      const q = query("chase.db", String(v));
+      assert.equal(await page.getAttribute(`#graph g.node[data-vertex="${v}"]`, "data-status"), q.outcome, `vertex ${v}`);
+      const words = q.remoteness === null ? q.outcome : `${{ win: "win", lose: "loss", tie: "tie" }[q.outcome]} in ${q.remoteness}`;
+      assert.equal(await page.textContent(`#graph g.node[data-vertex="${v}"] text.sub`), words);
+    }
+    await shot(page, "chase-solved");
+    // "Next decision" skips the steps that decide nothing.
     await page.click("#first");
-    assert.equal(await page.locator("#graph g.node[data-status=open]").count(), 10);
+    await page.click("#next");
+    await page.click("#next");
+    assert.match(await page.textContent("#explain"), /a (win|loss|tie) in \d+|draws?/);
+    // The speed control sets the pace.
+    await page.$eval("#speed", (e) => { e.value = "5"; e.dispatchEvent(new Event("input")); });
+    assert.equal(await page.textContent("#speed-text"), "32 steps a second");
+    await page.click("#run");
+    await page.waitForFunction(() => document.getElementById("run").textContent === "Play", null, { timeout: 10000 });
+    assert.equal(await page.textContent("#stepinfo"), `step ${total} of ${total}`);
     // The neighbourhood of vertex 3: a click plays the move.
     await page.fill("#notation", "3");
     await page.click("#goto button[type=submit]");
-    await page.waitForFunction(() => document.getElementById("status").textContent.includes("win in 3"));
+    await page.waitForFunction(() => document.getElementById("status-text").textContent.includes("win in 3"));
+    assert.match(await page.locator("#neighbourhood").textContent(), /W3/);
     await page.locator("#neighbourhood g.move").first().click();
     await page.waitForFunction(() => document.getElementById("notation").value === "0");
-    checks += 4;
+    await clean(page, "graph");
+    const phone = await newPage(PHONE);
+    await ready(phone, url);
+    await clean(phone, "graph on a phone");
+    await shot(phone, "chase-phone");
+    checks += 16;
+  }
+
+  // A limit on the animation: the page says why there is none, and how to
+  // get it.
+  {
+    const url = await serve("chase.txt", { args: ["--trace-limit", "5"] });
+    const page = await newPage(DESKTOP);
+    await ready(page, url);
+    assert.equal(await page.isVisible("#untraced"), true);
+    assert.match(await page.textContent("#untraced"), /up to 5 positions; this one has 10.*--trace-limit 10/);
+    await clean(page, "graph over the limit");
+    checks += 2;
+  }
+
+  // More than 200 positions: each step drawn around its position.
+  {
+    const url = await serve("ttt.db", { args: ["--trace-limit", "1000"] });
+    const page = await newPage(DESKTOP);
+    await ready(page, url);
+    assert.match(await page.textContent("#untraced"), /765 positions are too many to draw at once/);
+    for (let i = 0; i < 5; i++) await page.click("#next");
+    const nodes = await page.locator("#graph g.node").count();
+    assert.ok(nodes >= 2 && nodes <= 25, `${nodes} nodes`);
+    await clean(page, "a big graph's neighbourhood");
+    checks += 2;
   }
 
   // A graph of named vertices: its saved database shows and plays names.
   {
-    const s = await serve("walk.db"); servers.push(s);
-    await ready(page, `${s.url}#${encodeURIComponent("home")}`);
-    assert.equal((await status(page)).text, "the player to move: lose in 2");
+    const url = await serve("walk.db");
+    const page = await newPage(DESKTOP);
+    await ready(page, `${url}#${encodeURIComponent("home")}`);
+    assert.equal((await status(page)).text, "the player to move: loss in 2");
     const labels = await page.locator("#neighbourhood text").allTextContents();
-    assert.deepEqual(labels.sort(), ["away/far", "home"]);
+    assert.ok(labels.includes("home") && labels.includes("away/far"), labels.join("|"));
     await page.locator("#moves button").first().click();
     await page.waitForFunction(() => document.getElementById("notation").value === "away/far");
     assert.equal((await status(page)).text, "the player to move: win in 1");
-    assert.equal(decodeURIComponent(new URL(page.url()).hash.slice(1)), "away/far");
+    assert.equal(hashOf(page), "away/far");
+    await clean(page, "a graph of names");
     checks += 3;
   }
 
   // Dōbutsu shōgi from a small start: its 4 x 3 board, Gote's pieces turned.
   {
-    const s = await serve("lions.db"); servers.push(s);
-    await ready(page, s.url);
+    const url = await serve("lions.db");
+    const page = await newPage(DESKTOP);
+    await ready(page, url);
     assert.equal((await status(page)).text, "Sente to move: win in 5");
     assert.equal(await page.locator("table.board td:not(.label)").count(), 12);
     assert.equal(await page.locator("table.board td.gote").count(), 1);
     assert.equal(await page.locator("table.board td.sente").count(), 1);
+    // One piece moves: it is picked up already, its squares coloured.
+    assert.equal(await page.locator("table.board td.target").count(), 5);
     await page.locator("#moves button").first().click();
-    await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("Gote"));
+    await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("Gote"));
     const asked = query("lions.db", await page.inputValue("#notation"));
     assert.equal((await status(page)).outcome, asked.outcome);
-    await page.screenshot({ path: path.join(artifacts, "dobutsu-lions.png"), fullPage: true });
+    await clean(page, "dobutsu");
+    await shot(page, "dobutsu-lions");
+    checks += 4;
+  }
+
+  // Dots and boxes: a line clicked on the board is played; a box keeps the
+  // turn.
+  {
+    const url = await serve("dots.db");
+    const page = await newPage(DESKTOP);
+    await ready(page, url);
+    const before = await page.inputValue("#notation");
+    const n = await page.locator("#board td.target").count();
+    assert.ok(n >= 7, `${n} squares to click`);
+    await page.click("#board td.target >> nth=0");
+    await page.waitForFunction((p) => document.getElementById("notation").value !== p, before);
+    assert.equal(await page.locator("#record button").count(), 2);
+    await clean(page, "dots and boxes");
+    checks += 2;
+  }
+
+  // The cop and the thief on a small board: drawn, played, and its solve
+  // on the board.
+  {
+    const url = await serve("corridor.db");
+    const page = await newPage(DESKTOP);
+    await ready(page, url);
+    assert.equal((await status(page)).text, "the cop to move: win in 11");
+    assert.equal(await page.locator("#board table.board td").count(), 7);
+    // The cop's squares coloured: it is the only piece that moves.
+    assert.equal(await page.locator("#board td.target").count(), 1);
+    assert.equal(await page.isVisible("#lesson"), true);
+    await page.click("#last");
+    assert.equal(await page.locator("#lesson td[data-status=open]").count(), 0);
+    await clean(page, "corridor");
     checks += 3;
   }
 
-  // The cop and the thief on a small board: drawn, and its solve animated.
+  // The lesson with draws: the cop on one side of a wall, the thief on the
+  // other. Pick the cop's square and whose turn it is; squares turn as the
+  // pass reaches them; the draws last.
   {
-    const s = await serve("corridor.db"); servers.push(s);
-    await ready(page, s.url);
-    assert.equal((await status(page)).text, "the cop to move: win in 11");
-    assert.equal(await page.locator("table.board td").count(), 7);
-    assert.equal(await page.isVisible("#watch"), true);
-    await page.click("#last");
-    assert.equal(await page.locator("#graph g.node[data-status=open]").count(), 0);
-    await page.screenshot({ path: path.join(artifacts, "cop-thief-corridor.png"), fullPage: true });
-    checks += 2;
+    const url = await serve("apart.db");
+    const page = await newPage(DESKTOP);
+    await ready(page, url);
+    const squares = page.locator("#lesson td.pos");
+    assert.equal(await squares.count(), 12);
+    // Before the set-up every square is undecided; after it the counters.
+    assert.equal(await page.locator("#lesson td[data-status=open]").count(), 12);
+    await page.click("#step");
+    const counters = await page.locator("#lesson td[data-status=open]").allTextContents();
+    assert.ok(counters.every((c) => /^\d+$/.test(c)), counters.join(","));
+    // The thief's turn, the cop moved to 2,2.
+    await page.click("#turn-thief");
+    await page.click('#lesson td[data-cell="2,2"]');
+    assert.equal(await page.getAttribute("#turn-thief", "aria-pressed"), "true");
+    assert.match(await page.textContent("#lesson-caption"), /The cop on 2,2, the thief to move/);
+    // Decision by decision, squares only turn from undecided to decided.
+    let decided = await page.locator("#lesson td.pos:not([data-status=open])").count();
+    for (let i = 0; i < 400 && !(await page.textContent("#explain")).includes("The end"); i++) {
+      await page.click("#next");
+      const now = await page.locator("#lesson td.pos:not([data-status=open])").count();
+      assert.ok(now >= decided);
+      decided = now;
+    }
+    assert.match(await page.textContent("#explain"), /never decided are draws.*The end/);
+    assert.ok(await page.locator("#lesson td[data-status=draw]").count() > 0);
+    for (const td of await squares.all()) {
+      const thief = await td.getAttribute("data-cell");
+      let q;
+      try { q = query("apart.db", `cop 2,2 thief ${thief} thief`); } catch { continue; }
+      assert.equal(await td.getAttribute("data-status"), q.outcome, `thief on ${thief}`);
+      assert.equal(await td.evaluate((e) => e.childNodes[e.childNodes.length - 1].textContent), q.remoteness === null ? q.outcome[0].toUpperCase() : `${q.outcome[0].toUpperCase()}${q.remoteness}`);
+    }
+    await clean(page, "the lesson with draws");
+    checks += 5;
   }
+
+  // An open 12 x 12 board: 41,472 positions, the steps loaded on demand;
+  // the queue as chips, following the solver, every square right at the end.
+  {
+    const url = await serve("open12.db");
+    for (const [viewport, name] of [[DESKTOP, "cop-thief-lesson"], [PHONE, "cop-thief-lesson-phone"]]) {
+      const page = await newPage(viewport);
+      await ready(page, url);
+      await page.click("#load");
+      await page.waitForSelector("#lesson td.pos", { timeout: 60000 });
+      assert.equal(await page.locator("#lesson td.pos").count(), 144);
+      await page.click("#step");
+      for (let i = 0; i < 6; i++) await page.click("#next");
+      assert.ok(await page.locator("#chips .chip").count() > 0);
+      await page.check("#follow");
+      for (let i = 0; i < 3; i++) await page.click("#next");
+      // Following: the board shows the slice of the position decided last.
+      const explain = await page.textContent("#explain");
+      const m = /^The move cop (\d+,\d+) thief \d+,\d+ (cop|thief) \u2192/.exec(explain);
+      assert.ok(m, explain);
+      assert.match(await page.textContent("#lesson-caption"), new RegExp(`^The cop on ${m[1]}, the ${m[2]} to move`));
+      await clean(page, name);
+      await shot(page, name);
+      if (viewport === PHONE) continue;
+      await page.uncheck("#follow");
+      await page.click("#turn-cop");
+      await page.click('#lesson td[data-cell="6,7"]');
+      await page.click("#last");
+      const all = await page.locator("#lesson td.pos").evaluateAll((ts) => ts.map((t) => [t.dataset.cell, t.dataset.status]));
+      for (const [thief, s] of all.filter((_, i) => i % 7 === 0)) {
+        const q = query("open12.db", `cop 6,7 thief ${thief} cop`);
+        assert.equal(s, q.outcome, `thief on ${thief}`);
+      }
+    }
+    checks += 6;
+  }
+
   // The tutorial's game, not built in, from its own binary: its board drawn,
   // a move played, the value shown is its query's.
   {
     const morris = process.env.MORRIS_BIN;
-    const s = await serve("morris.db", morris); servers.push(s);
-    await ready(page, s.url);
+    const url = await serve("morris.db", { by: morris });
+    const page = await newPage(DESKTOP);
+    await ready(page, url);
     assert.equal((await status(page)).text, "X to move: win in 9");
     assert.equal(await page.locator("table.board td:not(.label)").count(), 9);
     assert.equal(await page.locator("#moves button").count(), 9);
     await page.locator("#moves button").first().click();
-    await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("O"));
+    await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("O"));
     const asked = query("morris.db", await page.inputValue("#notation"), morris);
     assert.equal((await status(page)).outcome, asked.outcome);
     assert.equal(await page.locator("table.board td.mark-x").count(), 1);
-    await page.screenshot({ path: path.join(artifacts, "morris.png"), fullPage: true });
+    await clean(page, "the tutorial's game");
+    await shot(page, "morris");
     checks += 4;
   }
   console.log(`browser: ${checks} checks passed; screenshots in ${artifacts}`);
 } finally {
-  for (const s of servers) s.child.kill();
+  for (const s of servers) s.kill();
   await browser.close();
 }

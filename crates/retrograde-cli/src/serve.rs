@@ -32,8 +32,9 @@ pub struct Args {
     /// The port on 127.0.0.1 (0: any free one; the address is printed on standard output).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
-    /// Animate solves of games up to this many positions.
-    #[arg(long, value_name = "N", default_value_t = 200)]
+    /// Animate solves of games up to this many positions (a graph of more than 200
+    /// is shown around each step, not whole).
+    #[arg(long, value_name = "N", default_value_t = 50_000)]
     pub trace_limit: usize,
     /// Answer this many requests, then stop (for tests; default: until interrupted).
     #[arg(long, value_name = "N", hide = true)]
@@ -47,6 +48,7 @@ pub struct Args {
 const INDEX: &str = include_str!("web/index.html");
 const APP: &str = include_str!("web/app.js");
 const STYLE: &str = include_str!("web/style.css");
+const ICON: &str = include_str!("web/icon.svg");
 
 /// The steps of a small game's solve, for the page's animation.
 #[derive(serde::Serialize)]
@@ -57,6 +59,8 @@ struct Trace {
     edges: Vec<[u32; 2]>,
     /// The solve's steps, in order.
     events: Vec<Event>,
+    /// Who moves at each position (0 or 1), for a game that names it.
+    owners: Option<Vec<u8>>,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -92,7 +96,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     )?;
     let records = retrograde::tier::WithTiers::beside(&db, game);
     let probe = Probe { game, db: &records };
-    let info = info(&db, game, trace.is_some())?;
+    let info = info(&db, game, trace.as_ref(), args.trace_limit)?;
     let trace_json = trace.as_ref().map(serde_json::to_string).transpose()?;
     let trace = trace_json.as_deref();
     http::serve(&listener, args.requests, &|request| {
@@ -160,11 +164,14 @@ fn trace(db: &Database, limit: usize) -> Result<Option<Trace>> {
             let n = db.len() as u32;
             let (edges, rules) = crate::db::graph(db)?;
             let graph = retrograde::Csr::from_edges(n as usize, &edges);
-            let (_, events) = traced(graph, db.owners()?, &rules)?;
+            let owners = db.owners()?;
+            let bytes = owner_bytes(owners.as_deref());
+            let (_, events) = traced(graph, owners, &rules)?;
             Ok(Some(Trace {
                 labels: (0..n).map(|v| v.to_string()).collect(),
                 edges: edges.iter().map(|&(a, b)| [a, b]).collect(),
                 events,
+                owners: bytes,
             }))
         }
         "graph" => Ok(None),
@@ -173,14 +180,21 @@ fn trace(db: &Database, limit: usize) -> Result<Option<Trace>> {
                 return Ok(None);
             };
             let graph = retrograde::Csr::from_edges(g.labels.len(), &g.edges);
+            let owners = owner_bytes(g.owners.as_deref());
             let (_, events) = traced(graph, g.owners, &g.rules)?;
             Ok(Some(Trace {
                 labels: g.labels,
                 edges: g.edges.iter().map(|&(a, b)| [a, b]).collect(),
                 events,
+                owners,
             }))
         }
     }
+}
+
+/// Owners as the page reads them: 0 or 1 a position.
+fn owner_bytes(owners: Option<&[retrograde::Player]>) -> Option<Vec<u8>> {
+    owners.map(|o| o.iter().map(|&p| p as u8).collect())
 }
 
 /// The traced solve of `graph`, an arena if it has `owners`.
@@ -195,30 +209,84 @@ fn traced(
     })
 }
 
-/// What `/api/info` says: the game, its start, what the page can do.
-fn info(db: &Database, game: &dyn Playable, traced: bool) -> Result<String> {
+/// What `/api/info` says: the game, its start (or a position to try), what
+/// the page can do, and why it cannot animate the solve where it cannot.
+fn info(db: &Database, game: &dyn Playable, trace: Option<&Trace>, limit: usize) -> Result<String> {
     #[derive(serde::Serialize)]
     struct Info {
         game: String,
         variant: String,
         name: String,
         start: Option<String>,
+        example: Option<String>,
         positions: u64,
         graph: bool,
         trace: bool,
+        trace_limit: usize,
+        untraced: Option<String>,
     }
+    let probe = retrograde::play::Probe { game, db };
+    // As the game's report counts them: less the records that only stand
+    // for a finished game.
+    let positions = probe.positions()?;
+    let untraced = match trace {
+        Some(_) => None,
+        None if positions as usize > limit => Some(format!(
+            "The solve is animated for games of up to {limit} positions; this one has {positions}. \
+             Where it can be laid out as one graph, `retrograde serve FILE --trace-limit {positions}` \
+             animates it (the page then needs memory and time in proportion)."
+        )),
+        None => Some(format!(
+            "{} is not laid out as one graph of positions (it is solved in parts or by formula), \
+             so its solve is not animated.",
+            retrograde::play::describe(db.meta())
+        )),
+    };
     serde_json::to_string(&Info {
         game: db.meta().game.clone(),
         variant: db.meta().variant.clone(),
         name: retrograde::play::describe(db.meta()),
         start: game.start().map(|s| game.notation(s)),
-        // As the game's report counts them: less the records that only
-        // stand for a finished game.
-        positions: retrograde::play::Probe { game, db }.positions()?,
+        example: match game.start() {
+            Some(_) => None,
+            None => example(db, game)?.map(|p| game.notation(p)),
+        },
+        positions,
         graph: db.meta().game == "graph",
-        trace: traced,
+        trace: trace.is_some(),
+        trace_limit: limit,
+        untraced,
     })
     .map_err(Into::into)
+}
+
+/// A position to try in a game without a start: among the first records,
+/// the won one whose win takes longest (a lesson in the ending), else the
+/// first one with moves. A database of more than 20 million records is not
+/// scanned for one.
+fn example(db: &Database, game: &dyn Playable) -> Result<Option<u64>> {
+    const SCANNED: u64 = 200_000;
+    if db.len() > 20_000_000 {
+        return Ok(None);
+    }
+    let mut best: Option<(u32, u64)> = None;
+    let mut any = None;
+    db.for_each(|r, key, v| {
+        let Some(v) = v.filter(|_| r < SCANNED && game.is_counted(key)) else {
+            return;
+        };
+        let p = game.position_at(key);
+        if game.parse(&game.notation(p)).is_err() || game.moves(p).is_empty() {
+            return;
+        }
+        any.get_or_insert(p);
+        if let (retrograde::Outcome::Win, Some(r)) = (v.outcome, v.remoteness) {
+            if best.is_none_or(|(b, _)| r > b) {
+                best = Some((r, p));
+            }
+        }
+    })?;
+    Ok(best.map(|b| b.1).or(any))
 }
 
 /// The response to one request: status, content type, body.
@@ -232,6 +300,7 @@ fn answer(request: &Request<'_>, probe: &Probe<'_>, info: &str, trace: Option<&s
         "/" | "/index.html" => (200, "text/html; charset=utf-8", INDEX.into()),
         "/app.js" => (200, "text/javascript; charset=utf-8", APP.into()),
         "/style.css" => (200, "text/css; charset=utf-8", STYLE.into()),
+        "/favicon.svg" | "/favicon.ico" => (200, "image/svg+xml", ICON.into()),
         "/api/info" => (200, "application/json", info.into()),
         "/api/trace" => match trace {
             Some(t) => (200, "application/json", t.into()),
@@ -270,15 +339,46 @@ fn answer(request: &Request<'_>, probe: &Probe<'_>, info: &str, trace: Option<&s
             }
             match probe.answer(p) {
                 Ok(a) => {
+                    /// A move as the page shows it: written as a game's record
+                    /// writes it, and the board it leads to (the squares it
+                    /// changes are the ones to click).
+                    #[derive(serde::Serialize)]
+                    struct After {
+                        written: String,
+                        board: String,
+                    }
                     #[derive(serde::Serialize)]
                     struct Page {
                         #[serde(flatten)]
                         answer: crate::query::AnswerJson,
                         board: String,
+                        after: Vec<After>,
                     }
+                    let mut named: Vec<Option<(String, u64, String)>> = game
+                        .moves(p)
+                        .into_iter()
+                        .zip(game.written_moves(p))
+                        .map(|((name, to), written)| Some((name, to, written)))
+                        .collect();
+                    let after = a
+                        .moves
+                        .iter()
+                        .map(|m| {
+                            let written = named
+                                .iter_mut()
+                                .find(|n| n.as_ref().is_some_and(|n| n.0 == m.name && n.1 == m.to))
+                                .and_then(Option::take)
+                                .map_or_else(|| m.name.clone(), |n| n.2);
+                            After {
+                                written,
+                                board: game.board(m.to),
+                            }
+                        })
+                        .collect();
                     let page = Page {
                         answer: crate::query::json(game, &a),
                         board: game.board(p),
+                        after,
                     };
                     match serde_json::to_string(&page) {
                         Ok(body) => (200, "application/json", body),
@@ -289,7 +389,7 @@ fn answer(request: &Request<'_>, probe: &Probe<'_>, info: &str, trace: Option<&s
                 Err(e) => error(500, &e.to_string()),
             }
         }
-        _ => error(404, &format!("no such page: {path} (the API is /api/info, /api/query?position=...[&move=...], /api/trace)")),
+        _ => error(404, &format!("no such page: {path} (the API is /api/info, /api/query?position=...[&move=...], /api/trace; the page is /)")),
     }
 }
 

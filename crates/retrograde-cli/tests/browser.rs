@@ -74,6 +74,34 @@ fn the_page_plays_moves_and_animates_the_solve_in_a_browser() {
         "corridor.db",
         "-q",
     ]);
+    ok(&[
+        "game",
+        "dots-and-boxes",
+        "--rows",
+        "1",
+        "--cols",
+        "2",
+        "--save",
+        "dots.db",
+        "-q",
+    ]);
+    // A board with draws (a wall between the cop and the thief), and an open
+    // 12 x 12 board: the lesson's largest.
+    let apart = data("boards/walled_apart.txt");
+    ok(&[
+        "cop-thief",
+        apart.to_str().unwrap(),
+        "--save",
+        "apart.db",
+        "-q",
+    ]);
+    let mut open = String::from("# An open board, 12 x 12.\n12 12\nP...........\n");
+    for _ in 0..10 {
+        open.push_str("............\n");
+    }
+    open.push_str("...........T\n");
+    std::fs::write(d.join("open12.txt"), open).unwrap();
+    ok(&["cop-thief", "open12.txt", "--save", "open12.db", "-q"]);
     // The tutorial's game, saved by its own binary (built beside the tool's).
     let morris = Path::new(env!("CARGO_BIN_EXE_retrograde"))
         .with_file_name("examples")
@@ -100,9 +128,13 @@ fn the_page_plays_moves_and_animates_the_solve_in_a_browser() {
     assert!(o.contains("checks passed"), "{o}\n{e}");
     for shot in [
         "tic-tac-toe.png",
+        "tic-tac-toe-phone.png",
         "chess-krk.png",
+        "chess-krk-phone.png",
         "chase-solved.png",
-        "cop-thief-corridor.png",
+        "chase-phone.png",
+        "cop-thief-lesson.png",
+        "cop-thief-lesson-phone.png",
         "morris.png",
     ] {
         let len = std::fs::metadata(artifacts.join(shot))

@@ -161,6 +161,13 @@ pub trait Playable: Sync {
     /// [`kernel`] on equal moves).
     fn moves(&self, p: u64) -> Vec<(String, u64)>;
 
+    /// The moves of `p` as a game's record writes them, in the order of
+    /// [`Playable::moves`]: by default their names; chess writes standard
+    /// algebraic notation (`Rxa2+`, `Nbd7`, `e8=Q#`).
+    fn written_moves(&self, p: u64) -> Vec<String> {
+        self.moves(p).into_iter().map(|(name, _)| name).collect()
+    }
+
     /// The move of `p` that `text` names, and the position it leads to:
     /// by default a name of [`Playable::moves`], compared without regard to
     /// case; a game may read more (chess reads standard algebraic notation,

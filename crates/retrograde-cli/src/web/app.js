@@ -1,24 +1,30 @@
 // The explorer's page: everything it shows comes from the server's API
 // (/api/info, /api/query, /api/trace), which answers as `retrograde query`.
+// Parts: the board (drawn from the game's text, moves made on it), the game
+// so far (undo, redo, the record, the chart, the address), and the solve
+// watched step by step (a graph, or the cop and the thief on their board).
 "use strict";
 
 const OUTCOMES = ["win", "lose", "tie", "draw"];
 const NAMES = { win: "win", lose: "loss", tie: "tie", draw: "draw", open: "undecided" };
+const LETTER = { win: "W", lose: "L", tie: "T", draw: "D", open: "?" };
+const ON = { win: "#000", lose: "#000", tie: "#fff", draw: "#000", open: "#000" };
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 
-// An SVG element with attributes and, if given, text (never parsed as markup).
-function svgEl(tag, attrs, text) {
+// An element with attributes and, if given, text (never parsed as markup).
+function el(tag, attrs = {}, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+function svgEl(tag, attrs = {}, text) {
   const e = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   if (text !== undefined) e.textContent = text;
   return e;
 }
-
-let info = null;
-let start = null;
-const history = []; // positions played, in notation
-const values = []; // their answers
 
 async function api(path) {
   const r = await fetch(path);
@@ -27,177 +33,59 @@ async function api(path) {
   return body;
 }
 
+// "win in 3", "draw".
 function valueText(v) {
-  return v.remoteness === null ? v.outcome : `${v.outcome} in ${v.remoteness}`;
+  return v.remoteness === null ? NAMES[v.outcome] : `${NAMES[v.outcome]} in ${v.remoteness}`;
 }
-
+// "W3", "D": a value in a square.
+function shortValue(outcome, remoteness) {
+  return remoteness === null || remoteness === undefined ? LETTER[outcome] : `${LETTER[outcome]}${remoteness}`;
+}
 function flip(outcome) {
   return outcome === "win" ? "lose" : outcome === "lose" ? "win" : outcome;
 }
-
-function legend(el, names) {
-  el.innerHTML = "";
+function legend(box, names) {
+  box.textContent = "";
   for (const o of names) {
-    const s = document.createElement("span");
-    s.innerHTML = `<i class="${o}"></i>${NAMES[o]}`;
-    el.appendChild(s);
+    const s = el("span");
+    s.append(el("i", { class: o }, LETTER[o]), NAMES[o]);
+    box.appendChild(s);
   }
 }
 
-// ---- the board -------------------------------------------------------
+let info = null;
+let start = null;
 
-const CHESS = { K: "\u2654", Q: "\u2655", R: "\u2656", B: "\u2657", N: "\u2658", k: "\u265A" };
+// ---- the game so far -----------------------------------------------------
 
-function drawBoard(text) {
-  const game = info.game;
-  const box = $("board");
-  box.innerHTML = "";
-  const table = document.createElement("table");
-  table.className = `board ${game}`;
-  const lines = text.split("\n").filter((l) => l.length > 0);
-  let row = 0;
-  for (const line of lines) {
-    if (line.startsWith("in hand:")) {
-      const p = document.createElement("p");
-      p.className = "hand";
-      p.textContent = line;
-      box.appendChild(p);
-      continue;
-    }
-    const tr = document.createElement("tr");
-    const spaced = line.includes(" ");
-    const cells = spaced ? line.trim().split(/ +/) : [...line];
-    const labels = spaced && !/^[0-9]/.test(line.trim()) ; // the files' line
-    if (spaced && !labels) {
-      // A rank's number first.
-      const td = document.createElement("td");
-      td.className = "label";
-      td.textContent = cells.shift();
-      tr.appendChild(td);
-    } else if (labels) {
-      tr.appendChild(Object.assign(document.createElement("td"), { className: "label" }));
-    }
-    cells.forEach((c, col) => {
-      const td = document.createElement("td");
-      if (labels) {
-        td.className = "label";
-        td.textContent = c;
-      } else {
-        fillCell(td, c, game, row, col);
-      }
-      tr.appendChild(td);
-    });
-    table.appendChild(tr);
-    if (!labels) row += 1;
+// The line played: each entry a position's answer and the move that led
+// there ({written} or null for the first); `at` the one shown. Undo and
+// redo move `at`; a new move cuts the line after it.
+const line = [];
+let at = -1;
+const current = () => line[at];
+
+async function fetchAnswer(position) {
+  return api(`/api/query?position=${encodeURIComponent(position)}`);
+}
+
+// Plays move `i` of the position shown.
+async function playMove(i) {
+  const a = current().answer;
+  const m = a.moves[i];
+  if (!m) return;
+  if (line[at + 1] && line[at + 1].answer.position === m.position) {
+    at += 1;
+    show();
+    return;
   }
-  box.prepend(table);
-}
-
-function fillCell(td, c, game, row, col) {
-  td.dataset.piece = c;
-  if (game === "chess") {
-    td.className = (row + col) % 2 === 0 ? "light" : "dark";
-    td.textContent = CHESS[c] || "";
-  } else if (game === "cop-thief") {
-    td.className = c === "*" ? "wall" : c === "E" ? "exit" : "";
-    td.textContent = { P: "P", T: "T", X: "P+T", E: "E" }[c] || "";
-    if (c === "P" || c === "T" || c === "X") td.classList.add(c === "T" ? "thief" : "cop");
-    td.title = { P: "the cop", T: "the thief", X: "caught", E: "exit", "*": "wall" }[c] || "free";
-  } else if (game === "dobutsu") {
-    td.className = c === "." ? "" : c === c.toLowerCase() ? "gote" : "sente";
-    td.textContent = c === "." ? "" : c.toUpperCase();
-    td.title = { L: "lion", G: "giraffe", E: "elephant", C: "chick", H: "hen" }[c.toUpperCase()] || "";
-  } else {
-    td.className = c === "X" ? "mark-x" : c === "O" ? "mark-o" : "";
-    td.textContent = c === "." ? "" : c;
-  }
-}
-
-// A vertex's label: a short one (an id) inside its circle at (x, y); a
-// longer one (a name) beside it, outward along (dx, dy).
-function label(text, x, y, dx, dy) {
-  if (text.length <= 3) return svgEl("text", { x, y: y + 4, "text-anchor": "middle", fill: "#fff" }, text);
-  const anchor = dx > 0.3 ? "start" : dx < -0.3 ? "end" : "middle";
-  return svgEl("text", { x: x + 22 * dx, y: y + 22 * dy + (dy > 0.3 ? 10 : 4), "text-anchor": anchor, "font-size": 11, fill: "#111" }, text);
-}
-
-// A graph's position: the vertex and the vertices its moves reach.
-function drawNeighbourhood(a) {
-  const box = $("board");
-  box.innerHTML = "";
-  const svg = document.createElementNS(SVG, "svg");
-  svg.id = "neighbourhood";
-  svg.setAttribute("viewBox", "-60 -10 520 320");
-  const cx = 200, cy = 150, r = 110;
-  const n = a.moves.length;
-  a.moves.forEach((m, i) => {
-    const t = (2 * Math.PI * i) / Math.max(n, 1) - Math.PI / 2;
-    const x = cx + r * Math.cos(t), y = cy + r * Math.sin(t);
-    const g = svgEl("g", { class: "move" });
-    g.append(
-      svgEl("line", { x1: cx, y1: cy, x2: x, y2: y, stroke: `var(--${m.outcome})`, "stroke-width": 3 }),
-      svgEl("circle", { cx: x, cy: y, r: 16, class: flip(m.outcome), fill: `var(--${flip(m.outcome)})`, stroke: "#333" }),
-      label(m.position, x, y, Math.cos(t), Math.sin(t)),
-    );
-    g.addEventListener("click", () => play(m.position));
-    svg.appendChild(g);
-  });
-  const c = svgEl("g", {});
-  c.append(
-    svgEl("circle", { cx, cy, r: 22, fill: `var(--${a.outcome})`, stroke: "#000", "stroke-width": 3 }),
-    label(a.position, cx, cy, 0, 1),
-  );
-  svg.appendChild(c);
-  box.appendChild(svg);
-}
-
-// ---- playing ----------------------------------------------------------
-
-async function show() {
-  const a = values[values.length - 1];
-  $("notation").value = a.position;
-  location.hash = encodeURIComponent(a.position);
-  $("status").textContent = `${a.to_move} to move: ${valueText(a)}` + (a.moves.length ? "" : " (the game is over)");
-  $("status").className = a.outcome;
-  $("status").dataset.outcome = a.outcome;
-  $("status").dataset.remoteness = a.remoteness === null ? "" : a.remoteness;
-  if (info.graph) drawNeighbourhood(a); else drawBoard(a.board);
-  const list = $("moves");
-  list.innerHTML = "";
-  for (const m of a.moves) {
-    const li = document.createElement("li");
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = m.outcome;
-    b.dataset.outcome = m.outcome;
-    b.dataset.position = m.position;
-    const delta = m.delta === null ? "" : ` (${m.delta >= 0 ? "+" : ""}${m.delta})`;
-    b.textContent = `${m.move}: ${valueText(m)}${delta}`;
-    b.title = `leads to ${m.position}`;
-    b.addEventListener("click", () => play(m.position));
-    li.appendChild(b);
-    list.appendChild(li);
-  }
-  const strip = $("history");
-  strip.innerHTML = "";
-  values.forEach((v, ply) => {
-    const s = document.createElement("span");
-    const first = ply % 2 === 0 ? v.outcome : flip(v.outcome);
-    s.className = first;
-    s.textContent = ply;
-    s.title = `ply ${ply}: ${v.to_move} to move, ${valueText(v)}`;
-    strip.appendChild(s);
-  });
-  $("undo").disabled = values.length < 2;
-  $("best").disabled = a.moves.length === 0;
-}
-
-async function play(position) {
   try {
-    values.push(await api(`/api/query?position=${encodeURIComponent(position)}`));
-    history.push(position);
+    const next = await fetchAnswer(m.position);
+    line.length = at + 1;
+    line.push({ answer: next, written: a.after[i] ? a.after[i].written : m.move });
+    at += 1;
     $("error").textContent = "";
-    await show();
+    show();
   } catch (e) {
     $("error").textContent = e.message;
   }
@@ -206,13 +94,12 @@ async function play(position) {
 // A new game from `position`; the game so far stays if it is no position.
 async function restart(position) {
   try {
-    const first = await api(`/api/query?position=${encodeURIComponent(position)}`);
-    history.length = 0;
-    values.length = 0;
-    history.push(position);
-    values.push(first);
+    const first = await fetchAnswer(position);
+    line.length = 0;
+    line.push({ answer: first, written: null });
+    at = 0;
     $("error").textContent = "";
-    await show();
+    show();
     return true;
   } catch (e) {
     $("error").textContent = e.message;
@@ -220,31 +107,753 @@ async function restart(position) {
   }
 }
 
+function goTo(ply) {
+  if (ply < 0 || ply >= line.length || ply === at) return;
+  at = ply;
+  show();
+}
+
+// Whether the player to move at ply `i` is the one who moved first: the
+// game says who moves, or (a graph without owners) the plies alternate.
+function firstMoves(i) {
+  const a = line[i].answer, b = line[0].answer;
+  if (a.to_move === "the player to move") return i % 2 === 0;
+  return a.to_move === b.to_move;
+}
+
+function show() {
+  const entry = current();
+  const a = entry.answer;
+  $("notation").value = a.position;
+  if (decodeHash() !== a.position) location.hash = encodeURIComponent(a.position);
+  const status = $("status");
+  status.textContent = "";
+  status.append(el("span", { class: `badge ${a.outcome}`, "aria-hidden": "true" }, LETTER[a.outcome]),
+    el("span", { id: "status-text" }, `${a.to_move} to move: ${valueText(a)}` + (a.moves.length ? "" : " (the game is over)")));
+  status.dataset.outcome = a.outcome;
+  status.dataset.remoteness = a.remoteness === null ? "" : a.remoteness;
+  $("hint").hidden = true;
+  selected = null;
+  if (info.graph) drawNeighbourhood(a); else drawBoard(a);
+  drawMoves(a);
+  drawRecord();
+  drawChart();
+  $("undo").disabled = at < 1;
+  $("redo").disabled = at >= line.length - 1;
+  $("best").disabled = a.moves.length === 0;
+  $("restart").disabled = false;
+}
+
+function drawMoves(a) {
+  const box = $("moves");
+  box.textContent = "";
+  const heads = { win: "Winning", tie: "Tying", draw: "Drawing", lose: "Losing" };
+  for (const o of ["win", "tie", "draw", "lose"]) {
+    const idx = a.moves.map((m, i) => i).filter((i) => a.moves[i].outcome === o);
+    if (!idx.length) continue;
+    const g = el("div", { class: "group" });
+    g.appendChild(el("h4", {}, `${heads[o]} (${idx.length})`));
+    const list = el("ol");
+    for (const i of idx) {
+      const m = a.moves[i];
+      const li = el("li");
+      const b = el("button", { type: "button", class: m.outcome, "data-outcome": m.outcome, "data-position": m.position, "data-index": i });
+      const delta = m.delta === null ? "" : ` (${m.delta >= 0 ? "+" : ""}${m.delta})`;
+      const name = a.after[i] ? a.after[i].written : m.move;
+      b.textContent = `${name}: ${valueText(m)}${delta}`;
+      b.title = `${m.move} leads to ${m.position}`;
+      b.addEventListener("click", () => playMove(i));
+      b.addEventListener("mouseenter", () => hover(i));
+      b.addEventListener("focus", () => hover(i));
+      b.addEventListener("mouseleave", () => hover(null));
+      b.addEventListener("blur", () => hover(null));
+      li.appendChild(b);
+      list.appendChild(li);
+    }
+    g.appendChild(list);
+    box.appendChild(g);
+  }
+  if (!a.moves.length) box.appendChild(el("p", {}, "No moves: the game is over."));
+}
+
+// The moves played, numbered as the game counts them (chess: a move is
+// white's ply and black's).
+function drawRecord() {
+  const list = $("record");
+  list.textContent = "";
+  const chess = info.game === "chess";
+  const item = (ply) => {
+    const b = el("button", { type: "button", "data-ply": ply }, ply === 0 ? "start" : line[ply].written);
+    if (ply === at) b.setAttribute("aria-current", "true");
+    b.title = line[ply].answer.position;
+    b.addEventListener("click", () => goTo(ply));
+    return b;
+  };
+  const first = el("li");
+  first.appendChild(item(0));
+  list.appendChild(first);
+  const blackFirst = chess && line[0].answer.to_move === "black";
+  for (let ply = 1; ply < line.length; ply++) {
+    const li = el("li");
+    if (chess) {
+      const k = ply - 1 + (blackFirst ? 1 : 0); // plies since a white move
+      const number = Math.floor(k / 2) + 1;
+      if (k % 2 === 0) li.appendChild(el("span", { class: "num" }, `${number}. `));
+      else if (ply === 1) li.appendChild(el("span", { class: "num" }, `${number}\u2026 `));
+    } else {
+      li.appendChild(el("span", { class: "num" }, `${ply}. `));
+    }
+    li.appendChild(item(ply));
+    list.appendChild(li);
+  }
+}
+
+// The value of every position of the line for the player who moved first:
+// above the axis a win for them, below a loss, the height its remoteness;
+// ties and draws on the axis. Shapes tell the values apart without colour.
+function drawChart() {
+  const svg = $("chart");
+  svg.removeAttribute("hidden");
+  svg.textContent = "";
+  const n = line.length;
+  const pts = line.map((e, i) => {
+    const v = e.answer;
+    const o = firstMoves(i) ? v.outcome : flip(v.outcome);
+    return { o, r: v.remoteness, v, i };
+  });
+  const top = Math.max(1, ...pts.map((p) => (p.r === null ? 0 : p.r)));
+  const W = 720, H = 190, left = 70, right = 16, mid = H / 2, span = H / 2 - 22;
+  const step = n > 1 ? Math.min(40, (W - left - right) / (n - 1)) : 0;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const y = (p) => (p.o === "win" ? mid - (span * p.r) / top : p.o === "lose" ? mid + (span * p.r) / top : mid);
+  const x = (i) => left + i * step;
+  svg.append(
+    svgEl("line", { x1: left - 8, y1: mid, x2: W - right, y2: mid, stroke: "#767676" }),
+    svgEl("text", { x: 4, y: 16 }, "wins \u2191"),
+    svgEl("text", { x: 4, y: mid + 4 }, "tie/draw"),
+    svgEl("text", { x: 4, y: H - 8 }, "losses \u2193"),
+    svgEl("text", { x: left - 10, y: mid - span + 4, "text-anchor": "end" }, `${top}`),
+    svgEl("text", { x: left - 10, y: mid + span + 4, "text-anchor": "end" }, `${top}`),
+  );
+  if (at >= 0) svg.appendChild(svgEl("line", { x1: x(at), y1: 6, x2: x(at), y2: H - 6, stroke: "#1a1a1a", "stroke-dasharray": "3 3" }));
+  if (n > 1) {
+    svg.appendChild(svgEl("polyline", { points: pts.map((p) => `${x(p.i)},${y(p)}`).join(" "), fill: "none", stroke: "#767676", "stroke-width": 1.5 }));
+  }
+  for (const p of pts) {
+    const cx = x(p.i), cy = y(p), s = 7;
+    const shape = {
+      win: `M${cx},${cy - s}L${cx + s},${cy + s * 0.8}L${cx - s},${cy + s * 0.8}Z`,
+      lose: `M${cx},${cy + s}L${cx + s},${cy - s * 0.8}L${cx - s},${cy - s * 0.8}Z`,
+      tie: `M${cx - s * 0.8},${cy - s * 0.8}h${s * 1.6}v${s * 1.6}h${-s * 1.6}Z`,
+      draw: `M${cx},${cy - s}L${cx + s},${cy}L${cx},${cy + s}L${cx - s},${cy}Z`,
+    }[p.o];
+    const g = svgEl("g", { class: "point", "data-ply": p.i, "data-outcome": p.o });
+    g.append(svgEl("title", {}, `ply ${p.i}: ${p.v.to_move} to move, ${valueText(p.v)}`),
+      svgEl("path", { d: shape, fill: `var(--${p.o})`, stroke: "#1a1a1a", "stroke-width": p.i === at ? 2.5 : 1 }));
+    g.addEventListener("click", () => goTo(p.i));
+    svg.appendChild(g);
+  }
+}
+
+// ---- the board -------------------------------------------------------
+
+const CHESS = { K: "\u2654", Q: "\u2655", R: "\u2656", B: "\u2657", N: "\u2658", P: "\u2659",
+  k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };
+const EMPTY = new Set([".", " ", ""]);
+
+// A board's text as cells: `rows` of {cells, label}, the files' labels, and
+// the lines that are no squares (a hand, a score). A board written with
+// spaces between squares (chess, tic-tac-toe) has a square a word; any
+// other (the cop and the thief, dots and boxes) a square a character.
+function parseBoard(text) {
+  const lines = text.split("\n").filter((l) => l.length > 0);
+  const notes = lines.filter((l) => /[a-z]{3,}/.test(l));
+  const grid = lines.filter((l) => !/[a-z]{3,}/.test(l));
+  const spaced = grid.length > 0 && grid.every((l) => /\S \S/.test(l.trim()) || l.trim().length === 1)
+    && grid.every((l) => l.trim().split(/ +/).every((w) => w.length <= 2));
+  const board = { spaced, rows: [], files: null, notes };
+  if (!spaced) {
+    const width = Math.max(...grid.map((l) => l.length));
+    for (const l of grid) board.rows.push({ label: null, cells: [...l.padEnd(width)] });
+    return board;
+  }
+  const words = grid.map((l) => l.trim().split(/ +/));
+  const widest = Math.max(...words.map((w) => w.length));
+  words.forEach((w, i) => {
+    const labelled = /^[0-9]+$/.test(w[0]) && w.length === widest && grid.some((g, j) => j !== i && words[j].length === widest - 1);
+    if (!/^[0-9]/.test(w[0]) && w.length === widest - 1 && /^[a-z]/.test(w[0]) && i === words.length - 1) board.files = w;
+    else if (labelled) board.rows.push({ label: w[0], cells: w.slice(1) });
+    else board.rows.push({ label: null, cells: w });
+  });
+  return board;
+}
+
+// What a move changes on the board: the square it leaves (`from`, or null
+// for a piece placed) and the squares it fills (`to`). `null` if the boards
+// are not of one shape.
+function changes(before, after) {
+  if (before.rows.length !== after.rows.length) return null;
+  let from = null;
+  const to = [];
+  for (let r = 0; r < before.rows.length; r++) {
+    const a = before.rows[r].cells, b = after.rows[r].cells;
+    if (a.length !== b.length) return null;
+    for (let c = 0; c < a.length; c++) {
+      if (a[c] === b[c]) continue;
+      if (!EMPTY.has(a[c]) && EMPTY.has(b[c])) from = from || [r, c];
+      else to.push([r, c]);
+    }
+  }
+  return { from, to };
+}
+
+let board = null; // the board shown, parsed
+let geometry = []; // each move's changes
+let selected = null; // the square whose piece is picked up, "r,c"
+let dragging = null;
+let sole = null; // the one square pieces leave, if only one does
+
+function fillCell(td, c, row, col) {
+  const game = info.game;
+  td.textContent = "";
+  td.dataset.piece = c;
+  if (game === "chess") {
+    td.className = (row + col) % 2 === 0 ? "light" : "dark";
+    td.textContent = CHESS[c] || "";
+    if (CHESS[c]) td.setAttribute("aria-label", `${c === c.toUpperCase() ? "white" : "black"} ${{ k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" }[c.toLowerCase()]}`);
+  } else if (game === "cop-thief") {
+    td.className = c === "*" ? "wall" : c === "E" ? "exit" : "";
+    td.textContent = { P: "P", T: "T", X: "P+T", E: "E" }[c] || "";
+    if (c === "P" || c === "T" || c === "X") td.classList.add(c === "T" ? "thief" : "cop");
+    td.title = { P: "the cop", T: "the thief", X: "caught", E: "exit", "*": "wall" }[c] || "free";
+  } else if (game === "dobutsu") {
+    td.className = c === "." ? "" : c === c.toLowerCase() ? "gote" : "sente";
+    if (c !== ".") td.appendChild(el("span", { class: "piece" }, c.toUpperCase()));
+    td.title = { L: "lion", G: "giraffe", E: "elephant", C: "chick", H: "hen" }[c.toUpperCase()] || "";
+  } else {
+    td.className = c === "X" ? "mark-x" : c === "O" ? "mark-o" : "";
+    td.textContent = EMPTY.has(c) && board.spaced ? "" : c;
+  }
+}
+
+function cellName(r, c) {
+  const file = board.files ? board.files[c] : null;
+  const rank = board.rows[r].label;
+  return file && rank ? `${file}${rank}` : `row ${r + 1}, column ${c + 1}`;
+}
+
+function drawBoard(a) {
+  const box = $("board");
+  box.textContent = "";
+  board = parseBoard(a.board);
+  geometry = a.moves.map((m, i) => (a.after[i] ? changes(board, parseBoard(a.after[i].board)) : null));
+  const table = el("table", { class: `board ${info.game}${board.spaced ? "" : " chars"}` });
+  const cols = Math.max(...board.rows.map((r) => r.cells.length + (r.label === null ? 0 : 1)));
+  const room = Math.min(window.innerWidth, document.body.clientWidth || window.innerWidth) - 48;
+  const most = board.spaced || info.game === "cop-thief" ? 48 : 24;
+  const cell = Math.max(board.spaced ? 22 : 12, Math.min(most, Math.floor(room / Math.max(cols, 1))));
+  table.style.setProperty("--cell", `${cell}px`);
+  const labelled = board.rows.some((r) => r.label !== null);
+  board.rows.forEach((row, r) => {
+    const tr = el("tr");
+    if (labelled) tr.appendChild(el("td", { class: "label" }, row.label || ""));
+    row.cells.forEach((c, col) => {
+      const td = el("td");
+      fillCell(td, c, r, col);
+      td.dataset.cell = `${r},${col}`;
+      tr.appendChild(td);
+    });
+    table.appendChild(tr);
+  });
+  if (board.files) {
+    const tr = el("tr");
+    if (labelled) tr.appendChild(el("td", { class: "label" }));
+    for (const f of board.files) tr.appendChild(el("td", { class: "label" }, f));
+    table.appendChild(tr);
+  }
+  box.appendChild(table);
+  for (const n of board.notes) box.appendChild(el("p", { class: "notes" }, n));
+  // Where one piece moves (the cop, the thief), it is picked up already.
+  const froms = new Set(geometry.filter((g) => g && g.from).map((g) => key(g.from)));
+  sole = froms.size === 1 ? [...froms][0] : null;
+  if (sole !== null) selected = sole;
+  table.addEventListener("click", (ev) => { const td = ev.target.closest("td[data-cell]"); if (td) clickCell(td.dataset.cell); });
+  table.addEventListener("keydown", (ev) => {
+    const td = ev.target.closest("td[data-cell]");
+    if (td && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); clickCell(td.dataset.cell); }
+  });
+  table.addEventListener("pointerdown", (ev) => {
+    const td = ev.target.closest("td.from");
+    if (!td) return;
+    dragging = td.dataset.cell;
+    if (selected !== dragging) { selected = dragging; paintTargets(); }
+  });
+  table.addEventListener("pointerup", (ev) => {
+    if (!dragging) return;
+    const under = document.elementFromPoint(ev.clientX, ev.clientY);
+    const td = under && under.closest("td[data-cell]");
+    const fromCell = dragging;
+    dragging = null;
+    if (td && td.dataset.cell !== fromCell) { ev.preventDefault(); dropOn(td.dataset.cell, fromCell); }
+  });
+  paintTargets();
+}
+
+const key = (rc) => `${rc[0]},${rc[1]}`;
+// The moves that leave square `from` (null: those that leave none) and
+// fill `cell`.
+function movesTo(cell, from) {
+  const out = [];
+  geometry.forEach((g, i) => {
+    if (!g) return;
+    const f = g.from ? key(g.from) : null;
+    if (f === from && g.to.some((t) => key(t) === cell)) out.push(i);
+  });
+  return out;
+}
+const leaves = (cell) => geometry.some((g) => g && g.from && key(g.from) === cell);
+
+function clickCell(cell) {
+  if (selected !== null && movesTo(cell, selected).length) return choose(movesTo(cell, selected));
+  if (leaves(cell)) { selected = selected === cell && cell !== sole ? null : cell; paintTargets(); return; }
+  const placed = movesTo(cell, null);
+  if (placed.length) return choose(placed);
+  selected = sole;
+  paintTargets();
+}
+function dropOn(cell, from) {
+  const ms = movesTo(cell, from);
+  if (ms.length) choose(ms);
+}
+
+// Plays the move, or asks which when several fill the same square (a
+// promotion, pieces dropped from the hand).
+function choose(ms) {
+  const box = $("choose");
+  if (ms.length === 1) { box.hidden = true; playMove(ms[0]); return; }
+  const a = current().answer;
+  box.textContent = "";
+  box.appendChild(el("span", {}, "Which move?"));
+  for (const i of ms) {
+    const m = a.moves[i];
+    const b = el("button", { type: "button", class: m.outcome }, `${a.after[i].written}: ${valueText(m)}`);
+    b.addEventListener("click", () => { box.hidden = true; playMove(i); });
+    box.appendChild(b);
+  }
+  const cancel = el("button", { type: "button" }, "Cancel");
+  cancel.addEventListener("click", () => { box.hidden = true; });
+  box.appendChild(cancel);
+  box.hidden = false;
+  box.querySelector("button").focus();
+}
+
+// Colours the squares the moves fill by each move's value (the best move
+// there where several fill it): the picked-up piece's moves, or with none
+// picked up the moves that place a piece. Squares a piece can leave are
+// outlined.
+function paintTargets() {
+  const table = document.querySelector("#board table.board");
+  if (!table) return;
+  const a = current().answer;
+  for (const td of table.querySelectorAll("td[data-cell]")) {
+    td.classList.remove("target", "from", "selected", ...OUTCOMES);
+    td.removeAttribute("tabindex");
+    td.removeAttribute("role");
+    const h = td.querySelector(".hint");
+    if (h) h.remove();
+    fillCell(td, td.dataset.piece, ...td.dataset.cell.split(",").map(Number));
+  }
+  const seen = new Set();
+  geometry.forEach((g, i) => {
+    if (!g) return;
+    if (g.from) {
+      const td = table.querySelector(`td[data-cell="${key(g.from)}"]`);
+      td.classList.add("from");
+      td.setAttribute("tabindex", "0");
+      td.setAttribute("role", "button");
+      td.setAttribute("aria-label", `${cellName(...g.from)}: pick up`);
+      if (selected === key(g.from)) td.classList.add("selected");
+    }
+    const mine = g.from ? selected === key(g.from) : true;
+    if (!mine) return;
+    for (const [j, t] of g.to.entries()) {
+      const k = key(t);
+      if (seen.has(k)) continue; // the best move there came first
+      seen.add(k);
+      const m = a.moves[i];
+      const td = table.querySelector(`td[data-cell="${k}"]`);
+      td.classList.remove("light", "dark", "exit", "wall", "mark-x", "mark-o");
+      td.classList.add("target", m.outcome);
+      td.style.color = "";
+      td.setAttribute("tabindex", "0");
+      td.setAttribute("role", "button");
+      td.setAttribute("aria-label", `${cellName(...t)}: ${valueText(m)}`);
+      // One value a move, on the middle of the squares it fills.
+      if (j === Math.floor(g.to.length / 2)) td.appendChild(el("span", { class: "hint", "aria-hidden": "true" }, shortValue(m.outcome, m.remoteness)));
+      td.onmouseenter = () => hover(i);
+      td.onmouseleave = () => hover(null);
+    }
+  });
+}
+
+// Shows move `i` on the board (an arrow from the square it leaves to the
+// square it fills) and lights its button; `null` clears.
+function hover(i) {
+  for (const b of document.querySelectorAll("#moves button.lit")) b.classList.remove("lit");
+  const svg = $("arrows");
+  svg.textContent = "";
+  if (i === null || info.graph) return;
+  const b = document.querySelector(`#moves button[data-index="${i}"]`);
+  if (b) b.classList.add("lit");
+  const g = geometry[i];
+  const table = document.querySelector("#board table.board");
+  if (!g || !table || !g.to.length) return;
+  const box = $("boardbox").getBoundingClientRect();
+  svg.setAttribute("width", box.width);
+  svg.setAttribute("height", box.height);
+  const centre = (rc) => {
+    const r = table.querySelector(`td[data-cell="${key(rc)}"]`).getBoundingClientRect();
+    return [r.left - box.left + r.width / 2, r.top - box.top + r.height / 2, r.width];
+  };
+  const colour = `var(--${current().answer.moves[i].outcome})`;
+  svg.appendChild(svgEl("defs")).appendChild(svgEl("marker", { id: "head", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto" }))
+    .appendChild(svgEl("path", { d: "M0,0L10,5L0,10z", fill: "#1a1a1a" }));
+  const [x2, y2, w] = centre(g.to[Math.floor(g.to.length / 2)]);
+  if (g.from) {
+    const [x1, y1] = centre(g.from);
+    for (const [stroke, width] of [["#1a1a1a", w * 0.22], [colour, w * 0.13]]) {
+      svg.appendChild(svgEl("line", { class: "arrow", x1, y1, x2, y2, stroke, "stroke-width": width, "stroke-linecap": "round", "marker-end": stroke === "#1a1a1a" ? "url(#head)" : "" }));
+    }
+  } else {
+    svg.appendChild(svgEl("circle", { class: "arrow", cx: x2, cy: y2, r: w * 0.42, fill: "none", stroke: "#1a1a1a", "stroke-width": 3 }));
+  }
+}
+
+// A graph's position: the vertex and the vertices its moves reach, each
+// with its value for the player who moves there ("W3": a win in 3).
+function drawNeighbourhood(a) {
+  const box = $("board");
+  box.textContent = "";
+  const shown = a.moves.slice(0, 24);
+  const cx = 260, cy = 190, r = 130;
+  const svg = svgEl("svg", { id: "neighbourhood", viewBox: "0 0 520 380", role: "img", "aria-label": `${a.position} and the positions its moves reach` });
+  svg.appendChild(svgEl("defs")).appendChild(svgEl("marker", { id: "nhead", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto" }))
+    .appendChild(svgEl("path", { d: "M0,0L10,5L0,10z", fill: "#1a1a1a" }));
+  const count = new Map();
+  shown.forEach((m, i) => {
+    const t = (2 * Math.PI * i) / Math.max(shown.length, 1) - Math.PI / 2;
+    const x = cx + r * Math.cos(t), y = cy + r * Math.sin(t);
+    const g = svgEl("g", { class: "move", tabindex: 0, role: "button", "aria-label": `${m.move}: ${valueText(m)}` });
+    const there = flip(m.outcome);
+    const d = Math.hypot(x - cx, y - cy);
+    const ux = (x - cx) / d, uy = (y - cy) / d;
+    // Parallel moves to one vertex are drawn apart.
+    const k = count.get(m.position) || 0;
+    count.set(m.position, k + 1);
+    if (m.position === a.position) {
+      g.appendChild(svgEl("path", { d: `M${cx - 10},${cy - 24} C${cx - 40},${cy - 90} ${cx + 40},${cy - 90} ${cx + 10},${cy - 24}`, fill: "none", stroke: `var(--${m.outcome})`, "stroke-width": 3, "marker-end": "url(#nhead)" }));
+      g.appendChild(svgEl("text", { x: cx, y: cy - 76, "text-anchor": "middle" }, `itself: ${shortValue(m.outcome, m.remoteness)}`));
+    } else {
+      g.append(
+        svgEl("line", { x1: cx + 26 * ux, y1: cy + 26 * uy, x2: x - 20 * ux + k * 4 * uy, y2: y - 20 * uy - k * 4 * ux, stroke: `var(--${m.outcome})`, "stroke-width": 3, "marker-end": "url(#nhead)" }),
+        svgEl("circle", { cx: x, cy: y, r: 18, fill: `var(--${there})`, stroke: "#1a1a1a" }),
+        svgEl("text", { x, y: y + 4, "text-anchor": "middle", fill: ON[there], "font-weight": 700 }, shortValue(there, m.remoteness === null ? null : m.remoteness - 1)),
+      );
+      const anchor = ux > 0.3 ? "start" : ux < -0.3 ? "end" : "middle";
+      const name = m.position.length > 18 ? `${m.position.slice(0, 17)}\u2026` : m.position;
+      g.appendChild(svgEl("text", { x: x + 24 * ux, y: y + 24 * uy + (uy > 0.3 ? 8 : uy < -0.3 ? -2 : 4), "text-anchor": anchor, fill: "#1a1a1a" }, name));
+    }
+    g.appendChild(svgEl("title", {}, `${m.move} \u2192 ${m.position}: ${valueText(m)} for the mover`));
+    g.addEventListener("click", () => playMove(a.moves.indexOf(m)));
+    g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); playMove(a.moves.indexOf(m)); } });
+    svg.appendChild(g);
+  });
+  const c = svgEl("g", { class: "here" });
+  const name = a.position.length > 18 ? `${a.position.slice(0, 17)}\u2026` : a.position;
+  c.append(
+    svgEl("circle", { cx, cy, r: 24, fill: `var(--${a.outcome})`, stroke: "#000", "stroke-width": 3 }),
+    svgEl("text", { x: cx, y: cy + 4, "text-anchor": "middle", fill: ON[a.outcome], "font-weight": 700 }, shortValue(a.outcome, a.remoteness)),
+    svgEl("text", { x: cx, y: cy + 42, "text-anchor": "middle", fill: "#1a1a1a", "font-weight": 700 }, name),
+  );
+  svg.appendChild(c);
+  box.appendChild(svg);
+  if (a.moves.length > shown.length) box.appendChild(el("p", {}, `${a.moves.length - shown.length} more moves are in the list below.`));
+}
+
 // ---- watching the solve -------------------------------------------------
 
-let trace = null;
-let layout = [];
-let step = 0;
+// The solve replayed: events grouped into the steps a person follows (the
+// set-up at once; a move read backwards together with what it decides; the
+// draws at once), and the state after any step.
+class Replay {
+  constructor(trace) {
+    this.trace = trace;
+    const ev = trace.events;
+    const starts = [];
+    let ties = 0; // terminal ties
+    for (let i = 0; i < ev.length;) {
+      const e = ev[i];
+      starts.push(i);
+      if (e.event === "start") {
+        while (i < ev.length && ev[i].event === "start") { if (ev[i].outcome === "tie") ties++; i++; }
+      } else if (e.event === "tie_phase") {
+        i++;
+        if (ties === 0) starts.pop(); // nothing joins the queue: no step of its own
+      } else if (e.event === "edge") {
+        i++;
+        if (i < ev.length && ev[i].event === "decided" && ev[i].position === e.from) i++;
+      } else if (e.event === "draw") {
+        while (i < ev.length && ev[i].event === "draw") i++;
+      } else i++;
+    }
+    this.starts = starts;
+    this.terminalTies = ties;
+    this.steps = starts.length;
+    this.reset();
+  }
+
+  reset() {
+    const n = this.trace.labels.length;
+    this.status = new Array(n).fill("open");
+    this.left = new Int32Array(n).fill(-1);
+    this.rem = new Int32Array(n).fill(-1);
+    this.queued = new Uint8Array(n);
+    this.queue = [];
+    this.head = 0;
+    this.ties = [];
+    this.counts = { win: 0, lose: 0, tie: 0, draw: 0 };
+    this.done = 0; // steps applied
+    this.event = 0; // events applied
+    this.current = null;
+    this.lit = null;
+  }
+
+  apply(e) {
+    switch (e.event) {
+      case "start":
+        if (e.outcome) {
+          this.status[e.position] = e.outcome;
+          this.counts[e.outcome]++;
+          this.rem[e.position] = e.outcome === "draw" ? -1 : 0;
+          if (e.outcome === "win" || e.outcome === "lose") this.push(e.position);
+          if (e.outcome === "tie") this.ties.push(e.position);
+        } else this.left[e.position] = e.moves;
+        break;
+      case "tie_phase":
+        for (const v of this.ties) this.push(v);
+        this.ties = [];
+        break;
+      case "dequeue":
+        this.head++;
+        this.queued[e.position] = 0;
+        this.current = e.position;
+        break;
+      case "edge":
+        this.lit = [e.from, e.to];
+        if (this.status[e.from] === "open") this.left[e.from] = e.left;
+        break;
+      case "decided":
+        this.status[e.position] = e.outcome;
+        this.counts[e.outcome]++;
+        this.rem[e.position] = e.remoteness;
+        this.push(e.position);
+        break;
+      case "draw":
+        this.status[e.position] = "draw";
+        this.counts.draw++;
+        break;
+    }
+  }
+
+  push(v) { this.queue.push(v); this.queued[v] = 1; }
+
+  // The state after the first `k` steps.
+  seek(k) {
+    k = Math.max(0, Math.min(this.steps, k));
+    if (k < this.done) this.reset();
+    const ev = this.trace.events;
+    const end = k < this.steps ? this.starts[k] : ev.length;
+    while (this.event < end) this.apply(ev[this.event++]);
+    this.done = k;
+    if (k === this.steps || k === 0) { this.lit = null; this.current = null; }
+    else {
+      const first = ev[this.starts[k - 1]];
+      if (first.event !== "edge") this.lit = null;
+      if (first.event === "start" || first.event === "draw" || first.event === "tie_phase") this.current = null;
+    }
+  }
+
+  // The events of step `k` (counted from 1).
+  events(k) {
+    const ev = this.trace.events;
+    return ev.slice(this.starts[k - 1], k < this.steps ? this.starts[k] : ev.length);
+  }
+
+  // Whether step `k` decides a position.
+  decides(k) {
+    return this.events(k).some((e) => e.event === "decided" || e.event === "draw" || (e.event === "start" && e.outcome));
+  }
+
+  // What step `k` did, in words (the state is the one after it).
+  describe(k) {
+    const name = (v) => this.trace.labels[v];
+    const owners = this.trace.owners;
+    if (k === 0) return "Nothing yet: press Step or Play.";
+    const ev = this.events(k);
+    const e = ev[0];
+    let text;
+    switch (e.event) {
+      case "start": {
+        const term = { win: 0, lose: 0, tie: 0 };
+        let open = 0;
+        for (const s of ev) if (s.outcome) term[s.outcome]++; else open++;
+        const parts = [];
+        if (term.lose) parts.push(`${term.lose} lost (no move)`);
+        if (term.win) parts.push(`${term.win} won`);
+        if (term.tie) parts.push(`${term.tie} tied`);
+        text = `Set-up: the game-over positions get their values in 0 plies: ${parts.join(", ") || "none"}; the wins and losses join the queue. ` +
+          `Each of the other ${open} positions gets a counter: its number of moves.`;
+        break;
+      }
+      case "tie_phase":
+        text = `No more wins or losses follow: the ${this.terminalTies} terminal tie${this.terminalTies === 1 ? "" : "s"} join the queue, and spread as ties.`;
+        break;
+      case "dequeue":
+        text = `${name(e.position)} (${valueText({ outcome: this.status[e.position], remoteness: this.rem[e.position] })}) is taken from the queue: the moves into it are read backwards.`;
+        break;
+      case "edge": {
+        const decided = ev[1] && ev[1].event === "decided" ? ev[1] : null;
+        const kept = owners && owners[e.from] === owners[e.to];
+        const mover = kept ? `${name(e.from)}'s player, who moves again there` : "the player who moves there";
+        text = `The move ${name(e.from)} \u2192 ${name(e.to)} is read backwards: `;
+        if (!decided) {
+          text += this.status[e.from] !== "open"
+            ? `${name(e.from)} is decided already.`
+            : `${name(e.to)} is ${kept ? "lost" : "won"} by ${mover}, so this move loses. ${name(e.from)} has ${e.left} move${e.left === 1 ? "" : "s"} left that might not lose.`;
+        } else if (decided.outcome === "win") {
+          text += `${name(e.to)} is ${kept ? "won" : "lost"} by ${mover}, so ${name(e.from)} wins by moving there: a win in ${decided.remoteness}. It joins the queue.`;
+        } else if (decided.outcome === "lose") {
+          text += `that was the last of ${name(e.from)}'s moves that might not lose. Every move of ${name(e.from)} loses: a loss in ${decided.remoteness}. It joins the queue.`;
+        } else {
+          text += `${name(e.to)} is a tie and ${name(e.from)} has no win: a tie in ${decided.remoteness}. It joins the queue.`;
+        }
+        break;
+      }
+      case "decided":
+        text = `${name(e.position)} is a ${NAMES[e.outcome]} in ${e.remoteness}, and joins the queue.`;
+        break;
+      case "draw":
+        text = `The queue is empty. The ${ev.length} position${ev.length === 1 ? "" : "s"} never decided ${ev.length === 1 ? "is a draw" : "are draws"}: neither player can force an end from there.`;
+        break;
+      default:
+        text = "";
+    }
+    if (k === this.steps) text += " The end: every position has its value.";
+    return text;
+  }
+}
+
+let replay = null;
 let timer = null;
+const SPEEDS = [1, 2, 4, 8, 16, 32, 64, 256];
+let view = null; // draws the state: the graph, its neighbourhood, or the lesson board
+
+function go(k) {
+  replay.seek(k);
+  view();
+  $("explain").textContent = replay.describe(replay.done);
+  const c = replay.counts;
+  const open = replay.trace.labels.length - c.win - c.lose - c.tie - c.draw;
+  $("counts").textContent = `Decided: ${c.win} wins, ${c.lose} losses, ${c.tie} ties, ${c.draw} draws; ${open} undecided.`;
+  $("stepinfo").textContent = `step ${replay.done} of ${replay.steps}`;
+  $("stepinfo").dataset.step = replay.done;
+  drawChips();
+}
+
+function drawChips() {
+  const box = $("chips");
+  box.textContent = "";
+  const q = replay.queue.slice(replay.head, replay.head + 24);
+  if (!q.length) box.appendChild(el("span", {}, "empty"));
+  for (const v of q) {
+    const s = replay.status[v];
+    const chip = el("button", { type: "button", class: `chip ${s}`, title: `${replay.trace.labels[v]}: ${NAMES[s]} in ${replay.rem[v]}` },
+      `${chipName(v)} ${shortValue(s, replay.rem[v])}`);
+    chip.dataset.vertex = v;
+    if (lesson && lesson.inSlice(v)) chip.classList.add("here");
+    chip.addEventListener("click", () => { if (lesson) { lesson.focus(v); view(); drawChips(); } });
+    box.appendChild(chip);
+  }
+  const more = replay.queue.length - replay.head - q.length;
+  if (more > 0) box.appendChild(el("span", {}, `and ${more} more`));
+}
+
+function chipName(v) {
+  const label = replay.trace.labels[v];
+  if (lesson) {
+    const p = lesson.parse(label);
+    if (p) return `P${p.cop} T${p.thief} ${p.side === "cop" ? "cop" : "thief"}`;
+  }
+  return label.length > 12 ? `${label.slice(0, 11)}\u2026` : label;
+}
+
+function stop() {
+  if (timer) clearInterval(timer);
+  timer = null;
+  $("run").textContent = "Play";
+}
+
+function setupControls() {
+  $("controls").hidden = false;
+  $("first").onclick = () => { stop(); go(0); };
+  $("back").onclick = () => { stop(); go(replay.done - 1); };
+  $("step").onclick = () => { stop(); go(replay.done + 1); };
+  $("last").onclick = () => { stop(); go(replay.steps); };
+  $("next").onclick = () => {
+    stop();
+    let k = replay.done + 1;
+    while (k < replay.steps && !replay.decides(k)) k++;
+    go(k);
+  };
+  const speed = () => SPEEDS[Number($("speed").value)];
+  const tick = () => {
+    if (replay.done >= replay.steps) { stop(); return; }
+    go(replay.done + 1);
+  };
+  const restartTimer = () => { if (timer) { clearInterval(timer); timer = setInterval(tick, 1000 / speed()); } };
+  $("speed").oninput = () => { $("speed-text").textContent = `${speed()} steps a second`; restartTimer(); };
+  $("speed").oninput();
+  $("run").onclick = () => {
+    if (timer) { stop(); return; }
+    if (replay.done >= replay.steps) go(0);
+    $("run").textContent = "Pause";
+    timer = setInterval(tick, 1000 / speed());
+  };
+}
+
+// -- the whole graph (up to 200 positions), or around each step beyond.
+
+const WHOLE = 200;
+let layout = [];
 
 function forceLayout(n, edges) {
-  // Fruchterman and Reingold's spring layout from a circle, a fixed number of
-  // rounds (the same picture every time), with a pull to the centre so that
-  // separate parts stay in view.
+  // Fruchterman and Reingold's spring layout from a circle, a fixed number
+  // of rounds (the same picture every time), with a pull to the centre so
+  // that separate parts stay in view; kept inside the frame.
   const pos = [];
   for (let i = 0; i < n; i++) {
     const t = (2 * Math.PI * i) / n;
     pos.push([320 + 200 * Math.cos(t), 320 + 200 * Math.sin(t)]);
   }
-  const k = Math.sqrt((520 * 520) / Math.max(n, 1));
-  const rounds = 400;
+  const k = Math.sqrt((480 * 480) / Math.max(n, 1));
+  const rounds = 300;
   for (let round = 0; round < rounds; round++) {
     const f = pos.map(() => [0, 0]);
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
         const dx = pos[i][0] - pos[j][0], dy = pos[i][1] - pos[j][1];
         const d = Math.max(Math.hypot(dx, dy), 0.5);
-        const push = (k * k) / d / d; // k² / d along the unit vector
+        const push = (k * k) / d / d;
         f[i][0] += dx * push; f[i][1] += dy * push;
         f[j][0] -= dx * push; f[j][1] -= dy * push;
       }
@@ -253,7 +862,7 @@ function forceLayout(n, edges) {
       if (a === b) continue;
       const dx = pos[a][0] - pos[b][0], dy = pos[a][1] - pos[b][1];
       const d = Math.max(Math.hypot(dx, dy), 0.5);
-      const pull = d / k; // d² / k along the unit vector
+      const pull = d / k;
       f[a][0] -= dx * pull; f[a][1] -= dy * pull;
       f[b][0] += dx * pull; f[b][1] += dy * pull;
     }
@@ -262,172 +871,374 @@ function forceLayout(n, edges) {
       f[i][0] += (320 - pos[i][0]) * 0.05 * k / 20;
       f[i][1] += (320 - pos[i][1]) * 0.05 * k / 20;
       const m = Math.max(Math.hypot(f[i][0], f[i][1]), 1e-9);
-      pos[i][0] = Math.min(615, Math.max(25, pos[i][0] + (f[i][0] / m) * Math.min(m, heat)));
-      pos[i][1] = Math.min(615, Math.max(25, pos[i][1] + (f[i][1] / m) * Math.min(m, heat)));
+      pos[i][0] = Math.min(590, Math.max(50, pos[i][0] + (f[i][0] / m) * Math.min(m, heat)));
+      pos[i][1] = Math.min(580, Math.max(50, pos[i][1] + (f[i][1] / m) * Math.min(m, heat)));
     }
   }
   return pos;
 }
 
-// The state after the first `upto` events.
-function replay(upto) {
-  const n = trace.labels.length;
-  const s = { status: Array(n).fill("open"), left: Array(n).fill(null), rem: Array(n).fill(null),
-    queue: [], ties: [], current: null, lit: null, text: "Nothing yet: press Step." };
-  for (const e of trace.events.slice(0, upto)) {
-    const name = (v) => trace.labels[v];
-    switch (e.event) {
-      case "start":
-        if (e.outcome) {
-          s.status[e.position] = e.outcome;
-          s.rem[e.position] = e.outcome === "draw" ? null : 0;
-          if (e.outcome === "win" || e.outcome === "lose") s.queue.push(e.position);
-          if (e.outcome === "tie") s.ties.push(e.position);
-          s.text = `${name(e.position)} is terminal: ${NAMES[e.outcome]} in 0.`;
-        } else {
-          s.left[e.position] = e.moves;
-          s.text = `${name(e.position)} has ${e.moves} move${e.moves === 1 ? "" : "s"}: its counter starts at ${e.moves}.`;
-        }
-        s.current = e.position;
-        s.lit = null;
-        break;
-      case "tie_phase":
-        s.queue.push(...s.ties);
-        s.ties = [];
-        s.text = "No more wins or losses follow: the terminal ties join the queue.";
-        break;
-      case "dequeue":
-        s.queue.shift();
-        s.current = e.position;
-        s.lit = null;
-        s.text = `${name(e.position)} (${NAMES[s.status[e.position]]} in ${s.rem[e.position]}) is taken from the queue: its moves are read backwards.`;
-        break;
-      case "edge":
-        s.lit = [e.from, e.to];
-        if (s.status[e.from] === "open") s.left[e.from] = e.left;
-        s.text = `The move ${name(e.from)} \u2192 ${name(e.to)} is read backwards` +
-          (s.status[e.from] === "open" ? `: ${name(e.from)} has ${e.left} move${e.left === 1 ? "" : "s"} left that might not lose.` : `: ${name(e.from)} is decided already.`);
-        break;
-      case "decided":
-        s.status[e.position] = e.outcome;
-        s.rem[e.position] = e.remoteness;
-        s.queue.push(e.position);
-        s.text = `${name(e.position)} is a ${NAMES[e.outcome]} in ${e.remoteness}, and joins the queue.`;
-        break;
-      case "draw":
-        s.status[e.position] = "draw";
-        s.text = `${name(e.position)} was never decided: a draw.`;
-        break;
+// An edge from p to q between circles of radius r: straight, or bent by
+// `bend` (two-way and parallel moves apart); a loop for p = q.
+function edgePath(p, q, r, bend, loop) {
+  if (loop !== undefined) {
+    const [x, y] = p, s = 1 + 0.5 * loop;
+    return `M${x - 6},${y - r + 1} C${x - 26 * s},${y - 48 * s} ${x + 26 * s},${y - 48 * s} ${x + 6},${y - r - 1}`;
+  }
+  const [x1, y1] = p, [x2, y2] = q;
+  const d = Math.max(Math.hypot(x2 - x1, y2 - y1), 1e-6);
+  const ux = (x2 - x1) / d, uy = (y2 - y1) / d;
+  const mx = (x1 + x2) / 2 - uy * bend, my = (y1 + y2) / 2 + ux * bend;
+  // Start and end on the circles, aimed at the control point.
+  const at = (x, y, tx, ty) => {
+    const e = Math.max(Math.hypot(tx - x, ty - y), 1e-6);
+    return [x + ((tx - x) / e) * r, y + ((ty - y) / e) * r];
+  };
+  const [sx, sy] = at(x1, y1, mx, my), [ex, ey] = at(x2, y2, mx, my);
+  return `M${sx},${sy} Q${mx},${my} ${ex},${ey}`;
+}
+
+function nodeText(v) {
+  const s = replay.status[v];
+  if (s === "open") return replay.left[v] >= 0 ? `${replay.left[v]} left` : "";
+  return replay.rem[v] >= 0 ? `${NAMES[s]} in ${replay.rem[v]}` : NAMES[s];
+}
+
+// Draws vertices `vs` at `pos` with the moves among them into `svg`.
+function drawGraph(svg, vs, pos, edges, r) {
+  svg.textContent = "";
+  svg.appendChild(svgEl("defs")).appendChild(svgEl("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto", markerUnits: "userSpaceOnUse" }))
+    .appendChild(svgEl("path", { d: "M0,0L10,5L0,10z", fill: "#4d4d4d" }));
+  const pairs = new Map(); // "a b" -> moves seen so far
+  const has = new Set(edges.map(([a, b]) => `${a} ${b}`));
+  for (const [a, b] of edges) {
+    const id = `${a} ${b}`;
+    const k = pairs.get(id) || 0;
+    pairs.set(id, k + 1);
+    let d;
+    if (a === b) d = edgePath(pos.get(a), null, r, 0, k);
+    else {
+      const twoWay = has.has(`${b} ${a}`);
+      d = edgePath(pos.get(a), pos.get(b), r, (twoWay ? 14 : 0) + k * 14, undefined);
     }
+    svg.appendChild(svgEl("path", { class: "edge", d, fill: "none", stroke: "#767676", "stroke-width": 1.5, "marker-end": "url(#arrow)", "data-from": a, "data-to": b }));
   }
-  if (upto === trace.events.length) s.text += " The end: every position has its value.";
-  return s;
-}
-
-function drawTrace() {
-  const s = replay(step);
-  const svg = $("graph");
-  for (const g of svg.querySelectorAll("g.node")) {
-    const v = Number(g.dataset.vertex);
-    const c = g.querySelector("circle");
-    c.setAttribute("fill", `var(--${s.status[v]})`);
-    g.dataset.status = s.status[v];
-    g.classList.toggle("current", s.current === v);
-    const r = s.rem[v] !== null ? `r ${s.rem[v]}` : s.status[v] === "open" && s.left[v] !== null ? `${s.left[v]} left` : "";
-    g.querySelector("text.sub").textContent = r;
-  }
-  for (const l of svg.querySelectorAll("line.edge")) {
-    const lit = s.lit && Number(l.dataset.from) === s.lit[0] && Number(l.dataset.to) === s.lit[1];
-    l.classList.toggle("lit", Boolean(lit));
-  }
-  $("explain").textContent = s.text;
-  $("queue").textContent = `Queue: ${s.queue.length ? s.queue.map((v) => trace.labels[v]).join(", ") : "empty"}`;
-  $("stepinfo").textContent = `step ${step} of ${trace.events.length}`;
-  $("stepinfo").dataset.step = step;
-}
-
-async function watch() {
-  trace = await api("/api/trace");
-  const n = trace.labels.length;
-  layout = forceLayout(n, trace.edges);
-  const svg = $("graph");
-  svg.innerHTML = `<defs><marker id="arrow" viewBox="0 0 10 10" refX="22" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#666"/></marker></defs>`;
-  for (const [a, b] of trace.edges) {
-    const l = document.createElementNS(SVG, "line");
-    l.setAttribute("class", "edge");
-    l.dataset.from = a;
-    l.dataset.to = b;
-    l.setAttribute("x1", layout[a][0]); l.setAttribute("y1", layout[a][1]);
-    l.setAttribute("x2", layout[b][0]); l.setAttribute("y2", layout[b][1]);
-    l.setAttribute("stroke", "#999");
-    l.setAttribute("marker-end", "url(#arrow)");
-    svg.appendChild(l);
-  }
-  const small = n > 40;
-  for (let v = 0; v < n; v++) {
-    const g = svgEl("g", { class: "node" });
-    g.dataset.vertex = v;
-    const [x, y] = layout[v];
-    const label = small ? String(v) : trace.labels[v];
+  for (const v of vs) {
+    const [x, y] = pos.get(v);
+    const label = replay.trace.labels[v];
+    const g = svgEl("g", { class: "node", "data-vertex": v });
     g.append(
-      svgEl("title", {}, trace.labels[v]),
-      svgEl("circle", { cx: x, cy: y, r: small ? 9 : 14, stroke: "#333" }),
-      svgEl("text", { x, y: y + 4, "text-anchor": "middle" }, label.length > 6 ? String(v) : label),
-      svgEl("text", { class: "sub", x, y: y + (small ? 20 : 27), "text-anchor": "middle" }, ""),
+      svgEl("title", {}, label),
+      svgEl("circle", { cx: x, cy: y, r, stroke: "#1a1a1a" }),
+      svgEl("text", { class: "name", x, y: y + 4, "text-anchor": "middle", "font-weight": 700 }, label.length > 4 ? String(v) : label),
+      svgEl("text", { class: "sub", x, y: y + r + 12, "text-anchor": "middle", fill: "#1a1a1a" }, ""),
     );
     svg.appendChild(g);
   }
-  legend($("watch-legend"), ["open", "win", "lose", "tie", "draw"]);
-  $("watch").hidden = false;
-  const go = (to) => { step = Math.max(0, Math.min(trace.events.length, to)); drawTrace(); };
-  $("first").onclick = () => go(0);
-  $("back").onclick = () => go(step - 1);
-  $("step").onclick = () => go(step + 1);
-  $("last").onclick = () => go(trace.events.length);
-  $("run").onclick = () => {
-    if (timer) { clearInterval(timer); timer = null; $("run").textContent = "Play"; return; }
-    $("run").textContent = "Pause";
-    timer = setInterval(() => {
-      if (step >= trace.events.length) { clearInterval(timer); timer = null; $("run").textContent = "Play"; return; }
-      go(step + 1);
-    }, 400);
+}
+
+function paintGraph(svg) {
+  for (const g of svg.querySelectorAll("g.node")) {
+    const v = Number(g.dataset.vertex);
+    const s = replay.status[v];
+    const c = g.querySelector("circle");
+    c.setAttribute("fill", `var(--${s})`);
+    c.setAttribute("stroke-dasharray", s === "open" ? "3 2" : "");
+    g.querySelector("text.name").setAttribute("fill", ON[s]);
+    g.dataset.status = s;
+    g.classList.toggle("current", replay.current === v);
+    g.querySelector("text.sub").textContent = nodeText(v);
+  }
+  for (const p of svg.querySelectorAll("path.edge")) {
+    const lit = replay.lit && Number(p.dataset.from) === replay.lit[0] && Number(p.dataset.to) === replay.lit[1];
+    p.classList.toggle("lit", Boolean(lit));
+  }
+}
+
+function wholeGraph() {
+  const t = replay.trace, n = t.labels.length;
+  layout = forceLayout(n, t.edges);
+  const svg = $("graph");
+  const pos = new Map(layout.map((p, v) => [v, p]));
+  svg.setAttribute("viewBox", "0 0 640 630");
+  drawGraph(svg, [...Array(n).keys()], pos, t.edges, n > 40 ? 11 : 15);
+  svg.removeAttribute("hidden");
+  return () => paintGraph(svg);
+}
+
+// Big graphs: the position the step is about, the positions that move to
+// it (left) and those it moves to (right).
+function neighbourhoodGraph() {
+  const t = replay.trace, n = t.labels.length;
+  const into = Array.from({ length: n }, () => []), out = Array.from({ length: n }, () => []);
+  for (const [a, b] of t.edges) { out[a].push(b); into[b].push(a); }
+  const svg = $("graph");
+  svg.setAttribute("viewBox", "0 0 640 420");
+  svg.removeAttribute("hidden");
+  let shownFor = null;
+  return () => {
+    const focus = replay.lit ? replay.lit[1] : replay.current !== null ? replay.current : 0;
+    if (focus !== shownFor) {
+      shownFor = focus;
+      const pos = new Map([[focus, [320, 200]]]);
+      const place = (list, x) => {
+        const vs = [...new Set(list)].filter((v) => !pos.has(v)).slice(0, 12);
+        vs.forEach((v, i) => pos.set(v, [x, 40 + ((i + 0.5) * 340) / vs.length]));
+      };
+      place(into[focus], 90);
+      place(out[focus], 550);
+      const vs = [...pos.keys()];
+      const edges = t.edges.filter(([a, b]) => pos.has(a) && pos.has(b) && (a === focus || b === focus));
+      drawGraph(svg, vs, pos, edges, 15);
+      for (const g of svg.querySelectorAll("g.node")) {
+        const v = Number(g.dataset.vertex);
+        const [x, y] = pos.get(v);
+        const name = t.labels[v];
+        if (name.length > 4) g.appendChild(svgEl("text", { x, y: y - 20, "text-anchor": "middle", fill: "#1a1a1a" }, name.length > 22 ? `${name.slice(0, 21)}\u2026` : name));
+      }
+      svg.appendChild(svgEl("text", { x: 90, y: 412, "text-anchor": "middle", fill: "#1a1a1a" }, `moves into it (${into[focus].length})`));
+      svg.appendChild(svgEl("text", { x: 550, y: 412, "text-anchor": "middle", fill: "#1a1a1a" }, `its moves (${out[focus].length})`));
+    }
+    paintGraph(svg);
   };
+}
+
+// -- the cop and the thief on their board: a square a position.
+
+let lesson = null;
+
+class Lesson {
+  constructor(trace, boardText, startLabel) {
+    this.trace = trace;
+    this.board = parseBoard(boardText);
+    this.index = new Map();
+    trace.labels.forEach((l, v) => this.index.set(l, v));
+    const s = this.parse(startLabel) || this.parse(trace.labels[0]);
+    this.cop = s.cop;
+    this.side = s.side;
+  }
+
+  // "cop 1,2 thief 3,4 cop" as its parts.
+  parse(label) {
+    const m = /^cop (\d+,\d+) thief (\d+,\d+) (cop|thief)$/.exec(label);
+    return m ? { cop: m[1], thief: m[2], side: m[3] } : null;
+  }
+
+  at(cop, thief, side) {
+    return this.index.get(`cop ${cop} thief ${thief} ${side}`);
+  }
+
+  inSlice(v) {
+    const p = this.parse(this.trace.labels[v]);
+    return Boolean(p) && p.cop === this.cop && p.side === this.side;
+  }
+
+  focus(v) {
+    const p = this.parse(this.trace.labels[v]);
+    if (p) { this.cop = p.cop; this.side = p.side; this.turnButtons(); }
+  }
+
+  turnButtons() {
+    $("turn-cop").setAttribute("aria-pressed", String(this.side === "cop"));
+    $("turn-thief").setAttribute("aria-pressed", String(this.side === "thief"));
+  }
+
+  draw() {
+    const box = $("lesson");
+    box.textContent = "";
+    const cols = Math.max(...this.board.rows.map((r) => r.cells.length));
+    const room = Math.min(window.innerWidth, document.body.clientWidth || window.innerWidth) - 48;
+    const table = el("table", { class: "board cop-thief lesson" });
+    table.style.setProperty("--cell", `${Math.max(24, Math.min(52, Math.floor(room / cols)))}px`);
+    this.board.rows.forEach((row, r) => {
+      const tr = el("tr");
+      row.cells.forEach((c, col) => {
+        const td = el("td");
+        const cell = `${r + 1},${col + 1}`;
+        if (c === "*") td.className = "wall";
+        else {
+          td.className = "pos";
+          td.dataset.cell = cell;
+          if (c === "E") td.classList.add("exitsq");
+          td.setAttribute("tabindex", "0");
+          td.setAttribute("role", "button");
+        }
+        tr.appendChild(td);
+      });
+      table.appendChild(tr);
+    });
+    table.addEventListener("click", (ev) => {
+      const td = ev.target.closest("td.pos");
+      if (!td) return;
+      this.cop = td.dataset.cell;
+      $("follow").checked = false;
+      view();
+      drawChips();
+    });
+    table.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Enter" && ev.key !== " ") return;
+      const td = ev.target.closest("td.pos");
+      if (td) { ev.preventDefault(); td.click(); }
+    });
+    box.appendChild(table);
+    box.appendChild(el("p", { id: "lesson-caption" }));
+    this.table = table;
+  }
+
+  paint() {
+    if ($("follow").checked) {
+      const v = replay.lit ? replay.lit[0] : replay.current;
+      if (v !== null && v !== undefined) this.focus(v);
+    }
+    const lit = replay.lit || [];
+    for (const td of this.table.querySelectorAll("td.pos")) {
+      const thief = td.dataset.cell;
+      const v = this.at(this.cop, thief, this.side);
+      td.classList.remove("win", "lose", "tie", "draw", "open", "current", "lit", "queued", "copsq");
+      td.textContent = "";
+      td.removeAttribute("data-status");
+      if (thief === this.cop) {
+        td.classList.add("copsq");
+        td.appendChild(el("span", { class: "copmark" }, "P"));
+      }
+      if (v === undefined) { td.title = "no position"; continue; }
+      const s = replay.status[v];
+      td.classList.add(s);
+      td.dataset.status = s;
+      td.dataset.vertex = v;
+      const text = s === "open" ? (replay.left[v] >= 0 ? String(replay.left[v]) : "") : shortValue(s, replay.rem[v] >= 0 ? replay.rem[v] : null);
+      td.appendChild(document.createTextNode(text));
+      td.title = `${this.trace.labels[v]}: ${s === "open" ? `undecided, ${replay.left[v]} moves left that might not lose` : nodeText(v)}`;
+      td.setAttribute("aria-label", td.title);
+      if (replay.current === v) td.classList.add("current");
+      if (lit.includes(v)) td.classList.add("lit");
+      if (replay.queued[v]) td.classList.add("queued");
+    }
+    $("lesson-caption").textContent = `The cop on ${this.cop}, ${this.side === "cop" ? "the cop" : "the thief"} to move: each square is the thief there, coloured by the value for ${this.side === "cop" ? "the cop" : "the thief"}; a number is a counter of moves left that might not lose; a dot, a position in the queue.`;
+  }
+}
+
+async function watch() {
+  const trace = await api("/api/trace");
+  replay = new Replay(trace);
+  $("load").hidden = true;
+  if (info.game === "cop-thief") {
+    const startLabel = start !== null ? start : trace.labels[0];
+    const a = await fetchAnswer(startLabel);
+    lesson = new Lesson(trace, a.board, startLabel);
+    lesson.draw();
+    $("lesson-controls").hidden = false;
+    $("turn-cop").onclick = () => { lesson.side = "cop"; lesson.turnButtons(); view(); drawChips(); };
+    $("turn-thief").onclick = () => { lesson.side = "thief"; lesson.turnButtons(); view(); drawChips(); };
+    $("follow").onchange = () => { view(); drawChips(); };
+    lesson.turnButtons();
+    view = () => lesson.paint();
+    $("watch-title").textContent = "Watch the algorithm on the board";
+  } else if (trace.labels.length <= WHOLE) {
+    view = wholeGraph();
+  } else {
+    view = neighbourhoodGraph();
+    $("untraced").hidden = false;
+    $("untraced").textContent = `${trace.labels.length} positions are too many to draw at once: each step shows the position it is about, the positions that move to it (left) and those it moves to (right).`;
+  }
+  legend($("watch-legend"), ["open", "win", "lose", "tie", "draw"]);
+  setupControls();
   go(0);
 }
 
 // ---- start ---------------------------------------------------------------
 
+function decodeHash() {
+  try {
+    return location.hash ? decodeURIComponent(location.hash.slice(1)) : null;
+  } catch {
+    return undefined;
+  }
+}
+
+function noPosition() {
+  $("status").textContent = "No position yet: type one above and press Go.";
+  for (const id of ["undo", "redo", "best", "restart"]) $(id).disabled = true;
+  const hint = $("hint");
+  hint.textContent = "";
+  if (info.example) {
+    hint.append(`${info.name} has no start position. Positions are written in its notation${info.game === "chess" ? " (FEN)" : ""}, for example `);
+    const b = el("button", { type: "button", id: "example" }, info.example);
+    b.addEventListener("click", () => restart(info.example));
+    hint.append(b, ".");
+  } else {
+    hint.append(`${info.name} has no start position: type one in its notation.`);
+  }
+  hint.hidden = false;
+}
+
+function keys(ev) {
+  if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const t = ev.target;
+  if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return;
+  if (at < 0) return;
+  const acts = {
+    ArrowLeft: () => goTo(at - 1),
+    ArrowRight: () => goTo(at + 1),
+    Home: () => goTo(0),
+    End: () => goTo(line.length - 1),
+    b: () => { if (current().answer.moves.length) playMove(0); },
+    Escape: () => { selected = sole; $("choose").hidden = true; paintTargets(); },
+  };
+  const act = acts[ev.key];
+  if (act) { ev.preventDefault(); act(); }
+}
+
 async function main() {
   info = await api("/api/info");
   document.title = `${info.name} \u2014 retrograde`;
   $("title").textContent = info.name;
-  $("subtitle").textContent = `${info.positions.toLocaleString("en")} positions solved. Click a move to play it; colours are values for the player who moves.`;
+  $("subtitle").textContent = `${info.positions.toLocaleString("en")} positions solved. Play on the board or with the buttons; colours and letters (W win, L loss, T tie, D draw, with the plies left) are values for the player who moves.`;
   legend($("legend"), OUTCOMES);
-  let asked = null;
-  try {
-    asked = location.hash ? decodeURIComponent(location.hash.slice(1)) : null;
-  } catch {
-    $("error").textContent = "The address's position is not percent-encoded text: opening the start.";
-  }
+  const asked = decodeHash();
+  if (asked === undefined) $("error").textContent = "The address's position is not percent-encoded text: opening the start.";
   start = info.start !== null ? info.start : (info.graph ? "0" : null);
-  $("goto").addEventListener("submit", (ev) => { ev.preventDefault(); restart($("notation").value); });
-  $("undo").onclick = () => { if (values.length > 1) { values.pop(); history.pop(); show(); } };
-  $("best").onclick = () => { const a = values[values.length - 1]; if (a.moves.length) play(a.moves[0].position); };
+  $("goto").addEventListener("submit", (ev) => { ev.preventDefault(); restart($("notation").value.trim()); });
+  $("undo").onclick = () => goTo(at - 1);
+  $("redo").onclick = () => goTo(at + 1);
+  $("best").onclick = () => { if (at >= 0 && current().answer.moves.length) playMove(0); };
   // The game's start, or where this game began.
-  $("restart").onclick = () => { const to = start !== null ? start : history[0]; if (to !== undefined) restart(to); };
+  $("restart").onclick = () => { if (start !== null) restart(start); else goTo(0); };
   $("copy").onclick = async () => {
     const text = $("notation").value;
     try { await navigator.clipboard.writeText(text); $("copied").textContent = "copied"; }
     catch { $("notation").select(); $("copied").textContent = "selected: press Ctrl-C"; }
   };
-  const opened = asked !== null && (await restart(asked));
+  document.addEventListener("keydown", keys);
+  // Back and Forward, or an address typed: the position it names.
+  window.addEventListener("hashchange", () => {
+    const p = decodeHash();
+    if (!p || (at >= 0 && p === current().answer.position)) return;
+    const i = line.findIndex((e) => e.answer.position === p);
+    if (i >= 0) goTo(i); else restart(p);
+  });
+  window.addEventListener("resize", () => { if (at >= 0 && !info.graph) drawBoard(current().answer); });
+  const opened = asked && (await restart(asked));
   if (!opened && start !== null) {
     const why = $("error").textContent;
     await restart(start);
     $("error").textContent = why;
   }
-  if (values.length === 0) $("status").textContent = "Type a position and press Go.";
-  if (info.trace) await watch();
+  if (at < 0) noPosition();
+  if (info.trace) {
+    $("watch").hidden = false;
+    if (info.positions <= 5000) await watch();
+    else {
+      $("load").hidden = false;
+      $("load").textContent = `Load the solve's steps (${info.positions.toLocaleString("en")} positions)`;
+      $("load").onclick = () => { $("load").disabled = true; watch().catch((e) => { $("error").textContent = e.message; }); };
+    }
+  } else if (info.untraced) {
+    $("watch").hidden = false;
+    $("watch-intro").hidden = true;
+    $("untraced").hidden = false;
+    $("untraced").textContent = info.untraced;
+  }
   document.body.dataset.ready = "true";
 }
 

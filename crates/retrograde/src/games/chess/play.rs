@@ -78,6 +78,27 @@ impl Playable for Endgame {
         out
     }
 
+    /// Standard algebraic notation, with `+` for check and `#` for mate.
+    fn written_moves(&self, p: u64) -> Vec<String> {
+        let mut moves = Vec::new();
+        if let Some(p) = self.at(p) {
+            if self.terminal(&p).is_none() {
+                self.for_each_raw_move(p, |m| moves.push(m));
+            }
+        }
+        moves
+            .iter()
+            .map(|m| {
+                let check = self.in_check(m.to);
+                let mut replies = 0;
+                if check {
+                    self.for_each_raw_move(m.to, |_| replies += 1);
+                }
+                super::san::write(m, &moves, check, check && replies == 0)
+            })
+            .collect()
+    }
+
     /// A move in the long form the game names moves with (`Ra1-a8`,
     /// `e7-e8=Q`), or in standard algebraic notation (`Ra8`, `Kxh7`, `e8=Q`).
     fn find_move(&self, p: u64, text: &str) -> Option<(String, u64)> {

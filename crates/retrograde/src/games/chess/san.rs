@@ -103,6 +103,53 @@ pub(super) fn find(text: &str, moves: &[Move]) -> Option<Move> {
     found.next().is_none().then_some(first)
 }
 
+/// `m` in SAN, one of `moves` (its position's legal moves): the man, the
+/// file or rank it comes from where another man of its kind could go to
+/// the same square (both if neither tells them apart), `x` for a capture,
+/// `=Q` for a promotion, then `+` if it gives check or `#` if it mates
+/// (`check` and `mate` say which). A pawn's capture names its file.
+pub(super) fn write(m: &Move, moves: &[Move], check: bool, mate: bool) -> String {
+    let sq = |s: u8| format!("{}{}", char::from(b'a' + (s & 7)), (s >> 3) + 1);
+    let file = |s: u8| char::from(b'a' + (s & 7));
+    let rank = |s: u8| char::from(b'1' + (s >> 3));
+    let man = m.man.to_ascii_uppercase();
+    let mut out = String::new();
+    if man == 'P' {
+        if m.capture {
+            out.push(file(m.from));
+        }
+    } else {
+        out.push(man);
+        let rivals: Vec<&Move> = moves
+            .iter()
+            .filter(|o| o.man == m.man && o.to_square == m.to_square && o.from != m.from)
+            .collect();
+        if !rivals.is_empty() {
+            if rivals.iter().all(|o| o.from & 7 != m.from & 7) {
+                out.push(file(m.from));
+            } else if rivals.iter().all(|o| o.from >> 3 != m.from >> 3) {
+                out.push(rank(m.from));
+            } else {
+                out.push_str(&sq(m.from));
+            }
+        }
+    }
+    if m.capture {
+        out.push('x');
+    }
+    out.push_str(&sq(m.to_square));
+    if let Some(p) = m.promotion {
+        out.push('=');
+        out.push(p.letter());
+    }
+    if mate {
+        out.push('#');
+    } else if check {
+        out.push('+');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::Position;
@@ -139,6 +186,40 @@ mod tests {
         assert_eq!(find("", &moves), None);
         assert_eq!(find("K", &moves), None);
         assert_eq!(find("Ki9", &moves), None);
+    }
+
+    #[test]
+    fn san_is_written_as_it_is_read() {
+        let moves = [
+            mv('N', "b1", "d2", false),
+            mv('N', "f3", "d2", false),
+            mv('R', "a1", "a3", false),
+            mv('R', "a5", "a3", false),
+            mv('Q', "a1", "c3", true),
+            mv('Q', "c1", "c3", true),
+            mv('Q', "a3", "c3", true),
+            mv('K', "e1", "e2", false),
+            mv('P', "d5", "c6", true),
+        ];
+        let written: Vec<String> = moves
+            .iter()
+            .map(|m| write(m, &moves, false, false))
+            .collect();
+        assert_eq!(
+            written,
+            ["Nbd2", "Nfd2", "R1a3", "R5a3", "Qa1xc3", "Qcxc3", "Q3xc3", "Ke2", "dxc6"]
+        );
+        // Every written move reads back as itself, and only itself.
+        for (m, w) in moves.iter().zip(&written) {
+            assert_eq!(find(w, &moves), Some(*m), "{w}");
+        }
+        assert_eq!(write(&moves[7], &moves, true, false), "Ke2+");
+        assert_eq!(write(&moves[7], &moves, true, true), "Ke2#");
+        let queen = Move {
+            promotion: Some(super::super::Piece::Queen),
+            ..mv('P', "e7", "e8", false)
+        };
+        assert_eq!(write(&queen, &[queen], false, false), "e8=Q");
     }
 
     #[test]

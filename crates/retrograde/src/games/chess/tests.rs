@@ -304,3 +304,30 @@ fn endings_are_named_stronger_side_first_and_lead_to_their_captures_and_promotio
         ["KBK", "KNK", "KPK", "KQK", "KQKR", "KRK", "KRKB", "KRKN", "KRKR"]
     );
 }
+
+#[test]
+fn moves_are_written_in_san_with_check_and_mate() {
+    use crate::play::Playable;
+    let game = Endgame::new(Ending::KRK, false);
+    let p = Playable::parse(&game, "6k1/8/6K1/8/8/8/8/R7 w - - 0 1").unwrap();
+    let written = game.written_moves(p);
+    let names: Vec<String> = game.moves(p).into_iter().map(|m| m.0).collect();
+    assert_eq!(written.len(), names.len());
+    let at = |name: &str| written[names.iter().position(|n| n == name).unwrap()].clone();
+    assert_eq!(at("Ra1-a8"), "Ra8#");
+    assert_eq!(at("Ra1-a2"), "Ra2");
+    assert_eq!(at("Kg6-f6"), "Kf6");
+    // Each written move names its own move when read back.
+    for (w, n) in written.iter().zip(&names) {
+        assert_eq!(game.find_move(p, w).map(|m| m.0).as_ref(), Some(n), "{w}");
+    }
+    // A check that is not mate, and a capture.
+    let p = Playable::parse(&game, "8/8/8/8/8/2k5/8/R1K5 w - - 0 1").unwrap();
+    let written = game.written_moves(p);
+    assert!(
+        written.contains(&"Rc1+".to_string()) || written.contains(&"Ra3+".to_string()),
+        "{written:?}"
+    );
+    let p = Playable::parse(&game, "8/8/8/8/8/8/k7/1R2K3 b - - 0 1").unwrap();
+    assert!(game.written_moves(p).contains(&"Kxb1".to_string()));
+}
