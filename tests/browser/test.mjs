@@ -482,11 +482,19 @@ try {
     await ready(page, url);
     assert.equal((await status(page)).text, "the cop to move: win in 11");
     assert.equal(await page.locator("#board table.board td").count(), 7);
-    // The cop's squares coloured: it is the only piece that moves.
-    assert.equal(await page.locator("#board td.target").count(), 1);
+    // The cop's squares coloured: it is the only piece that moves. Its own
+    // square is the move that stays; clicked, it is played.
+    assert.equal(await page.locator("#board td.target").count(), 2);
+    await page.click("#board td[data-piece=P]");
+    await statusIs(page, `the thief to move: ${query("corridor.db", "cop 1,1 thief 1,7 thief").outcome === "lose" ? "loss" : "win"} in ${query("corridor.db", "cop 1,1 thief 1,7 thief").remoteness}`);
+    assert.match(await page.locator("#record").textContent(), /1\. stay/);
+    await page.click("#undo");
     assert.equal(await page.isVisible("#lesson"), true);
     await page.click("#last");
     assert.equal(await page.locator("#lesson td[data-status=open]").count(), 0);
+    // The end: nothing stays lit (the last step read a move backwards).
+    assert.match(await page.textContent("#explain"), /^The move .*The end/);
+    assert.equal(await page.locator("#lesson td.current, #lesson td.lit").count(), 0);
     await clean(page, "corridor");
     checks += 3;
   }

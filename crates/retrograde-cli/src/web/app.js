@@ -376,7 +376,13 @@ function drawBoard(a) {
   // Where one piece moves (the cop, the thief), it is picked up already.
   const froms = new Set(geometry.filter((g) => g && g.from).map((g) => key(g.from)));
   sole = froms.size === 1 ? [...froms][0] : null;
-  if (sole !== null) selected = sole;
+  if (sole !== null) {
+    selected = sole;
+    // A move that changes no square (the cop or the thief staying put) is
+    // the piece clicked where it stands.
+    const at = sole.split(",").map(Number);
+    geometry = geometry.map((g) => (g && !g.from && !g.to.length ? { from: at, to: [at] } : g));
+  }
   table.addEventListener("click", (ev) => { const td = ev.target.closest("td[data-cell]"); if (td) clickCell(td.dataset.cell); });
   table.addEventListener("keydown", (ev) => {
     const td = ev.target.closest("td[data-cell]");
@@ -519,7 +525,7 @@ function hover(i) {
   svg.appendChild(svgEl("defs")).appendChild(svgEl("marker", { id: "head", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto" }))
     .appendChild(svgEl("path", { d: "M0,0L10,5L0,10z", fill: "#1a1a1a" }));
   const [x2, y2, w] = centre(g.to[Math.floor(g.to.length / 2)]);
-  if (g.from) {
+  if (g.from && key(g.from) !== key(g.to[0])) {
     const [x1, y1] = centre(g.from);
     for (const [stroke, width] of [["#1a1a1a", w * 0.22], [colour, w * 0.13]]) {
       svg.appendChild(svgEl("line", { class: "arrow", x1, y1, x2, y2, stroke, "stroke-width": width, "stroke-linecap": "round", "marker-end": stroke === "#1a1a1a" ? "url(#head)" : "" }));
