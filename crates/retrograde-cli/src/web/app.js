@@ -779,7 +779,7 @@ function go(k) {
 function drawChips() {
   const box = $("chips");
   box.textContent = "";
-  const q = replay.queue.slice(replay.head, replay.head + 24);
+  const q = replay.queue.slice(replay.head, replay.head + (window.innerWidth < 600 ? 8 : 24));
   if (!q.length) box.appendChild(el("span", {}, "empty"));
   for (const v of q) {
     const s = replay.status[v];
@@ -811,6 +811,7 @@ function stop() {
 
 function setupControls() {
   $("controls").hidden = false;
+  $("state").hidden = false;
   $("first").onclick = () => { stop(); go(0); };
   $("back").onclick = () => { stop(); go(replay.done - 1); };
   $("step").onclick = () => { stop(); go(replay.done + 1); };
