@@ -472,14 +472,16 @@ fn dot<S: Answers>(
     owners: Option<&[Player]>,
 ) -> String {
     let n = graph.vertex_count();
+    // Each fill with the text colour that reads on it at 4.5:1 or more
+    // (WCAG AA): black, or white on blue.
     let fill = |o: retrograde::Outcome| match o {
-        retrograde::Outcome::Win => "#009E73",
-        retrograde::Outcome::Lose => "#D55E00",
-        retrograde::Outcome::Tie => "#0072B2",
-        retrograde::Outcome::Draw => "#E69F00",
+        retrograde::Outcome::Win => ("#009E73", "black"),
+        retrograde::Outcome::Lose => ("#D55E00", "black"),
+        retrograde::Outcome::Tie => ("#0072B2", "white"),
+        retrograde::Outcome::Draw => ("#E69F00", "black"),
     };
     let mut s = String::from(
-        "// retrograde solve --dot: green win, vermillion lose, blue tie, orange draw; best moves bold\ndigraph game {\n  node [style=filled, fontname=\"sans-serif\", fontcolor=white];\n",
+        "// retrograde solve --dot: green win, vermillion lose, blue tie, orange draw; best moves bold\ndigraph game {\n  node [style=filled, fontname=\"sans-serif\"];\n",
     );
     for v in 0..n as u32 {
         let Some(value) = sol.value(v) else { continue };
@@ -494,9 +496,9 @@ fn dot<S: Answers>(
             Some(Player::Second) => ", shape=box",
             None => "",
         };
+        let (fill, text) = fill(value.outcome);
         s += &format!(
-            "  {v} [label=\"{name}\\n{value}\", fillcolor=\"{}\"{shape}];\n",
-            fill(value.outcome)
+            "  {v} [label=\"{name}\\n{value}\", fillcolor=\"{fill}\", fontcolor={text}{shape}];\n"
         );
     }
     for (u, v) in graph.edges() {

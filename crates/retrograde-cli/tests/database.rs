@@ -399,15 +399,15 @@ fn dot_colours_vertices_by_outcome_and_draws_best_moves_bold() {
     assert!(text.starts_with("// retrograde solve --dot") && text.contains("digraph game {"));
     // chase.txt: 7 wins in 5, 5 draws, 2 loses at once.
     assert!(
-        text.contains("  7 [label=\"7\\nwin in 5\", fillcolor=\"#009E73\"];"),
+        text.contains("  7 [label=\"7\\nwin in 5\", fillcolor=\"#009E73\", fontcolor=black];"),
         "{text}"
     );
     assert!(
-        text.contains("  5 [label=\"5\\ndraw\", fillcolor=\"#E69F00\"];"),
+        text.contains("  5 [label=\"5\\ndraw\", fillcolor=\"#E69F00\", fontcolor=black];"),
         "{text}"
     );
     assert!(
-        text.contains("  2 [label=\"2\\nlose in 0\", fillcolor=\"#D55E00\"];"),
+        text.contains("  2 [label=\"2\\nlose in 0\", fillcolor=\"#D55E00\", fontcolor=black];"),
         "{text}"
     );
     assert!(text.contains("  7 -> 4 [penwidth=3];"), "{text}");
