@@ -980,31 +980,36 @@ function neighbourhoodGraph() {
   const into = Array.from({ length: n }, () => []), out = Array.from({ length: n }, () => []);
   for (const [a, b] of t.edges) { out[a].push(b); into[b].push(a); }
   const svg = $("graph");
-  svg.setAttribute("viewBox", "0 0 640 420");
+  svg.setAttribute("viewBox", "0 0 480 430");
+  svg.classList.add("around");
   svg.removeAttribute("hidden");
   let shownFor = null;
   return () => {
     const focus = replay.lit ? replay.lit[1] : replay.current !== null ? replay.current : 0;
     if (focus !== shownFor) {
       shownFor = focus;
-      const pos = new Map([[focus, [320, 200]]]);
+      const pos = new Map([[focus, [240, 210]]]);
       const place = (list, x) => {
-        const vs = [...new Set(list)].filter((v) => !pos.has(v)).slice(0, 12);
-        vs.forEach((v, i) => pos.set(v, [x, 40 + ((i + 0.5) * 340) / vs.length]));
+        const vs = [...new Set(list)].filter((v) => !pos.has(v)).slice(0, 10);
+        vs.forEach((v, i) => pos.set(v, [x, 50 + ((i + 0.5) * 340) / vs.length]));
       };
-      place(into[focus], 90);
-      place(out[focus], 550);
+      place(into[focus], 50);
+      place(out[focus], 430);
       const vs = [...pos.keys()];
       const edges = t.edges.filter(([a, b]) => pos.has(a) && pos.has(b) && (a === focus || b === focus));
       drawGraph(svg, vs, pos, edges, 15);
+      // Names above the vertices, kept inside the frame.
       for (const g of svg.querySelectorAll("g.node")) {
         const v = Number(g.dataset.vertex);
         const [x, y] = pos.get(v);
         const name = t.labels[v];
-        if (name.length > 4) g.appendChild(svgEl("text", { x, y: y - 20, "text-anchor": "middle", fill: "#1a1a1a" }, name.length > 22 ? `${name.slice(0, 21)}\u2026` : name));
+        if (name.length <= 4) continue;
+        const anchor = x < 200 ? "start" : x > 280 ? "end" : "middle";
+        const at = anchor === "start" ? x - 16 : anchor === "end" ? x + 16 : x;
+        g.appendChild(svgEl("text", { x: at, y: y - 20, "text-anchor": anchor, fill: "#1a1a1a" }, name.length > 18 ? `${name.slice(0, 17)}\u2026` : name));
       }
-      svg.appendChild(svgEl("text", { x: 90, y: 412, "text-anchor": "middle", fill: "#1a1a1a" }, `moves into it (${into[focus].length})`));
-      svg.appendChild(svgEl("text", { x: 550, y: 412, "text-anchor": "middle", fill: "#1a1a1a" }, `its moves (${out[focus].length})`));
+      svg.appendChild(svgEl("text", { x: 10, y: 422, fill: "#1a1a1a" }, `moves into it (${into[focus].length})`));
+      svg.appendChild(svgEl("text", { x: 470, y: 422, "text-anchor": "end", fill: "#1a1a1a" }, `its moves (${out[focus].length})`));
     }
     paintGraph(svg);
   };
