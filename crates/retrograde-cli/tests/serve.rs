@@ -107,9 +107,57 @@ fn the_api_answers_as_query_does() {
         refused["error"].as_str().unwrap().contains("Ra1-a4"),
         "{refused}"
     );
+    // Each move written in SAN, with the board it leads to, in the order of
+    // `moves`.
+    let after = api["after"].as_array().unwrap();
+    assert_eq!(after.len(), api["moves"].as_array().unwrap().len());
+    for (m, a) in api["moves"].as_array().unwrap().iter().zip(after) {
+        let long = m["move"].as_str().unwrap();
+        let written = a["written"].as_str().unwrap();
+        // Ra1-a4 is Ra4, Kc1-b1 Kb1: the man and the square it goes to.
+        assert_eq!(
+            written.trim_end_matches('+'),
+            format!("{}{}", &long[..1], &long[long.len() - 2..]),
+            "{long}"
+        );
+        let (_, there) = get(
+            &s,
+            &format!(
+                "/api/query?position={}",
+                m["position"]
+                    .as_str()
+                    .unwrap()
+                    .replace('/', "%2F")
+                    .replace(' ', "+")
+            ),
+        );
+        assert_eq!(a["board"], there["board"], "{long}");
+    }
+    let checks: Vec<&str> = after
+        .iter()
+        .filter_map(|a| a["written"].as_str())
+        .filter(|w| w.ends_with('+'))
+        .collect();
+    assert_eq!(checks, ["Ra3+"]);
     let (status, info) = get(&s, "/api/info");
     assert_eq!((status, info["name"].as_str()), (200, Some("chess KRK")));
     assert_eq!(info["trace"], false);
+    assert!(
+        info["untraced"].as_str().unwrap().contains("--trace-limit"),
+        "{info}"
+    );
+    // No start: a position to try instead, a won one.
+    assert_eq!(info["start"], serde_json::Value::Null);
+    let example = info["example"].as_str().unwrap();
+    let q = run(&["query", "krk.db", example, "--json"], d);
+    let q: serde_json::Value = serde_json::from_str(stdout(&q).trim()).unwrap();
+    assert_eq!(q["outcome"], "win", "{example}");
+    // The icon, so that no page load meets a 404.
+    for icon in ["/favicon.svg", "/favicon.ico"] {
+        let (status, body) = request(&s, "GET", icon);
+        assert_eq!(status, 200, "{icon}");
+        assert!(body.starts_with("<svg"), "{icon}");
+    }
     let (status, page) = request(&s, "GET", "/");
     assert_eq!(status, 200);
     assert!(page.contains("<script src=\"/app.js\">"));
@@ -220,6 +268,24 @@ fn a_graph_is_solved_and_its_solve_traced() {
         (Some("win"), Some(5))
     );
     assert_eq!(last(5)["event"], "draw");
+    assert_eq!(trace["owners"], serde_json::Value::Null);
+    // Over the limit: no steps, and the page is told why.
+    let mut command = bin();
+    command
+        .stderr(Stdio::null())
+        .args(["serve", "chase.txt", "--trace-limit", "5"]);
+    drop(s);
+    let (child, addr) = start_server(command, d);
+    let s = Server { child, addr };
+    assert_eq!(get(&s, "/api/trace").0, 404);
+    let (_, info) = get(&s, "/api/info");
+    assert!(
+        info["untraced"]
+            .as_str()
+            .unwrap()
+            .contains("up to 5 positions; this one has 10"),
+        "{info}"
+    );
 }
 
 /// The query of X's first move in the corner, and what it answered.
