@@ -236,6 +236,13 @@ fn info(db: &Database, game: &dyn Playable, trace: Option<&Trace>, limit: usize)
              Where it can be laid out as one graph, `retrograde serve FILE --trace-limit {positions}` \
              animates it (the page then needs memory and time in proportion)."
         )),
+        // A graph's database keeps no terminal labels or PGSolver targets:
+        // its solve cannot be replayed from it.
+        None if db.meta().game == "graph" => Some(
+            "This graph was solved with terminal labels or a PGSolver game's targets, which its \
+             database does not keep, so its solve is not animated."
+                .into(),
+        ),
         None => Some(format!(
             "{} is not laid out as one graph of positions (it is solved in parts or by formula), \
              so its solve is not animated.",
