@@ -4,7 +4,8 @@
 //   RETROGRADE_BIN  the binary under test
 //   MORRIS_BIN      the tutorial's own binary (crates/retrograde-cli/examples/morris.rs)
 //   WORK            a directory with ttt.db, krk.db, chase.db, chase.txt, walk.db,
-//                   corridor.db, lions.db, morris.db (the tutorial's game), dots.db,
+//                   corridor.db, lions.db, hand.db (lions with pieces in hand),
+//                   morris.db (the tutorial's game), dots.db,
 //                   apart.db (a board with draws), open12.db (an open 12 x 12 board)
 //   ARTIFACTS       where the screenshots go
 //   CHROMIUM        the browser (default /usr/bin/chromium)
@@ -125,6 +126,31 @@ async function clean(page, what, { problems = true } = {}) {
   checks += 3;
 }
 
+/** The texts of the neighbourhood drawing that a move's line runs
+ *  through (in the page: its names as "text / the line's move"). */
+function crossedText() {
+  const out = [];
+  const svg = document.getElementById("neighbourhood");
+  const lines = [...svg.querySelectorAll("line")];
+  for (const t of svg.querySelectorAll("text")) {
+    const b = t.getBBox();
+    const x0 = b.x + 1, y0 = b.y + 2, x1 = b.x + b.width - 1, y1 = b.y + b.height - 2;
+    for (const l of lines) {
+      const [ax, ay, bx, by] = ["x1", "y1", "x2", "y2"].map((k) => Number(l.getAttribute(k)));
+      // The segment clipped to the box (Liang-Barsky): crossing if any is left.
+      let lo = 0, hi = 1;
+      const dx = bx - ax, dy = by - ay;
+      for (const [p, q] of [[-dx, ax - x0], [dx, x1 - ax], [-dy, ay - y0], [dy, y1 - ay]]) {
+        if (p === 0) { if (q < 0) { lo = 2; } continue; }
+        const r = q / p;
+        if (p < 0) lo = Math.max(lo, r); else hi = Math.min(hi, r);
+      }
+      if (lo <= hi) out.push(`${t.textContent} / ${l.parentNode.getAttribute("aria-label")}`);
+    }
+  }
+  return out;
+}
+
 async function shot(page, name) {
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
@@ -195,6 +221,8 @@ try {
     await page.locator("#board td.target").first().focus();
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.querySelectorAll("#record button").length === 4);
+    // The keyboard stays on the board, on the next position's squares.
+    assert.equal(await page.evaluate(() => !!document.activeElement.closest("#board td.target")), true);
     // The buttons: undo twice, redo once.
     await page.click("#undo");
     await page.click("#undo");
@@ -231,9 +259,25 @@ try {
     const atA3 = query("ttt.db", a3);
     await page.evaluate((p) => { location.hash = encodeURIComponent(p); }, a3);
     await statusIs(page, `O to move: ${atA3.outcome === "lose" ? "loss" : atA3.outcome} in ${atA3.remoteness}`);
-    // On a phone: the board and the buttons fit.
+    // A double click, or b pressed twice, while the answer is on its way
+    // plays one move, not the same move twice.
+    await page.click("#restart");
+    await page.waitForFunction(() => document.getElementById("notation").value === ".../.../...");
+    await page.route("**/api/query*", async (route) => { await new Promise((r) => setTimeout(r, 300)); await route.continue(); });
+    await page.dblclick('#moves button >> nth=0');
+    await page.waitForFunction(() => document.querySelectorAll("#record button").length === 2);
+    await page.locator("body").press("b");
+    await page.locator("body").press("b");
+    await page.waitForFunction(() => document.querySelectorAll("#record button").length === 3);
+    await page.waitForTimeout(700);
+    assert.equal(await page.locator("#record button").count(), 3);
+    await page.unroute("**/api/query*");
+    // On a phone: the board and the buttons fit; the chart is drawn at the
+    // width shown, so its text is not shrunk.
     const phone = await newPage(PHONE);
     await ready(phone, url);
+    const chart = await phone.locator("#chart").evaluate((c) => [Number(c.getAttribute("viewBox").split(" ")[2]), c.getBoundingClientRect().width]);
+    assert.ok(Math.abs(chart[0] - chart[1]) <= 1, `the chart's ${chart[0]} units shown in ${chart[1]} px`);
     await clean(phone, "tic-tac-toe on a phone");
     await shot(phone, "tic-tac-toe-phone");
     checks += 16;
@@ -261,6 +305,22 @@ try {
     await page.waitForFunction(() => document.getElementById("error").textContent.length > 0);
     assert.match(await page.textContent("#error"), /not a position of chess KRK|FEN/);
     assert.equal((await status(page)).remoteness, asked.remoteness);
+    // A very long bad position is not echoed whole.
+    await page.fill("#notation", "x".repeat(2000));
+    await page.click("#goto button[type=submit]");
+    await page.waitForFunction(() => document.getElementById("error").textContent.includes("\u2026"));
+    assert.ok((await page.textContent("#error")).length <= 301);
+    // The error goes when the game moves on.
+    await page.click("#best");
+    await page.waitForFunction(() => document.getElementById("error").textContent === "");
+    await page.fill("#notation", "8/8/8 w");
+    await page.click("#goto button[type=submit]");
+    await page.waitForFunction(() => document.getElementById("error").textContent.length > 0);
+    await page.click("#undo");
+    await page.waitForFunction(() => document.getElementById("error").textContent === "");
+    // An address that is not percent-encoded, once the page is open: said.
+    await page.evaluate(() => { location.hash = "%E0%A4%A"; });
+    await page.waitForFunction(() => document.getElementById("error").textContent.includes("percent-encoded"));
     page.problems = page.problems.filter((p) => !p.includes("HTTP 400") && !p.includes("400 (Bad Request)"));
 
     // A position from the address; moves written in SAN.
@@ -295,6 +355,28 @@ try {
     assert.match(await page.locator("#record").textContent(), /2\. [KR]/);
     await clean(page, "chess");
     await shot(page, "chess-krk");
+
+    // Two pieces that move: the rook clicked, then its square.
+    const two = "8/8/8/8/8/2k5/1R6/K7 w - - 0 1";
+    await ready(page, `${url}#${encodeURIComponent(two)}`);
+    await page.click("table.board td[data-piece=R]");
+    assert.equal(await page.locator("table.board td.selected[data-piece=R]").count(), 1);
+    const rookMoves = query("krk.db", two).moves.filter((m) => m.move.startsWith("R")).length;
+    assert.equal(await page.locator("table.board td.target").count(), rookMoves);
+    await page.click('table.board td[data-cell="0,1"]');
+    await page.waitForFunction(() => document.getElementById("notation").value === "1R6/8/8/8/8/2k5/8/K7 b - - 0 1");
+    // An address in a short spelling is replaced by the game's own, with no
+    // step added to the history: Back leaves the page, not a loop.
+    const short = await newPage(DESKTOP);
+    await ready(short, `${url}#${encodeURIComponent("8/8/8/8/8/2k5/1R6/K7 w")}`);
+    assert.equal(hashOf(short), two);
+    await short.click("#best");
+    await short.waitForFunction((p) => document.getElementById("notation").value !== p, two);
+    await short.goBack();
+    await short.waitForFunction((p) => document.getElementById("notation").value === p, two);
+    await short.goBack();
+    assert.equal(short.url(), "about:blank");
+    await short.close();
 
     // A capture: the board after it, kings alone, the game over as a tie.
     const capture = "8/8/8/8/8/8/k7/1R2K3 b - - 0 1";
@@ -389,6 +471,15 @@ try {
     assert.match(await page.locator("#neighbourhood").textContent(), /W3/);
     await page.locator("#neighbourhood g.move").first().click();
     await page.waitForFunction(() => document.getElementById("notation").value === "0");
+    // Around 9, two parallel moves and one vertex drawn; around 7, its
+    // self-loop; around each, no text crossed by a move's line.
+    for (const [v, moves, circles] of [["9", 2, 2], ["7", 2, 2], ["3", 2, 3], ["6", 2, 3]]) {
+      await page.evaluate((p) => { location.hash = p; }, v);
+      await page.waitForFunction((p) => document.getElementById("notation").value === p, v);
+      assert.equal(await page.locator("#neighbourhood g.move").count(), moves, `around ${v}`);
+      assert.equal(await page.locator("#neighbourhood circle").count(), circles, `around ${v}`);
+      assert.deepEqual(await page.evaluate(crossedText), [], `around ${v}`);
+    }
     await clean(page, "graph");
     const phone = await newPage(PHONE);
     await ready(phone, url);
@@ -458,6 +549,49 @@ try {
     checks += 4;
   }
 
+  // Pieces in hand: their drops show while nothing is picked up; the lion
+  // picked up shows its own moves only; two pieces that can drop on one
+  // square ask which, and the question goes when the position does.
+  {
+    const url = await serve("hand.db");
+    const page = await newPage(DESKTOP);
+    await ready(page, url);
+    const start = query("hand.db", "1l1/3/3/1L1 b EC");
+    assert.equal(await page.locator("table.board td.selected").count(), 0);
+    assert.equal(await page.locator("table.board td.target").count(), 10);
+    const best = (name, kind) => start.moves.filter((m) => (kind === "L" ? m.move === `Lb4-${name}` : m.move.endsWith(`*${name}`)))[0];
+    for (const td of await page.locator("table.board td.target").all()) {
+      const name = (await td.getAttribute("aria-label")).split(":")[0];
+      assert.ok((await td.getAttribute("class")).includes(best(name, "drop").outcome), name);
+    }
+    // The lion picked up: its 5 squares, each coloured by the lion's move.
+    await page.click("table.board td[data-piece=L]");
+    assert.equal(await page.locator("table.board td.target").count(), 5);
+    for (const td of await page.locator("table.board td.target").all()) {
+      const name = (await td.getAttribute("aria-label")).split(":")[0];
+      const m = best(name, "L");
+      assert.ok(m, name);
+      assert.equal(await td.locator(".hint").textContent(), `${m.outcome[0].toUpperCase()}${m.remoteness}`, name);
+    }
+    // Esc puts it back: the drops again.
+    await page.locator("body").press("Escape");
+    assert.equal(await page.locator("table.board td.target").count(), 10);
+    // A drop square: which piece? The question goes with the position.
+    await page.click('table.board td[aria-label^="a3:"]');
+    assert.equal(await page.isVisible("#choose"), true);
+    assert.equal(await page.locator("#choose button").count(), 3);
+    await page.locator("body").press("b");
+    await page.waitForFunction(() => document.querySelectorAll("#record button").length === 2);
+    assert.equal(await page.isVisible("#choose"), false);
+    await page.locator("body").press("ArrowLeft");
+    await page.click('table.board td[aria-label^="a3:"]');
+    await page.locator("#choose button", { hasText: /^C\*a3:/ }).click();
+    await page.waitForFunction(() => document.querySelector("#record").textContent.includes("C*a3"));
+    assert.match(await page.locator("#record").textContent(), /^start1\. C\*a3$/);
+    await clean(page, "dobutsu with pieces in hand");
+    checks += 6;
+  }
+
   // Dots and boxes: a line clicked on the board is played; a box keeps the
   // turn.
   {
@@ -517,6 +651,8 @@ try {
     await page.click("#turn-thief");
     await page.click('#lesson td[data-cell="2,2"]');
     assert.equal(await page.getAttribute("#turn-thief", "aria-pressed"), "true");
+    const look = (id) => page.locator(id).evaluate((e) => getComputedStyle(e).backgroundColor);
+    assert.notEqual(await look("#turn-thief"), await look("#turn-cop"));
     assert.match(await page.textContent("#lesson-caption"), /The cop on 2,2, the thief to move/);
     // Decision by decision, squares only turn from undecided to decided.
     let decided = await page.locator("#lesson td.pos:not([data-status=open])").count();
@@ -562,6 +698,12 @@ try {
       await clean(page, name);
       await shot(page, name);
       if (viewport === PHONE) continue;
+      // A chip clicked shows its position, and the board stops following.
+      const chip = page.locator("#chips .chip").last();
+      const [, cop, side] = /^P(\d+,\d+) T\S+ (cop|thief)/.exec(await chip.textContent());
+      await chip.click();
+      assert.equal(await page.isChecked("#follow"), false);
+      assert.match(await page.textContent("#lesson-caption"), new RegExp(`^The cop on ${cop}, the ${side} to move`));
       await page.uncheck("#follow");
       await page.click("#turn-cop");
       await page.click('#lesson td[data-cell="6,7"]');

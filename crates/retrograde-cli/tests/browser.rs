@@ -61,6 +61,16 @@ fn the_page_plays_moves_and_animates_the_solve_in_a_browser() {
         "lions.db",
         "-q",
     ]);
+    // The lions with an elephant and a chick in Sente's hand: drops.
+    ok(&[
+        "game",
+        "dobutsu",
+        "--start",
+        "1l1/3/3/1L1 b EC",
+        "--save",
+        "hand.db",
+        "-q",
+    ]);
     std::fs::copy(root.join("examples/graphs/chase.txt"), d.join("chase.txt")).unwrap();
     ok(&["solve", "chase.txt", "--save", "chase.db", "-q"]);
     // A graph of names, one with a character an address escapes.

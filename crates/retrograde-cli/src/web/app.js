@@ -70,7 +70,11 @@ async function fetchAnswer(position) {
 }
 
 // Plays move `i` of the position shown.
+// One request at a time: a double click, or `b` held down, plays one move
+// per position shown, never the same move twice.
+let busy = false;
 async function playMove(i) {
+  if (busy || at < 0) return;
   const a = current().answer;
   const m = a.moves[i];
   if (!m) return;
@@ -79,6 +83,7 @@ async function playMove(i) {
     show();
     return;
   }
+  busy = true;
   try {
     const next = await fetchAnswer(m.position);
     line.length = at + 1;
@@ -88,28 +93,38 @@ async function playMove(i) {
     show();
   } catch (e) {
     $("error").textContent = e.message;
+  } finally {
+    busy = false;
   }
 }
 
 // A new game from `position`; the game so far stays if it is no position.
-async function restart(position) {
+// `fromAddress`: the position came from the address, whose spelling the
+// game's own replaces without a new entry in the history (Back stays a
+// way back).
+async function restart(position, fromAddress = false) {
+  if (busy) return false;
+  busy = true;
   try {
     const first = await fetchAnswer(position);
     line.length = 0;
     line.push({ answer: first, written: null });
     at = 0;
     $("error").textContent = "";
-    show();
+    show(fromAddress);
     return true;
   } catch (e) {
     $("error").textContent = e.message;
     return false;
+  } finally {
+    busy = false;
   }
 }
 
 function goTo(ply) {
   if (ply < 0 || ply >= line.length || ply === at) return;
   at = ply;
+  $("error").textContent = "";
   show();
 }
 
@@ -121,11 +136,19 @@ function firstMoves(i) {
   return a.to_move === b.to_move;
 }
 
-function show() {
+function show(replace = false) {
   const entry = current();
   const a = entry.answer;
   $("notation").value = a.position;
-  if (decodeHash() !== a.position) location.hash = encodeURIComponent(a.position);
+  if (decodeHash() !== a.position) {
+    const hash = `#${encodeURIComponent(a.position)}`;
+    if (replace) history.replaceState(null, "", hash); else location.hash = hash;
+  }
+  // Where the keyboard was: on the board (or its chooser) it comes back to
+  // the board, on the move buttons to the first of them.
+  const was = document.activeElement;
+  const focus = !was || !was.closest ? null : was.closest("#board, #choose") ? "board" : was.closest("#moves") ? "moves" : null;
+  $("choose").hidden = true;
   const status = $("status");
   status.textContent = "";
   status.append(el("span", { class: `badge ${a.outcome}`, "aria-hidden": "true" }, LETTER[a.outcome]),
@@ -142,6 +165,13 @@ function show() {
   $("redo").disabled = at >= line.length - 1;
   $("best").disabled = a.moves.length === 0;
   $("restart").disabled = false;
+  if (focus === "board") {
+    const to = document.querySelector("#board td.selected, #board td.target, #board td.from, #board g.move");
+    if (to) to.focus();
+  } else if (focus === "moves") {
+    const to = document.querySelector("#moves button");
+    if (to) to.focus();
+  }
 }
 
 function drawMoves(a) {
@@ -222,7 +252,10 @@ function drawChart() {
     return { o, r: v.remoteness, v, i };
   });
   const top = Math.max(1, ...pts.map((p) => (p.r === null ? 0 : p.r)));
-  const W = 720, H = 190, left = 70, right = 16, mid = H / 2, span = H / 2 - 22;
+  // Drawn at the size it is shown, so that its text is the page's size on
+  // a phone too.
+  const W = Math.round(Math.max(300, Math.min(720, svg.getBoundingClientRect().width || 720)));
+  const H = 190, left = 70, right = 16, mid = H / 2, span = H / 2 - 22;
   const step = n > 1 ? Math.min(40, (W - left - right) / (n - 1)) : 0;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const y = (p) => (p.o === "win" ? mid - (span * p.r) / top : p.o === "lose" ? mid + (span * p.r) / top : mid);
@@ -312,6 +345,11 @@ let geometry = []; // each move's changes
 let selected = null; // the square whose piece is picked up, "r,c"
 let dragging = null;
 let sole = null; // the one square pieces leave, if only one does
+let placing = false; // whether some move places a piece (a drop, a mark)
+let justPicked = null; // the square a press has just picked up
+// Picked up while nothing else is: the one piece that moves, unless a piece
+// can also be placed (then nothing, so that the places show).
+const resting = () => (placing ? null : sole);
 
 function fillCell(td, c, row, col) {
   const game = info.game;
@@ -350,7 +388,7 @@ function drawBoard(a) {
   const table = el("table", { class: `board ${info.game}${board.spaced ? "" : " chars"}` });
   const cols = Math.max(...board.rows.map((r) => r.cells.length + (r.label === null ? 0 : 1)));
   const room = Math.min(window.innerWidth, document.body.clientWidth || window.innerWidth) - 48;
-  const most = board.spaced || info.game === "cop-thief" ? 48 : 24;
+  const most = board.spaced || info.game === "cop-thief" ? 48 : 32;
   const cell = Math.max(board.spaced ? 22 : 12, Math.min(most, Math.floor(room / Math.max(cols, 1))));
   table.style.setProperty("--cell", `${cell}px`);
   const labelled = board.rows.some((r) => r.label !== null);
@@ -376,14 +414,20 @@ function drawBoard(a) {
   // Where one piece moves (the cop, the thief), it is picked up already.
   const froms = new Set(geometry.filter((g) => g && g.from).map((g) => key(g.from)));
   sole = froms.size === 1 ? [...froms][0] : null;
+  placing = geometry.some((g) => g && !g.from && g.to.length);
   if (sole !== null) {
-    selected = sole;
+    selected = resting();
     // A move that changes no square (the cop or the thief staying put) is
     // the piece clicked where it stands.
     const at = sole.split(",").map(Number);
     geometry = geometry.map((g) => (g && !g.from && !g.to.length ? { from: at, to: [at] } : g));
   }
-  table.addEventListener("click", (ev) => { const td = ev.target.closest("td[data-cell]"); if (td) clickCell(td.dataset.cell); });
+  table.addEventListener("click", (ev) => {
+    const td = ev.target.closest("td[data-cell]");
+    const picked = justPicked;
+    justPicked = null;
+    if (td && td.dataset.cell !== picked) clickCell(td.dataset.cell);
+  });
   table.addEventListener("keydown", (ev) => {
     const td = ev.target.closest("td[data-cell]");
     if (td && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); clickCell(td.dataset.cell); }
@@ -392,7 +436,10 @@ function drawBoard(a) {
     const td = ev.target.closest("td.from");
     if (!td) return;
     dragging = td.dataset.cell;
-    if (selected !== dragging) { selected = dragging; paintTargets(); }
+    // Pressing a piece picks it up; the click that ends the press must not
+    // put it down again.
+    justPicked = null;
+    if (selected !== dragging) { selected = dragging; justPicked = dragging; paintTargets(); }
   });
   table.addEventListener("pointerup", (ev) => {
     if (!dragging) return;
@@ -421,10 +468,10 @@ const leaves = (cell) => geometry.some((g) => g && g.from && key(g.from) === cel
 
 function clickCell(cell) {
   if (selected !== null && movesTo(cell, selected).length) return choose(movesTo(cell, selected));
-  if (leaves(cell)) { selected = selected === cell && cell !== sole ? null : cell; paintTargets(); return; }
-  const placed = movesTo(cell, null);
+  if (leaves(cell)) { selected = selected === cell && cell !== resting() ? resting() : cell; paintTargets(); return; }
+  const placed = selected === null ? movesTo(cell, null) : [];
   if (placed.length) return choose(placed);
-  selected = sole;
+  selected = resting();
   paintTargets();
 }
 function dropOn(cell, from) {
@@ -480,7 +527,7 @@ function paintTargets() {
       td.setAttribute("aria-label", `${cellName(...g.from)}: pick up`);
       if (selected === key(g.from)) td.classList.add("selected");
     }
-    const mine = g.from ? selected === key(g.from) : true;
+    const mine = g.from ? selected === key(g.from) : selected === null;
     if (!mine) return;
     for (const [j, t] of g.to.entries()) {
       const k = key(t);
@@ -545,41 +592,55 @@ function drawNeighbourhood(a) {
   const svg = svgEl("svg", { id: "neighbourhood", viewBox: "0 0 520 380", role: "img", "aria-label": `${a.position} and the positions its moves reach` });
   svg.appendChild(svgEl("defs")).appendChild(svgEl("marker", { id: "nhead", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto" }))
     .appendChild(svgEl("path", { d: "M0,0L10,5L0,10z", fill: "#1a1a1a" }));
+  // One place on the ring for each position reached (the position itself
+  // too, for its self-loops); parallel moves share it, drawn side by side.
+  const slots = [...new Set(shown.map((m) => m.position))];
   const count = new Map();
+  const halo = { stroke: "#fff", "stroke-width": 4, "paint-order": "stroke", "stroke-linejoin": "round" };
   shown.forEach((m, i) => {
-    const t = (2 * Math.PI * i) / Math.max(shown.length, 1) - Math.PI / 2;
-    const x = cx + r * Math.cos(t), y = cy + r * Math.sin(t);
+    const slot = slots.indexOf(m.position);
+    const t = (2 * Math.PI * slot) / slots.length - Math.PI / 2;
+    const ux = Math.cos(t), uy = Math.sin(t);
+    const x = cx + r * ux, y = cy + r * uy;
     const g = svgEl("g", { class: "move", tabindex: 0, role: "button", "aria-label": `${m.move}: ${valueText(m)}` });
     const there = flip(m.outcome);
-    const d = Math.hypot(x - cx, y - cy);
-    const ux = (x - cx) / d, uy = (y - cy) / d;
-    // Parallel moves to one vertex are drawn apart.
     const k = count.get(m.position) || 0;
     count.set(m.position, k + 1);
+    const side = (k % 2 ? 1 : -1) * Math.ceil(k / 2) * 7; // 0, 7, -7, 14, ...
+    const anchor = ux > 0.3 ? "start" : ux < -0.3 ? "end" : "middle";
+    const dy = uy > 0.3 ? 12 : uy < -0.3 ? -2 : 5;
     if (m.position === a.position) {
-      g.appendChild(svgEl("path", { d: `M${cx - 10},${cy - 24} C${cx - 40},${cy - 90} ${cx + 40},${cy - 90} ${cx + 10},${cy - 24}`, fill: "none", stroke: `var(--${m.outcome})`, "stroke-width": 3, "marker-end": "url(#nhead)" }));
-      g.appendChild(svgEl("text", { x: cx, y: cy - 76, "text-anchor": "middle" }, `itself: ${shortValue(m.outcome, m.remoteness)}`));
+      // A loop out of the centre and back, towards its place on the ring.
+      const at = (d, w) => [cx + d * Math.cos(t + w), cy + d * Math.sin(t + w)];
+      const spread = 0.45 + k * 0.12;
+      const [x1, y1] = at(26, -0.4), [x2, y2] = at(95 + k * 10, -spread), [x3, y3] = at(95 + k * 10, spread), [x4, y4] = at(28, 0.4);
+      g.appendChild(svgEl("path", { d: `M${x1},${y1} C${x2},${y2} ${x3},${y3} ${x4},${y4}`, fill: "none", stroke: `var(--${m.outcome})`, "stroke-width": 3, "marker-end": "url(#nhead)" }));
+      if (k === 0) g.appendChild(svgEl("text", { x: cx + 92 * ux, y: cy + 92 * uy + dy, "text-anchor": anchor, fill: "#1a1a1a", ...halo }, `itself: ${shortValue(m.outcome, m.remoteness)}`));
     } else {
-      g.append(
-        svgEl("line", { x1: cx + 26 * ux, y1: cy + 26 * uy, x2: x - 20 * ux + k * 4 * uy, y2: y - 20 * uy - k * 4 * ux, stroke: `var(--${m.outcome})`, "stroke-width": 3, "marker-end": "url(#nhead)" }),
-        svgEl("circle", { cx: x, cy: y, r: 18, fill: `var(--${there})`, stroke: "#1a1a1a" }),
-        svgEl("text", { x, y: y + 4, "text-anchor": "middle", fill: ON[there], "font-weight": 700 }, shortValue(there, m.remoteness === null ? null : m.remoteness - 1)),
-      );
-      const anchor = ux > 0.3 ? "start" : ux < -0.3 ? "end" : "middle";
-      const name = m.position.length > 18 ? `${m.position.slice(0, 17)}\u2026` : m.position;
-      g.appendChild(svgEl("text", { x: x + 24 * ux, y: y + 24 * uy + (uy > 0.3 ? 8 : uy < -0.3 ? -2 : 4), "text-anchor": anchor, fill: "#1a1a1a" }, name));
+      g.appendChild(svgEl("line", { x1: cx + 26 * ux - side * uy, y1: cy + 26 * uy + side * ux, x2: x - 20 * ux - side * uy, y2: y - 20 * uy + side * ux, stroke: `var(--${m.outcome})`, "stroke-width": 3, "marker-end": "url(#nhead)" }));
+      if (k === 0) {
+        g.append(
+          svgEl("circle", { cx: x, cy: y, r: 18, fill: `var(--${there})`, stroke: "#1a1a1a" }),
+          svgEl("text", { x, y: y + 4, "text-anchor": "middle", fill: ON[there], "font-weight": 700 }, shortValue(there, m.remoteness === null ? null : m.remoteness - 1)),
+        );
+        const name = m.position.length > 18 ? `${m.position.slice(0, 17)}\u2026` : m.position;
+        g.appendChild(svgEl("text", { x: x + 24 * ux, y: y + 24 * uy + dy, "text-anchor": anchor, fill: "#1a1a1a" }, name));
+      }
     }
     g.appendChild(svgEl("title", {}, `${m.move} \u2192 ${m.position}: ${valueText(m)} for the mover`));
-    g.addEventListener("click", () => playMove(a.moves.indexOf(m)));
-    g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); playMove(a.moves.indexOf(m)); } });
+    g.addEventListener("click", () => playMove(i));
+    g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); playMove(i); } });
     svg.appendChild(g);
   });
+  // The centre's name goes where no move is drawn: below it, or above it
+  // when a move leaves straight down.
+  const down = slots.some((_, j) => Math.abs(Math.sin((2 * Math.PI * j) / slots.length - Math.PI / 2) - 1) < 0.15);
   const c = svgEl("g", { class: "here" });
   const name = a.position.length > 18 ? `${a.position.slice(0, 17)}\u2026` : a.position;
   c.append(
     svgEl("circle", { cx, cy, r: 24, fill: `var(--${a.outcome})`, stroke: "#000", "stroke-width": 3 }),
     svgEl("text", { x: cx, y: cy + 4, "text-anchor": "middle", fill: ON[a.outcome], "font-weight": 700 }, shortValue(a.outcome, a.remoteness)),
-    svgEl("text", { x: cx, y: cy + 42, "text-anchor": "middle", fill: "#1a1a1a", "font-weight": 700 }, name),
+    svgEl("text", { x: cx + (down ? 30 : 0), y: cy + 42, "text-anchor": down ? "start" : "middle", fill: "#1a1a1a", "font-weight": 700, ...halo }, name),
   );
   svg.appendChild(c);
   box.appendChild(svg);
@@ -787,7 +848,7 @@ function drawChips() {
       `${chipName(v)} ${shortValue(s, replay.rem[v])}`);
     chip.dataset.vertex = v;
     if (lesson && lesson.inSlice(v)) chip.classList.add("here");
-    chip.addEventListener("click", () => { if (lesson) { lesson.focus(v); view(); drawChips(); } });
+    chip.addEventListener("click", () => { if (lesson) { $("follow").checked = false; lesson.focus(v); view(); drawChips(); } });
     box.appendChild(chip);
   }
   const more = replay.queue.length - replay.head - q.length;
@@ -1140,8 +1201,8 @@ async function watch() {
     lesson = new Lesson(trace, a.board, startLabel);
     lesson.draw();
     $("lesson-controls").hidden = false;
-    $("turn-cop").onclick = () => { lesson.side = "cop"; lesson.turnButtons(); view(); drawChips(); };
-    $("turn-thief").onclick = () => { lesson.side = "thief"; lesson.turnButtons(); view(); drawChips(); };
+    $("turn-cop").onclick = () => { $("follow").checked = false; lesson.side = "cop"; lesson.turnButtons(); view(); drawChips(); };
+    $("turn-thief").onclick = () => { $("follow").checked = false; lesson.side = "thief"; lesson.turnButtons(); view(); drawChips(); };
     $("follow").onchange = () => { view(); drawChips(); };
     lesson.turnButtons();
     view = () => lesson.paint();
@@ -1195,7 +1256,7 @@ function keys(ev) {
     Home: () => goTo(0),
     End: () => goTo(line.length - 1),
     b: () => { if (current().answer.moves.length) playMove(0); },
-    Escape: () => { selected = sole; $("choose").hidden = true; paintTargets(); },
+    Escape: () => { selected = resting(); $("choose").hidden = true; paintTargets(); },
   };
   const act = acts[ev.key];
   if (act) { ev.preventDefault(); act(); }
@@ -1207,6 +1268,9 @@ async function main() {
   $("title").textContent = info.name;
   $("subtitle").textContent = `${info.positions.toLocaleString("en")} positions solved. Play on the board or with the buttons; colours and letters (W win, L loss, T tie, D draw, with the plies left) are values for the player who moves.`;
   legend($("legend"), OUTCOMES);
+  $("keys").textContent = info.graph
+    ? "Keys: \u2190 undo, \u2192 redo, Home start, End last, b best move."
+    : "Keys: \u2190 undo, \u2192 redo, Home start, End last, b best move, Esc puts a picked-up piece back.";
   const asked = decodeHash();
   if (asked === undefined) $("error").textContent = "The address's position is not percent-encoded text: opening the start.";
   start = info.start !== null ? info.start : (info.graph ? "0" : null);
@@ -1225,15 +1289,20 @@ async function main() {
   // Back and Forward, or an address typed: the position it names.
   window.addEventListener("hashchange", () => {
     const p = decodeHash();
+    if (p === undefined) { $("error").textContent = "The address's position is not percent-encoded text: the position shown stays."; return; }
     if (!p || (at >= 0 && p === current().answer.position)) return;
     const i = line.findIndex((e) => e.answer.position === p);
-    if (i >= 0) goTo(i); else restart(p);
+    if (i >= 0) goTo(i); else restart(p, true);
   });
-  window.addEventListener("resize", () => { if (at >= 0 && !info.graph) drawBoard(current().answer); });
-  const opened = asked && (await restart(asked));
+  window.addEventListener("resize", () => {
+    if (at < 0) return;
+    if (!info.graph) drawBoard(current().answer);
+    drawChart();
+  });
+  const opened = asked && (await restart(asked, true));
   if (!opened && start !== null) {
     const why = $("error").textContent;
-    await restart(start);
+    await restart(start, true);
     $("error").textContent = why;
   }
   if (at < 0) noPosition();
