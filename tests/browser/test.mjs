@@ -151,6 +151,16 @@ function crossedText() {
   return out;
 }
 
+/** The pairs of the chart's texts that overlap. */
+function chartOverlaps() {
+  const boxes = [...document.querySelectorAll("#chart text")].map((t) => [t.textContent, t.getBBox()]);
+  const out = [];
+  boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+    if (p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height) out.push(`${a} / ${b}`);
+  }));
+  return out;
+}
+
 async function shot(page, name) {
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
@@ -353,6 +363,7 @@ try {
     await page.click("#best");
     await page.waitForFunction(() => document.querySelectorAll("#record button").length === 4);
     assert.match(await page.locator("#record").textContent(), /2\. [KR]/);
+    assert.deepEqual(await page.evaluate(chartOverlaps), []);
     await clean(page, "chess");
     await shot(page, "chess-krk");
 

@@ -262,9 +262,10 @@ function drawChart() {
   const x = (i) => left + i * step;
   svg.append(
     svgEl("line", { x1: left - 8, y1: mid, x2: W - right, y2: mid, stroke: "#767676" }),
-    svgEl("text", { x: 4, y: 16 }, "wins \u2191"),
+    // The words halfway up and down, clear of the scale's numbers.
+    svgEl("text", { x: 4, y: mid - span / 2 + 4 }, "wins \u2191"),
     svgEl("text", { x: 4, y: mid + 4 }, "tie/draw"),
-    svgEl("text", { x: 4, y: H - 8 }, "losses \u2193"),
+    svgEl("text", { x: 4, y: mid + span / 2 + 4 }, "losses \u2193"),
     svgEl("text", { x: left - 10, y: mid - span + 4, "text-anchor": "end" }, `${top}`),
     svgEl("text", { x: left - 10, y: mid + span + 4, "text-anchor": "end" }, `${top}`),
   );
