@@ -256,13 +256,34 @@ try {
     await page.waitForFunction(() => document.getElementById("notation").value === ".../.../...");
     await clean(page, "tic-tac-toe");
     await shot(page, "tic-tac-toe");
-    // Back and Forward follow the moves; the address typed opens its position.
+    // End on the page scrolls it; End in the game goes to the last ply.
     await page.locator("body").press("End");
+    assert.equal(await page.inputValue("#notation"), ".../.../...");
+    await page.locator("#record button >> nth=0").press("End");
     await page.waitForFunction((p) => document.getElementById("notation").value === p, line[3]);
-    await page.goBack();
-    await page.waitForFunction(() => document.getElementById("notation").value === ".../.../...");
-    await page.goForward();
-    await page.waitForFunction((p) => document.getElementById("notation").value === p, line[3]);
+    // Back and Forward are Undo and Redo on a game played.
+    {
+      const fresh = await newPage(DESKTOP);
+      await ready(fresh, url);
+      for (let k = 1; k <= 3; k++) {
+        await fresh.locator("#moves button").first().click();
+        await fresh.waitForFunction((n) => document.querySelectorAll("#record button").length === n, k + 1);
+      }
+      const ply = () => fresh.getAttribute('#record button[aria-current="true"]', "data-ply").then(Number);
+      const plyIs = (n) => fresh.waitForFunction((x) => document.querySelector('#record button[aria-current="true"]').dataset.ply === String(x), n);
+      await fresh.goBack();
+      await plyIs(2);
+      await fresh.click("#undo");
+      await plyIs(1);
+      await fresh.goForward();
+      await plyIs(2);
+      await fresh.click("#redo");
+      await plyIs(3);
+      await fresh.goBack();
+      await plyIs(2);
+      assert.equal(await ply(), 2);
+      await fresh.close();
+    }
     await page.evaluate((p) => { location.hash = encodeURIComponent(p); }, afterB2);
     await page.waitForFunction((p) => document.getElementById("notation").value === p, afterB2);
     const a3 = query("ttt.db", ".../.../...").moves.find((m) => m.move === "a3").position;
@@ -281,7 +302,23 @@ try {
     await page.waitForFunction(() => document.querySelectorAll("#record button").length === 3);
     await page.waitForTimeout(700);
     assert.equal(await page.locator("#record button").count(), 3);
+    // A move clicked, then Undo before its answer: the answer is dropped,
+    // the game stays as it was.
+    const kept = await page.locator("#record button").evaluateAll((bs) => bs.map((b) => b.title));
+    await page.locator("#board td.target").first().click();
+    await page.locator("body").press("ArrowLeft");
+    await page.waitForTimeout(700);
+    assert.deepEqual(await page.locator("#record button").evaluateAll((bs) => bs.map((b) => b.title)), kept);
+    assert.equal(await page.inputValue("#notation"), kept[1]);
     await page.unroute("**/api/query*");
+    // The squares the last move changed are marked.
+    await page.locator("body").press("ArrowRight");
+    await page.waitForFunction((p) => document.getElementById("notation").value === p, kept[2]);
+    assert.equal(await page.locator("#board td[data-last]").count(), 1);
+    // Enter on the record keeps the keyboard there.
+    await page.locator("#record button >> nth=0").press("Enter");
+    await page.waitForFunction(() => document.getElementById("notation").value === ".../.../...");
+    assert.equal(await page.evaluate(() => document.activeElement.closest("#record") !== null), true);
     // On a phone: the board and the buttons fit; the chart is drawn at the
     // width shown, so its text is not shrunk.
     const phone = await newPage(PHONE);
@@ -303,6 +340,7 @@ try {
     assert.equal(await page.textContent("#status"), "No position yet: type one above and press Go.");
     for (const b of ["#undo", "#redo", "#best", "#restart"]) assert.equal(await page.isDisabled(b), true, b);
     assert.match(await page.textContent("#hint"), /FEN/);
+    assert.equal(await page.isVisible("#moves-title"), false);
     await page.click("#example");
     await page.waitForFunction(() => document.getElementById("status-text"));
     const example = await page.inputValue("#notation");
@@ -370,6 +408,7 @@ try {
     // Two pieces that move: the rook clicked, then its square.
     const two = "8/8/8/8/8/2k5/1R6/K7 w - - 0 1";
     await ready(page, `${url}#${encodeURIComponent(two)}`);
+    assert.equal(await page.getAttribute("table.board td[data-piece=R]", "aria-label"), "b2: white rook, pick up");
     await page.click("table.board td[data-piece=R]");
     assert.equal(await page.locator("table.board td.selected[data-piece=R]").count(), 1);
     const rookMoves = query("krk.db", two).moves.filter((m) => m.move.startsWith("R")).length;
@@ -491,6 +530,30 @@ try {
       assert.equal(await page.locator("#neighbourhood circle").count(), circles, `around ${v}`);
       assert.deepEqual(await page.evaluate(crossedText), [], `around ${v}`);
     }
+    // A position met twice: Back goes to the ply before, not the first time
+    // it was met.
+    await page.evaluate(() => { location.hash = "5"; });
+    await page.waitForFunction(() => document.getElementById("notation").value === "5");
+    for (const [k, to] of [[1, "6"], [2, "5"], [3, "6"]]) {
+      await page.locator(`#moves button[data-position="${to}"]`).first().click();
+      await page.waitForFunction((n) => document.querySelectorAll("#record button").length === n, k + 1);
+    }
+    await page.goBack();
+    await page.waitForFunction(() => document.querySelector('#record button[aria-current="true"]').dataset.ply === "2");
+    // The animation's buttons keep their keys: → on Step does not redo.
+    await page.focus("#step");
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await page.getAttribute('#record button[aria-current="true"]', "data-ply"), "2");
+    // A position typed into the address, met twice: the nearer ply.
+    await page.click("#redo");
+    await page.waitForFunction(() => document.querySelector('#record button[aria-current="true"]').dataset.ply === "3");
+    await page.evaluate(() => { location.hash = "5"; });
+    await page.waitForFunction(() => document.querySelector('#record button[aria-current="true"]').dataset.ply === "2");
+    // The queue's chips are labels here, not buttons that do nothing.
+    await page.click("#first");
+    await page.click("#step");
+    assert.ok(await page.locator("#chips .chip").count() > 0);
+    assert.equal(await page.locator("#chips button").count(), 0);
     await clean(page, "graph");
     const phone = await newPage(PHONE);
     await ready(phone, url);
@@ -557,6 +620,15 @@ try {
     assert.equal((await status(page)).outcome, asked.outcome);
     await clean(page, "dobutsu");
     await shot(page, "dobutsu-lions");
+    // The lion captured on the board (the game over has no board: the
+    // squares come from the move's name); the chart gives Sente the loss.
+    await ready(page, `${url}#${encodeURIComponent("3/3/2l/L2 b -")}`);
+    await page.click('#board td[aria-label^="b3:"]');
+    await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("Gote"));
+    await page.click('#board td[aria-label^="b3:"]');
+    await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("nobody"));
+    assert.match(await page.locator("#record").textContent(), /Lc3xb3/);
+    assert.equal(await page.getAttribute("#chart g.point >> nth=2", "data-outcome"), "lose");
     checks += 4;
   }
 
@@ -584,6 +656,11 @@ try {
       assert.ok(m, name);
       assert.equal(await td.locator(".hint").textContent(), `${m.outcome[0].toUpperCase()}${m.remoteness}`, name);
     }
+    // A change of the window's size keeps it picked up.
+    await page.setViewportSize({ width: 1280, height: 700 });
+    assert.equal(await page.locator("table.board td.selected").count(), 1);
+    await page.setViewportSize(DESKTOP);
+    assert.match(await page.textContent("#board .howto"), /place a piece from the hand/);
     // Esc puts it back: the drops again.
     await page.locator("body").press("Escape");
     assert.equal(await page.locator("table.board td.target").count(), 10);
@@ -591,6 +668,8 @@ try {
     await page.click('table.board td[aria-label^="a3:"]');
     assert.equal(await page.isVisible("#choose"), true);
     assert.equal(await page.locator("#choose button").count(), 3);
+    const [sq, ch] = [await page.locator('table.board td[aria-label^="a3:"]').boundingBox(), await page.locator("#choose").boundingBox()];
+    assert.ok(ch.y >= sq.y + sq.height || ch.x >= sq.x + sq.width, "the question covers the square");
     await page.locator("body").press("b");
     await page.waitForFunction(() => document.querySelectorAll("#record button").length === 2);
     assert.equal(await page.isVisible("#choose"), false);
@@ -600,6 +679,11 @@ try {
     await page.waitForFunction(() => document.querySelector("#record").textContent.includes("C*a3"));
     assert.match(await page.locator("#record").textContent(), /^start1\. C\*a3$/);
     await clean(page, "dobutsu with pieces in hand");
+    // Gote's piece on a coloured square reads as the square's text.
+    await ready(page, `${url}#${encodeURIComponent("1l1/1c1/1L1/3 b E")}`);
+    await page.click("table.board td[data-piece=L]");
+    assert.ok(await page.locator("table.board td.target.gote").count() > 0);
+    await clean(page, "a Gote piece to capture");
     checks += 6;
   }
 
@@ -615,6 +699,8 @@ try {
     await page.click("#board td.target >> nth=0");
     await page.waitForFunction((p) => document.getElementById("notation").value !== p, before);
     assert.equal(await page.locator("#record button").count(), 2);
+    // 142 positions: a tangle drawn whole, so drawn a step at a time.
+    assert.match(await page.textContent("#untraced"), /too many to draw at once/);
     await clean(page, "dots and boxes");
     checks += 2;
   }

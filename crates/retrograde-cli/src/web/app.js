@@ -60,94 +60,127 @@ let start = null;
 
 // The line played: each entry a position's answer and the move that led
 // there ({written} or null for the first); `at` the one shown. Undo and
-// redo move `at`; a new move cuts the line after it.
-const line = [];
+// redo move `at`; a new move cuts the line after it. Each game (a new one
+// from the start, the address or Go) is kept, so that Back finds it.
+const games = new Map();
+let gameId = 0;
+let line = [];
 let at = -1;
 const current = () => line[at];
+
+// The browser's history, as far as the page made it: `stack[pos]` is the
+// entry shown, each {game, ply, idx}. Playing a move pushes an entry; Undo
+// and Redo step through the entries where they are the plies before and
+// after, so that Back and Forward are Undo and Redo.
+const stack = [];
+let pos = -1;
+function remember(mode) {
+  if (mode === "none") return;
+  if (mode === "push") { pos += 1; stack.length = pos; } else if (pos < 0) pos = 0;
+  const state = { game: gameId, ply: at, idx: pos };
+  stack[pos] = state;
+  const hash = `#${encodeURIComponent(current().answer.position)}`;
+  if (mode === "push") history.pushState(state, "", hash); else history.replaceState(state, "", hash);
+}
+
+// Every change of the position shown counts: an answer that arrives after
+// the user went elsewhere is dropped.
+let epoch = 0;
 
 async function fetchAnswer(position) {
   return api(`/api/query?position=${encodeURIComponent(position)}`);
 }
 
-// Plays move `i` of the position shown.
-// One request at a time: a double click, or `b` held down, plays one move
-// per position shown, never the same move twice.
+// Plays move `i` of the position shown. One request at a time: a double
+// click, or `b` held down, plays one move per position shown, never the
+// same move twice.
 let busy = false;
 async function playMove(i) {
   if (busy || at < 0) return;
   const a = current().answer;
   const m = a.moves[i];
   if (!m) return;
-  if (line[at + 1] && line[at + 1].answer.position === m.position) {
-    at += 1;
-    show();
+  const written = a.after[i] ? a.after[i].written : m.move;
+  if (line[at + 1] && line[at + 1].answer.position === m.position && line[at + 1].written === written) {
+    goTo(at + 1, "push");
     return;
   }
   busy = true;
+  const asked = epoch;
   try {
     const next = await fetchAnswer(m.position);
+    if (asked !== epoch) return;
     line.length = at + 1;
-    line.push({ answer: next, written: a.after[i] ? a.after[i].written : m.move });
+    line.push({ answer: next, written });
     at += 1;
+    epoch += 1;
     $("error").textContent = "";
-    show();
+    show("push");
   } catch (e) {
-    $("error").textContent = e.message;
+    if (asked === epoch) $("error").textContent = e.message;
   } finally {
     busy = false;
   }
 }
 
 // A new game from `position`; the game so far stays if it is no position.
-// `fromAddress`: the position came from the address, whose spelling the
-// game's own replaces without a new entry in the history (Back stays a
-// way back).
-async function restart(position, fromAddress = false) {
-  if (busy) return false;
-  busy = true;
+// `mode`: "push" makes a new entry in the history; "replace" (a position
+// from the address) writes the game's own spelling over the address's.
+async function restart(position, mode = "push") {
+  const asked = ++epoch;
   try {
     const first = await fetchAnswer(position);
-    line.length = 0;
-    line.push({ answer: first, written: null });
+    if (asked !== epoch) return false;
+    gameId = games.size + 1;
+    line = [{ answer: first, written: null }];
+    games.set(gameId, line);
     at = 0;
     $("error").textContent = "";
-    show(fromAddress);
+    show(mode);
     return true;
   } catch (e) {
-    $("error").textContent = e.message;
+    if (asked === epoch) $("error").textContent = e.message;
     return false;
-  } finally {
-    busy = false;
   }
 }
 
-function goTo(ply) {
+function goTo(ply, mode = "replace") {
   if (ply < 0 || ply >= line.length || ply === at) return;
+  epoch += 1;
   at = ply;
   $("error").textContent = "";
-  show();
+  show(mode);
+}
+
+// Undo and Redo: Back and Forward where those are the plies before and
+// after.
+function undo() {
+  const prev = stack[pos - 1];
+  if (prev && prev.game === gameId && prev.ply === at - 1) history.back(); else goTo(at - 1);
+}
+function redo() {
+  const next = stack[pos + 1];
+  if (next && next.game === gameId && next.ply === at + 1) history.forward(); else goTo(at + 1);
 }
 
 // Whether the player to move at ply `i` is the one who moved first: the
-// game says who moves, or (a graph without owners) the plies alternate.
+// game says who moves, or (a graph without owners, a game over with nobody
+// to move) the plies alternate.
 function firstMoves(i) {
   const a = line[i].answer, b = line[0].answer;
-  if (a.to_move === "the player to move") return i % 2 === 0;
+  if (a.to_move === "the player to move" || b.to_move === "the player to move") return i % 2 === 0;
+  if (a.to_move === "nobody") return i === 0 || !firstMoves(i - 1);
   return a.to_move === b.to_move;
 }
 
-function show(replace = false) {
+// Shows the position at `at`; `mode` says what the history gets (see
+// `remember`).
+function show(mode = "replace") {
   const entry = current();
   const a = entry.answer;
   $("notation").value = a.position;
-  if (decodeHash() !== a.position) {
-    const hash = `#${encodeURIComponent(a.position)}`;
-    if (replace) history.replaceState(null, "", hash); else location.hash = hash;
-  }
-  // Where the keyboard was: on the board (or its chooser) it comes back to
-  // the board, on the move buttons to the first of them.
-  const was = document.activeElement;
-  const focus = !was || !was.closest ? null : was.closest("#board, #choose") ? "board" : was.closest("#moves") ? "moves" : null;
+  remember(mode);
+  const focus = focusKind();
   $("choose").hidden = true;
   const status = $("status");
   status.textContent = "";
@@ -156,6 +189,7 @@ function show(replace = false) {
   status.dataset.outcome = a.outcome;
   status.dataset.remoteness = a.remoteness === null ? "" : a.remoteness;
   $("hint").hidden = true;
+  for (const id of ["moves-title", "chart-title", "legend"]) $(id).hidden = false;
   selected = null;
   if (info.graph) drawNeighbourhood(a); else drawBoard(a);
   drawMoves(a);
@@ -165,13 +199,28 @@ function show(replace = false) {
   $("redo").disabled = at >= line.length - 1;
   $("best").disabled = a.moves.length === 0;
   $("restart").disabled = false;
-  if (focus === "board") {
-    const to = document.querySelector("#board td.selected, #board td.target, #board td.from, #board g.move");
-    if (to) to.focus();
-  } else if (focus === "moves") {
-    const to = document.querySelector("#moves button");
-    if (to) to.focus();
-  }
+  refocus(focus);
+}
+
+// Where the keyboard was, so that a redrawn page gives it back: on the
+// board (or its chooser), the moves, the record, or a button that a redraw
+// may disable.
+function focusKind() {
+  const was = document.activeElement;
+  if (!was || !was.closest) return null;
+  if (was.closest("#board, #choose")) return "board";
+  if (was.closest("#moves")) return "moves";
+  if (was.closest("#record")) return "record";
+  if (was.closest("#play .buttons")) return was;
+  return null;
+}
+function refocus(kind) {
+  let to = null;
+  if (kind === "board") to = document.querySelector("#board td.selected, #board td.target, #board td.from, #board g.move");
+  else if (kind === "moves") to = document.querySelector("#moves button");
+  else if (kind === "record") to = document.querySelector('#record button[aria-current="true"]');
+  else if (kind instanceof HTMLElement && kind.disabled) to = [...kind.parentNode.querySelectorAll("button")].find((b) => !b.disabled);
+  if (to) to.focus();
 }
 
 function drawMoves(a) {
@@ -355,6 +404,7 @@ const resting = () => (placing ? null : sole);
 function fillCell(td, c, row, col) {
   const game = info.game;
   td.textContent = "";
+  td.removeAttribute("aria-label");
   td.dataset.piece = c;
   if (game === "chess") {
     td.className = (row + col) % 2 === 0 ? "light" : "dark";
@@ -375,6 +425,18 @@ function fillCell(td, c, row, col) {
   }
 }
 
+// A move whose board after it is no board (the lion captured: the game
+// over): the squares its name gives in the board's own names ("Lc1xb2":
+// from c1 to b2), if it names a square with a piece and another.
+function fromName(name) {
+  if (!board.files || !name) return null;
+  const cells = new Map();
+  board.rows.forEach((row, r) => row.cells.forEach((_, c) => cells.set(cellName(r, c), [r, c])));
+  const found = [...name.matchAll(/[a-z][0-9]+/g)].map((m) => cells.get(m[0])).filter((rc) => rc);
+  if (found.length !== 2 || EMPTY.has(board.rows[found[0][0]].cells[found[0][1]])) return null;
+  return { from: found[0], to: [found[1]] };
+}
+
 function cellName(r, c) {
   const file = board.files ? board.files[c] : null;
   const rank = board.rows[r].label;
@@ -385,13 +447,17 @@ function drawBoard(a) {
   const box = $("board");
   box.textContent = "";
   board = parseBoard(a.board);
-  geometry = a.moves.map((m, i) => (a.after[i] ? changes(board, parseBoard(a.after[i].board)) : null));
+  geometry = a.moves.map((m, i) => (a.after[i] ? changes(board, parseBoard(a.after[i].board)) || fromName(a.after[i].written) : null));
   const table = el("table", { class: `board ${info.game}${board.spaced ? "" : " chars"}` });
+  // The squares the last move changed, marked as chess sites mark them.
+  const last = at > 0 ? changes(parseBoard(line[at - 1].answer.board), board) : null;
+  const lastCells = new Set(last ? [last.from, ...last.to].filter((rc) => rc).map(key) : []);
   const cols = Math.max(...board.rows.map((r) => r.cells.length + (r.label === null ? 0 : 1)));
   const room = Math.min(window.innerWidth, document.body.clientWidth || window.innerWidth) - 48;
   const most = board.spaced || info.game === "cop-thief" ? 48 : 32;
   const cell = Math.max(board.spaced ? 22 : 12, Math.min(most, Math.floor(room / Math.max(cols, 1))));
   table.style.setProperty("--cell", `${cell}px`);
+  if (cell < 40) table.classList.add("small");
   const labelled = board.rows.some((r) => r.label !== null);
   board.rows.forEach((row, r) => {
     const tr = el("tr");
@@ -400,6 +466,7 @@ function drawBoard(a) {
       const td = el("td");
       fillCell(td, c, r, col);
       td.dataset.cell = `${r},${col}`;
+      if (lastCells.has(`${r},${col}`)) td.dataset.last = "true";
       tr.appendChild(td);
     });
     table.appendChild(tr);
@@ -412,10 +479,11 @@ function drawBoard(a) {
   }
   box.appendChild(table);
   for (const n of board.notes) box.appendChild(el("p", { class: "notes" }, n));
+  placing = geometry.some((g) => g && !g.from && g.to.length);
+  if (placing && geometry.some((g) => g && g.from)) box.appendChild(el("p", { class: "howto" }, "Click a piece to move it, or a coloured empty square to place a piece from the hand."));
   // Where one piece moves (the cop, the thief), it is picked up already.
   const froms = new Set(geometry.filter((g) => g && g.from).map((g) => key(g.from)));
   sole = froms.size === 1 ? [...froms][0] : null;
-  placing = geometry.some((g) => g && !g.from && g.to.length);
   if (sole !== null) {
     selected = resting();
     // A move that changes no square (the cop or the thief staying put) is
@@ -495,7 +563,7 @@ function choose(ms) {
     box.appendChild(b);
   }
   const cancel = el("button", { type: "button" }, "Cancel");
-  cancel.addEventListener("click", () => { box.hidden = true; });
+  cancel.addEventListener("click", () => { box.hidden = true; refocus("board"); });
   box.appendChild(cancel);
   box.hidden = false;
   box.querySelector("button").focus();
@@ -513,6 +581,7 @@ function paintTargets() {
     td.classList.remove("target", "from", "selected", ...OUTCOMES);
     td.removeAttribute("tabindex");
     td.removeAttribute("role");
+    delete td.dataset.named;
     const h = td.querySelector(".hint");
     if (h) h.remove();
     fillCell(td, td.dataset.piece, ...td.dataset.cell.split(",").map(Number));
@@ -525,7 +594,9 @@ function paintTargets() {
       td.classList.add("from");
       td.setAttribute("tabindex", "0");
       td.setAttribute("role", "button");
-      td.setAttribute("aria-label", `${cellName(...g.from)}: pick up`);
+      const what = td.getAttribute("aria-label") || td.title;
+      if (!td.dataset.named) td.setAttribute("aria-label", `${cellName(...g.from)}: ${what ? `${what}, ` : ""}pick up`);
+      td.dataset.named = "1";
       if (selected === key(g.from)) td.classList.add("selected");
     }
     const mine = g.from ? selected === key(g.from) : selected === null;
@@ -776,7 +847,7 @@ class Replay {
         let open = 0;
         for (const s of ev) if (s.outcome) term[s.outcome]++; else open++;
         const parts = [];
-        if (term.lose) parts.push(`${term.lose} lost (no move)`);
+        if (term.lose) parts.push(`${term.lose} lost (no move: the game is over)`);
         if (term.win) parts.push(`${term.win} won`);
         if (term.tie) parts.push(`${term.tie} tied`);
         text = `Set-up: the game-over positions get their values in 0 plies: ${parts.join(", ") || "none"}; the wins and losses join the queue. ` +
@@ -792,14 +863,14 @@ class Replay {
       case "edge": {
         const decided = ev[1] && ev[1].event === "decided" ? ev[1] : null;
         const kept = owners && owners[e.from] === owners[e.to];
-        const mover = kept ? `${name(e.from)}'s player, who moves again there` : "the player who moves there";
+        const mover = kept ? `the player to move there (${name(e.from)}'s, who moves again)` : "the player to move there";
         text = `The move ${name(e.from)} \u2192 ${name(e.to)} is read backwards: `;
         if (!decided) {
           text += this.status[e.from] !== "open"
             ? `${name(e.from)} is decided already.`
-            : `${name(e.to)} is ${kept ? "lost" : "won"} by ${mover}, so this move loses. ${name(e.from)} has ${e.left} move${e.left === 1 ? "" : "s"} left that might not lose.`;
+            : `${name(e.to)} is a ${kept ? "loss" : "win"} for ${mover}, so this move loses. ${name(e.from)} has ${e.left} move${e.left === 1 ? "" : "s"} left that might not lose.`;
         } else if (decided.outcome === "win") {
-          text += `${name(e.to)} is ${kept ? "won" : "lost"} by ${mover}, so ${name(e.from)} wins by moving there: a win in ${decided.remoteness}. It joins the queue.`;
+          text += `${name(e.to)} is a ${kept ? "win" : "loss"} for ${mover}, so ${name(e.from)} wins by moving there: a win in ${decided.remoteness}. It joins the queue.`;
         } else if (decided.outcome === "lose") {
           text += `that was the last of ${name(e.from)}'s moves that might not lose. Every move of ${name(e.from)} loses: a loss in ${decided.remoteness}. It joins the queue.`;
         } else {
@@ -832,7 +903,8 @@ function go(k) {
   $("explain").textContent = replay.describe(replay.done);
   const c = replay.counts;
   const open = replay.trace.labels.length - c.win - c.lose - c.tie - c.draw;
-  $("counts").textContent = `Decided: ${c.win} wins, ${c.lose} losses, ${c.tie} ties, ${c.draw} draws; ${open} undecided.`;
+  const n = (x) => x.toLocaleString("en");
+  $("counts").textContent = `Decided: ${n(c.win)} wins, ${n(c.lose)} losses, ${n(c.tie)} ties, ${n(c.draw)} draws; ${n(open)} undecided.`;
   $("stepinfo").textContent = `step ${replay.done} of ${replay.steps}`;
   $("stepinfo").dataset.step = replay.done;
   drawChips();
@@ -845,15 +917,17 @@ function drawChips() {
   if (!q.length) box.appendChild(el("span", {}, "empty"));
   for (const v of q) {
     const s = replay.status[v];
-    const chip = el("button", { type: "button", class: `chip ${s}`, title: `${replay.trace.labels[v]}: ${NAMES[s]} in ${replay.rem[v]}` },
+    // On the lesson a chip shows its position's board; elsewhere it is a label.
+    const chip = el(lesson ? "button" : "span", { class: `chip ${s}`, title: `${replay.trace.labels[v]}: ${NAMES[s]} in ${replay.rem[v]}` },
       `${chipName(v)} ${shortValue(s, replay.rem[v])}`);
+    if (lesson) chip.type = "button";
     chip.dataset.vertex = v;
     if (lesson && lesson.inSlice(v)) chip.classList.add("here");
     chip.addEventListener("click", () => { if (lesson) { $("follow").checked = false; lesson.focus(v); view(); drawChips(); } });
     box.appendChild(chip);
   }
   const more = replay.queue.length - replay.head - q.length;
-  if (more > 0) box.appendChild(el("span", {}, `and ${more} more`));
+  if (more > 0) box.appendChild(el("span", {}, `and ${more.toLocaleString("en")} more`));
 }
 
 function chipName(v) {
@@ -900,9 +974,9 @@ function setupControls() {
   };
 }
 
-// -- the whole graph (up to 200 positions), or around each step beyond.
+// -- the whole graph (up to WHOLE positions), or around each step beyond.
 
-const WHOLE = 200;
+const WHOLE = 60; // beyond, the drawing is a tangle: a step at a time
 let layout = [];
 
 function forceLayout(n, edges) {
@@ -1000,7 +1074,7 @@ function drawGraph(svg, vs, pos, edges, r) {
       svgEl("title", {}, label),
       svgEl("circle", { cx: x, cy: y, r, stroke: "#1a1a1a" }),
       svgEl("text", { class: "name", x, y: y + 4, "text-anchor": "middle", "font-weight": 700 }, label.length > 4 ? String(v) : label),
-      svgEl("text", { class: "sub", x, y: y + r + 12, "text-anchor": "middle", fill: "#1a1a1a" }, ""),
+      svgEl("text", { class: "sub", x, y: y + r + 12, "text-anchor": "middle", fill: "#1a1a1a", stroke: "#fff", "stroke-width": 3, "paint-order": "stroke" }, ""),
     );
     svg.appendChild(g);
   }
@@ -1233,6 +1307,7 @@ function decodeHash() {
 function noPosition() {
   $("status").textContent = "No position yet: type one above and press Go.";
   for (const id of ["undo", "redo", "best", "restart"]) $(id).disabled = true;
+  for (const id of ["moves-title", "chart-title", "legend"]) $(id).hidden = true;
   const hint = $("hint");
   hint.textContent = "";
   if (info.example) {
@@ -1251,13 +1326,23 @@ function keys(ev) {
   const t = ev.target;
   if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return;
   if (at < 0) return;
+  // The game's keys are the play section's: the animation's buttons keep
+  // theirs, and Home and End scroll the page unless the game has the focus.
+  if (t.closest && t.closest("#watch")) return;
+  if ((ev.key === "Home" || ev.key === "End") && !(t.closest && t.closest("#play"))) return;
   const acts = {
-    ArrowLeft: () => goTo(at - 1),
-    ArrowRight: () => goTo(at + 1),
+    ArrowLeft: undo,
+    ArrowRight: redo,
     Home: () => goTo(0),
     End: () => goTo(line.length - 1),
     b: () => { if (current().answer.moves.length) playMove(0); },
-    Escape: () => { selected = resting(); $("choose").hidden = true; paintTargets(); },
+    Escape: () => {
+      const kind = focusKind();
+      selected = resting();
+      $("choose").hidden = true;
+      paintTargets();
+      refocus(kind);
+    },
   };
   const act = acts[ev.key];
   if (act) { ev.preventDefault(); act(); }
@@ -1276,8 +1361,8 @@ async function main() {
   if (asked === undefined) $("error").textContent = "The address's position is not percent-encoded text: opening the start.";
   start = info.start !== null ? info.start : (info.graph ? "0" : null);
   $("goto").addEventListener("submit", (ev) => { ev.preventDefault(); restart($("notation").value.trim()); });
-  $("undo").onclick = () => goTo(at - 1);
-  $("redo").onclick = () => goTo(at + 1);
+  $("undo").onclick = undo;
+  $("redo").onclick = redo;
   $("best").onclick = () => { if (at >= 0 && current().answer.moves.length) playMove(0); };
   // The game's start, or where this game began.
   $("restart").onclick = () => { if (start !== null) restart(start); else goTo(0); };
@@ -1290,20 +1375,48 @@ async function main() {
   // Back and Forward, or an address typed: the position it names.
   window.addEventListener("hashchange", () => {
     const p = decodeHash();
+    if (at >= 0 && p === current().answer.position) return; // shown already
+    // An entry the page made (Back after a reload): its place; one typed: a
+    // new entry.
+    if (history.state && typeof history.state.idx === "number") pos = history.state.idx;
+    else { pos += 1; stack.length = pos; }
     if (p === undefined) { $("error").textContent = "The address's position is not percent-encoded text: the position shown stays."; return; }
-    if (!p || (at >= 0 && p === current().answer.position)) return;
-    const i = line.findIndex((e) => e.answer.position === p);
-    if (i >= 0) goTo(i); else restart(p, true);
+    if (!p) return;
+    // The position in the game played, the nearest to the one shown (a
+    // position met twice), or a new game from it.
+    let i = -1;
+    line.forEach((e, j) => { if (e.answer.position === p && (i < 0 || Math.abs(j - at) < Math.abs(i - at))) i = j; });
+    if (i >= 0) goTo(i); else restart(p, "replace");
   });
   window.addEventListener("resize", () => {
     if (at < 0) return;
-    if (!info.graph) drawBoard(current().answer);
+    if (!info.graph) {
+      const kind = focusKind(), keep = selected;
+      drawBoard(current().answer);
+      if (keep !== null && leaves(keep)) { selected = keep; paintTargets(); }
+      refocus(kind);
+    }
     drawChart();
   });
-  const opened = asked && (await restart(asked, true));
+  // Back and Forward through the entries the page made: their game and ply.
+  window.addEventListener("popstate", (ev) => {
+    const s = ev.state;
+    if (!s || !games.has(s.game)) return; // the address's position: hashchange opens it
+    const game = games.get(s.game);
+    if (s.ply >= game.length || game[s.ply].answer.position !== decodeHash()) return;
+    pos = s.idx;
+    epoch += 1;
+    gameId = s.game;
+    line = game;
+    at = s.ply;
+    $("error").textContent = "";
+    show("none");
+  });
+  if (history.state && typeof history.state.idx === "number") pos = history.state.idx;
+  const opened = asked && (await restart(asked, "replace"));
   if (!opened && start !== null) {
     const why = $("error").textContent;
-    await restart(start, true);
+    await restart(start, "replace");
     $("error").textContent = why;
   }
   if (at < 0) noPosition();
