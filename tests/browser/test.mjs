@@ -557,6 +557,9 @@ try {
     await clean(page, "graph");
     const phone = await newPage(PHONE);
     await ready(phone, url);
+    // Drawn at the phone's width: its circles and words not shrunk.
+    const drawn = await phone.locator("#graph").evaluate((g) => [Number(g.getAttribute("viewBox").split(" ")[2]), g.getBoundingClientRect().width]);
+    assert.ok(Math.abs(drawn[0] - drawn[1]) <= 3, `the graph's ${drawn[0]} units shown in ${drawn[1]} px`);
     await clean(phone, "graph on a phone");
     await shot(phone, "chase-phone");
     checks += 16;

@@ -1102,8 +1102,11 @@ function wholeGraph() {
   const t = replay.trace, n = t.labels.length;
   layout = forceLayout(n, t.edges);
   const svg = $("graph");
-  const pos = new Map(layout.map((p, v) => [v, p]));
-  svg.setAttribute("viewBox", "0 0 640 630");
+  // Laid out in 640 units, drawn at the width shown (a phone's narrower):
+  // a unit a pixel, so that the circles and the text keep their size.
+  const s = Math.min(1, Math.max(300, $("watch").clientWidth || 640) / 640);
+  const pos = new Map(layout.map(([x, y], v) => [v, [x * s, y * s]]));
+  svg.setAttribute("viewBox", `0 0 ${Math.round(640 * s)} ${Math.round(630 * s)}`);
   drawGraph(svg, [...Array(n).keys()], pos, t.edges, n > 40 ? 11 : 15);
   svg.removeAttribute("hidden");
   return () => paintGraph(svg);
