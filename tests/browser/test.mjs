@@ -282,6 +282,17 @@ try {
       await fresh.goBack();
       await plyIs(2);
       assert.equal(await ply(), 2);
+      // The position shown typed in another spelling (slashes not escaped):
+      // the address is the game's again, and one Undo still undoes.
+      await fresh.evaluate(() => { location.hash = document.getElementById("notation").value; });
+      await fresh.waitForFunction(() => history.state && location.hash === `#${encodeURIComponent(document.getElementById("notation").value)}`);
+      await fresh.click("#undo");
+      await plyIs(1);
+      // A double click at a person's speed, answers fast: one move.
+      await fresh.locator("#moves button").first().dblclick();
+      await plyIs(2);
+      await fresh.waitForTimeout(500);
+      assert.equal(await ply(), 2);
       await fresh.close();
     }
     await page.evaluate((p) => { location.hash = encodeURIComponent(p); }, afterB2);
@@ -310,6 +321,18 @@ try {
     await page.waitForTimeout(700);
     assert.deepEqual(await page.locator("#record button").evaluateAll((bs) => bs.map((b) => b.title)), kept);
     assert.equal(await page.inputValue("#notation"), kept[1]);
+    // A move clicked, then Start before either answer: the move's answer,
+    // arriving after, is not added to the new game.
+    await page.locator("#record button >> nth=0").press("End");
+    await page.waitForFunction((p) => document.getElementById("notation").value === p, kept[2]);
+    await page.click("#restart");
+    await page.locator("#moves button").first().click();
+    await page.waitForTimeout(900);
+    assert.deepEqual(await page.locator("#record button").evaluateAll((bs) => bs.map((b) => b.title)), [".../.../..."]);
+    // Back: the game before it, where it was left.
+    await page.goBack();
+    await page.waitForFunction((p) => document.getElementById("notation").value === p, kept[2]);
+    assert.equal(await page.locator("#record button").count(), 3);
     await page.unroute("**/api/query*");
     // The squares the last move changed are marked.
     await page.locator("body").press("ArrowRight");
@@ -549,6 +572,12 @@ try {
     await page.waitForFunction(() => document.querySelector('#record button[aria-current="true"]').dataset.ply === "3");
     await page.evaluate(() => { location.hash = "5"; });
     await page.waitForFunction(() => document.querySelector('#record button[aria-current="true"]').dataset.ply === "2");
+    // Another spelling of a position of the game ("06" for 6): its ply, the
+    // game kept, the address in the game's spelling.
+    await page.evaluate(() => { location.hash = "06"; });
+    await page.waitForFunction(() => document.querySelector('#record button[aria-current="true"]').dataset.ply === "1");
+    assert.equal(await page.locator("#record button").count(), 4);
+    assert.equal(hashOf(page), "6");
     // The queue's chips are labels here, not buttons that do nothing.
     await page.click("#first");
     await page.click("#step");

@@ -63,7 +63,8 @@ let start = null;
 // redo move `at`; a new move cuts the line after it. Each game (a new one
 // from the start, the address or Go) is kept, so that Back finds it.
 const games = new Map();
-let gameId = 0;
+const SESSION = Math.random().toString(36).slice(2); // game ids unique across reloads
+let gameId = null;
 let line = [];
 let at = -1;
 const current = () => line[at];
@@ -126,12 +127,20 @@ async function playMove(i) {
 // A new game from `position`; the game so far stays if it is no position.
 // `mode`: "push" makes a new entry in the history; "replace" (a position
 // from the address) writes the game's own spelling over the address's.
-async function restart(position, mode = "push") {
+// `near`: a position of the game played (in any spelling the game reads)
+// is its nearest ply there, not a new game.
+async function restart(position, mode = "push", near = false) {
   const asked = ++epoch;
   try {
     const first = await fetchAnswer(position);
     if (asked !== epoch) return false;
-    gameId = games.size + 1;
+    epoch += 1;
+    const i = near ? nearest(first.position) : -1;
+    if (i >= 0) {
+      if (i === at) { remember("replace"); $("notation").value = first.position; $("error").textContent = ""; } else goTo(i, mode);
+      return true;
+    }
+    gameId = `${SESSION}:${games.size + 1}`;
     line = [{ answer: first, written: null }];
     games.set(gameId, line);
     at = 0;
@@ -145,8 +154,9 @@ async function restart(position, mode = "push") {
 }
 
 function goTo(ply, mode = "replace") {
-  if (ply < 0 || ply >= line.length || ply === at) return;
-  epoch += 1;
+  if (ply < 0 || ply >= line.length) return;
+  epoch += 1; // even to the ply shown: an answer on its way is dropped
+  if (ply === at) return;
   at = ply;
   $("error").textContent = "";
   show(mode);
@@ -154,13 +164,23 @@ function goTo(ply, mode = "replace") {
 
 // Undo and Redo: Back and Forward where those are the plies before and
 // after.
+// The page shows the ply at once; the browser's step follows, and its
+// popstate finds the page there already.
 function undo() {
   const prev = stack[pos - 1];
-  if (prev && prev.game === gameId && prev.ply === at - 1) history.back(); else goTo(at - 1);
+  if (prev && prev.game === gameId && prev.ply === at - 1) { pos -= 1; goTo(at - 1, "none"); history.back(); } else goTo(at - 1);
 }
 function redo() {
   const next = stack[pos + 1];
-  if (next && next.game === gameId && next.ply === at + 1) history.forward(); else goTo(at + 1);
+  if (next && next.game === gameId && next.ply === at + 1) { pos += 1; goTo(at + 1, "none"); history.forward(); } else goTo(at + 1);
+}
+
+// The ply of the game played showing `position`, the nearest to the one
+// shown (a position met twice); -1 if none.
+function nearest(position) {
+  let i = -1;
+  line.forEach((e, j) => { if (e.answer.position === position && (i < 0 || Math.abs(j - at) < Math.abs(i - at))) i = j; });
+  return i;
 }
 
 // Whether the player to move at ply `i` is the one who moved first: the
@@ -1338,7 +1358,7 @@ function keys(ev) {
     ArrowRight: redo,
     Home: () => goTo(0),
     End: () => goTo(line.length - 1),
-    b: () => { if (current().answer.moves.length) playMove(0); },
+    b: () => { if (!ev.repeat && current().answer.moves.length) playMove(0); },
     Escape: () => {
       const kind = focusKind();
       selected = resting();
@@ -1375,21 +1395,31 @@ async function main() {
     catch { $("notation").select(); $("copied").textContent = "selected: press Ctrl-C"; }
   };
   document.addEventListener("keydown", keys);
+  // The second click of a double click on what plays moves is no second
+  // move (the first has drawn new buttons and squares under the pointer).
+  document.addEventListener("click", (ev) => {
+    if (ev.detail > 1 && ev.target.closest && ev.target.closest("#moves, #board, #choose, #best")) { ev.stopPropagation(); ev.preventDefault(); }
+  }, true);
   // Back and Forward, or an address typed: the position it names.
   window.addEventListener("hashchange", () => {
     const p = decodeHash();
-    if (at >= 0 && p === current().answer.position) return; // shown already
+    const ours = history.state && typeof history.state.idx === "number";
+    // Back or Forward that popstate has shown already.
+    if (ours && at >= 0 && p === current().answer.position) return;
     // An entry the page made (Back after a reload): its place; one typed: a
-    // new entry.
-    if (history.state && typeof history.state.idx === "number") pos = history.state.idx;
+    // new entry, which gets the position's own spelling.
+    if (ours) pos = history.state.idx;
     else { pos += 1; stack.length = pos; }
-    if (p === undefined) { $("error").textContent = "The address's position is not percent-encoded text: the position shown stays."; return; }
-    if (!p) return;
-    // The position in the game played, the nearest to the one shown (a
-    // position met twice), or a new game from it.
-    let i = -1;
-    line.forEach((e, j) => { if (e.answer.position === p && (i < 0 || Math.abs(j - at) < Math.abs(i - at))) i = j; });
-    if (i >= 0) goTo(i); else restart(p, "replace");
+    epoch += 1;
+    if (p === undefined || !p) {
+      if (p === undefined) $("error").textContent = "The address's position is not percent-encoded text: the position shown stays.";
+      if (at >= 0) remember("replace");
+      return;
+    }
+    // The position in the game played (the nearest ply), or a new game.
+    const i = nearest(p);
+    if (i >= 0) { if (i === at) remember("replace"); else goTo(i); return; }
+    restart(p, "replace", true).then((ok) => { if (!ok && at >= 0 && decodeHash() === p) remember("replace"); });
   });
   window.addEventListener("resize", () => {
     if (at < 0) return;
@@ -1404,10 +1434,12 @@ async function main() {
   // Back and Forward through the entries the page made: their game and ply.
   window.addEventListener("popstate", (ev) => {
     const s = ev.state;
-    if (!s || !games.has(s.game)) return; // the address's position: hashchange opens it
+    if (!s) return; // a typed address: hashchange opens it
+    pos = s.idx;
+    if (!games.has(s.game)) return; // a game before a reload: hashchange opens its position
     const game = games.get(s.game);
     if (s.ply >= game.length || game[s.ply].answer.position !== decodeHash()) return;
-    pos = s.idx;
+    if (s.game === gameId && s.ply === at) return; // shown already (Undo, Redo)
     epoch += 1;
     gameId = s.game;
     line = game;
