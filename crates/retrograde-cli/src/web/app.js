@@ -92,12 +92,11 @@ async function fetchAnswer(position) {
   return api(`/api/query?position=${encodeURIComponent(position)}`);
 }
 
-// Plays move `i` of the position shown. One request at a time: a double
-// click, or `b` held down, plays one move per position shown, never the
-// same move twice.
-let busy = false;
+// Plays move `i` of the position shown. The first answer for a ply wins:
+// it moves the epoch on, so a second click's answer (or `b` pressed twice)
+// is dropped, never the same move played twice.
 async function playMove(i) {
-  if (busy || at < 0) return;
+  if (at < 0) return;
   const a = current().answer;
   const m = a.moves[i];
   if (!m) return;
@@ -106,7 +105,6 @@ async function playMove(i) {
     goTo(at + 1, "push");
     return;
   }
-  busy = true;
   const asked = epoch;
   try {
     const next = await fetchAnswer(m.position);
@@ -119,8 +117,6 @@ async function playMove(i) {
     show("push");
   } catch (e) {
     if (asked === epoch) $("error").textContent = e.message;
-  } finally {
-    busy = false;
   }
 }
 
@@ -137,7 +133,7 @@ async function restart(position, mode = "push", near = false) {
     epoch += 1;
     const i = near ? nearest(first.position) : -1;
     if (i >= 0) {
-      if (i === at) { remember("replace"); $("notation").value = first.position; $("error").textContent = ""; } else goTo(i, mode);
+      goTo(i, mode);
       return true;
     }
     gameId = `${SESSION}:${games.size + 1}`;
@@ -153,27 +149,30 @@ async function restart(position, mode = "push", near = false) {
   }
 }
 
+// Even to the ply shown, an answer on its way is dropped, and the entry
+// gets the position's own spelling (an address typed in another).
 function goTo(ply, mode = "replace") {
   if (ply < 0 || ply >= line.length) return;
-  epoch += 1; // even to the ply shown: an answer on its way is dropped
-  if (ply === at) return;
-  at = ply;
+  epoch += 1;
   $("error").textContent = "";
+  if (ply === at) { remember(mode); return; }
+  at = ply;
   show(mode);
 }
 
-// Undo and Redo: Back and Forward where those are the plies before and
-// after.
-// The page shows the ply at once; the browser's step follows, and its
-// popstate finds the page there already.
-function undo() {
-  const prev = stack[pos - 1];
-  if (prev && prev.game === gameId && prev.ply === at - 1) { pos -= 1; goTo(at - 1, "none"); history.back(); } else goTo(at - 1);
+// Undo (d = -1) and Redo (+1): Back and Forward where those are the plies
+// before and after. The page shows the ply at once; the browser's step
+// follows, and its popstate finds the page there already.
+function step(d) {
+  const s = stack[pos + d];
+  if (s && s.game === gameId && s.ply === at + d) { pos += d; goTo(at + d, "none"); history.go(d); } else goTo(at + d);
 }
-function redo() {
-  const next = stack[pos + 1];
-  if (next && next.game === gameId && next.ply === at + 1) { pos += 1; goTo(at + 1, "none"); history.forward(); } else goTo(at + 1);
-}
+const undo = () => step(-1);
+const redo = () => step(1);
+
+// Whether the history's entry shown is one the page made (it carries its
+// place).
+const ownEntry = () => history.state !== null && typeof history.state.idx === "number";
 
 // The ply of the game played showing `position`, the nearest to the one
 // shown (a position met twice); -1 if none.
@@ -184,12 +183,13 @@ function nearest(position) {
 }
 
 // Whether the player to move at ply `i` is the one who moved first: the
-// game says who moves, or (a graph without owners, a game over with nobody
-// to move) the plies alternate.
+// game says who moves, or the plies alternate (a graph without owners; a
+// game over naming someone who never moved in it, as "nobody" after the
+// lion's capture).
 function firstMoves(i) {
   const a = line[i].answer, b = line[0].answer;
   if (a.to_move === "the player to move" || b.to_move === "the player to move") return i % 2 === 0;
-  if (a.to_move === "nobody") return i === 0 || !firstMoves(i - 1);
+  if (!a.moves.length && !line.some((e) => e.answer.moves.length && e.answer.to_move === a.to_move)) return i === 0 || !firstMoves(i - 1);
   return a.to_move === b.to_move;
 }
 
@@ -209,7 +209,7 @@ function show(mode = "replace") {
   status.dataset.outcome = a.outcome;
   status.dataset.remoteness = a.remoteness === null ? "" : a.remoteness;
   $("hint").hidden = true;
-  for (const id of ["moves-title", "chart-title", "legend"]) $(id).hidden = false;
+  for (const id of GAME_PARTS) $(id).hidden = false;
   selected = null;
   if (info.graph) drawNeighbourhood(a); else drawBoard(a);
   drawMoves(a);
@@ -601,7 +601,6 @@ function paintTargets() {
     td.classList.remove("target", "from", "selected", ...OUTCOMES);
     td.removeAttribute("tabindex");
     td.removeAttribute("role");
-    delete td.dataset.named;
     const h = td.querySelector(".hint");
     if (h) h.remove();
     fillCell(td, td.dataset.piece, ...td.dataset.cell.split(",").map(Number));
@@ -611,12 +610,13 @@ function paintTargets() {
     if (!g) return;
     if (g.from) {
       const td = table.querySelector(`td[data-cell="${key(g.from)}"]`);
+      if (!td.classList.contains("from")) { // the piece's first move: named once
+        const what = td.getAttribute("aria-label") || td.title;
+        td.setAttribute("aria-label", `${cellName(...g.from)}: ${what ? `${what}, ` : ""}pick up`);
+      }
       td.classList.add("from");
       td.setAttribute("tabindex", "0");
       td.setAttribute("role", "button");
-      const what = td.getAttribute("aria-label") || td.title;
-      if (!td.dataset.named) td.setAttribute("aria-label", `${cellName(...g.from)}: ${what ? `${what}, ` : ""}pick up`);
-      td.dataset.named = "1";
       if (selected === key(g.from)) td.classList.add("selected");
     }
     const mine = g.from ? selected === key(g.from) : selected === null;
@@ -688,6 +688,7 @@ function drawNeighbourhood(a) {
   // too, for its self-loops); parallel moves share it, drawn side by side.
   const slots = [...new Set(shown.map((m) => m.position))];
   const count = new Map();
+  const clip = (text) => (text.length > 18 ? `${text.slice(0, 17)}\u2026` : text);
   const halo = { stroke: "#fff", "stroke-width": 4, "paint-order": "stroke", "stroke-linejoin": "round" };
   shown.forEach((m, i) => {
     const slot = slots.indexOf(m.position);
@@ -715,8 +716,7 @@ function drawNeighbourhood(a) {
           svgEl("circle", { cx: x, cy: y, r: 18, fill: `var(--${there})`, stroke: "#1a1a1a" }),
           svgEl("text", { x, y: y + 4, "text-anchor": "middle", fill: ON[there], "font-weight": 700 }, shortValue(there, m.remoteness === null ? null : m.remoteness - 1)),
         );
-        const name = m.position.length > 18 ? `${m.position.slice(0, 17)}\u2026` : m.position;
-        g.appendChild(svgEl("text", { x: x + 24 * ux, y: y + 24 * uy + dy, "text-anchor": anchor, fill: "#1a1a1a" }, name));
+        g.appendChild(svgEl("text", { x: x + 24 * ux, y: y + 24 * uy + dy, "text-anchor": anchor, fill: "#1a1a1a" }, clip(m.position)));
       }
     }
     g.appendChild(svgEl("title", {}, `${m.move} \u2192 ${m.position}: ${valueText(m)} for the mover`));
@@ -728,11 +728,10 @@ function drawNeighbourhood(a) {
   // when a move leaves straight down.
   const down = slots.some((_, j) => Math.abs(Math.sin((2 * Math.PI * j) / slots.length - Math.PI / 2) - 1) < 0.15);
   const c = svgEl("g", { class: "here" });
-  const name = a.position.length > 18 ? `${a.position.slice(0, 17)}\u2026` : a.position;
   c.append(
     svgEl("circle", { cx, cy, r: 24, fill: `var(--${a.outcome})`, stroke: "#000", "stroke-width": 3 }),
     svgEl("text", { x: cx, y: cy + 4, "text-anchor": "middle", fill: ON[a.outcome], "font-weight": 700 }, shortValue(a.outcome, a.remoteness)),
-    svgEl("text", { x: cx + (down ? 30 : 0), y: cy + 42, "text-anchor": down ? "start" : "middle", fill: "#1a1a1a", "font-weight": 700, ...halo }, name),
+    svgEl("text", { x: cx + (down ? 30 : 0), y: cy + 42, "text-anchor": down ? "start" : "middle", fill: "#1a1a1a", "font-weight": 700, ...halo }, clip(a.position)),
   );
   svg.appendChild(c);
   box.appendChild(svg);
@@ -940,10 +939,12 @@ function drawChips() {
     // On the lesson a chip shows its position's board; elsewhere it is a label.
     const chip = el(lesson ? "button" : "span", { class: `chip ${s}`, title: `${replay.trace.labels[v]}: ${NAMES[s]} in ${replay.rem[v]}` },
       `${chipName(v)} ${shortValue(s, replay.rem[v])}`);
-    if (lesson) chip.type = "button";
     chip.dataset.vertex = v;
-    if (lesson && lesson.inSlice(v)) chip.classList.add("here");
-    chip.addEventListener("click", () => { if (lesson) { $("follow").checked = false; lesson.focus(v); view(); drawChips(); } });
+    if (lesson) {
+      chip.type = "button";
+      if (lesson.inSlice(v)) chip.classList.add("here");
+      chip.addEventListener("click", () => { $("follow").checked = false; lesson.focus(v); view(); drawChips(); });
+    }
     box.appendChild(chip);
   }
   const more = replay.queue.length - replay.head - q.length;
@@ -1327,10 +1328,13 @@ function decodeHash() {
   }
 }
 
+// What a page without a position has nothing to show in.
+const GAME_PARTS = ["moves-title", "chart-title", "legend"];
+
 function noPosition() {
   $("status").textContent = "No position yet: type one above and press Go.";
   for (const id of ["undo", "redo", "best", "restart"]) $(id).disabled = true;
-  for (const id of ["moves-title", "chart-title", "legend"]) $(id).hidden = true;
+  for (const id of GAME_PARTS) $(id).hidden = true;
   const hint = $("hint");
   hint.textContent = "";
   if (info.example) {
@@ -1403,7 +1407,7 @@ async function main() {
   // Back and Forward, or an address typed: the position it names.
   window.addEventListener("hashchange", () => {
     const p = decodeHash();
-    const ours = history.state && typeof history.state.idx === "number";
+    const ours = ownEntry();
     // Back or Forward that popstate has shown already.
     if (ours && at >= 0 && p === current().answer.position) return;
     // An entry the page made (Back after a reload): its place; one typed: a
@@ -1418,7 +1422,7 @@ async function main() {
     }
     // The position in the game played (the nearest ply), or a new game.
     const i = nearest(p);
-    if (i >= 0) { if (i === at) remember("replace"); else goTo(i); return; }
+    if (i >= 0) { goTo(i); return; }
     restart(p, "replace", true).then((ok) => { if (!ok && at >= 0 && decodeHash() === p) remember("replace"); });
   });
   window.addEventListener("resize", () => {
@@ -1447,7 +1451,7 @@ async function main() {
     $("error").textContent = "";
     show("none");
   });
-  if (history.state && typeof history.state.idx === "number") pos = history.state.idx;
+  if (ownEntry()) pos = history.state.idx;
   const opened = asked && (await restart(asked, "replace"));
   if (!opened && start !== null) {
     const why = $("error").textContent;
