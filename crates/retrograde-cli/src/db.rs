@@ -163,6 +163,19 @@ impl SaveArgs {
                         },
                     )
                 }
+                KeyOrder::Range { first, records } => writer.first_key(first).stage(
+                    files,
+                    path,
+                    &Source {
+                        records,
+                        value,
+                        keys: None,
+                        moves: None,
+                        names: None,
+                        grundy: None,
+                        owners: None,
+                    },
+                ),
                 KeyOrder::Any => {
                     writer.stage_keyed(files, path, n, |i| solution.key(i), |i| answers.value(i))
                 }

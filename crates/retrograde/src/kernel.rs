@@ -241,7 +241,7 @@ impl Phase {
 
 /// What a successor decided as `successor` (a state code) does to an
 /// undecided predecessor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Effect {
     /// The predecessor is decided at once, with this code (`WIN` or `TIE`),
     /// one ply longer than the successor.
@@ -250,6 +250,7 @@ pub enum Effect {
     /// when none is left, it is a `Lose`, one ply longer than this successor.
     CountDown,
     /// Nothing (the successor is not a decided win, loss or tie).
+    #[default]
     Nothing,
 }
 

@@ -24,6 +24,9 @@ struct Tiered {
     /// Who moves at each position, where the game names it (an arena: a
     /// move between two positions of one owner keeps the turn).
     owners: Option<Vec<Player>>,
+    /// Whether the game gives the dense rung (each tier's numbers, 64 of
+    /// them, and un-moves), so that its tiers are solved without exploring.
+    dense: bool,
 }
 
 impl Tiered {
@@ -79,6 +82,21 @@ impl TieredGame for Tiered {
     fn tier_name(&self, t: &u32) -> String {
         format!("t{t}")
     }
+    fn tier_numbers(&self, t: &u32) -> Option<std::ops::Range<u64>> {
+        self.dense
+            .then(|| u64::from(t * 64)..u64::from(t * 64 + 64))
+    }
+    fn for_each_unmove<F: FnMut(u32)>(&self, q: &u32, mut f: F) {
+        for p in self.all() {
+            let slot = self.slot(p);
+            if Tiered::tier_of(p) == Tiered::tier_of(*q)
+                && self.labels[slot].is_none()
+                && self.moves[slot].contains(q)
+            {
+                f(p);
+            }
+        }
+    }
 }
 
 fn outcome() -> impl Strategy<Value = Option<Outcome>> {
@@ -123,9 +141,15 @@ fn tiered() -> impl Strategy<Value = Tiered> {
             });
             let extra = prop::collection::vec(any::<bool>(), sizes.len());
             let owners = prop::option::of(prop::collection::vec(any::<bool>(), n as usize));
-            (Just(sizes), per.collect::<Vec<_>>(), extra, owners)
+            (
+                Just(sizes),
+                per.collect::<Vec<_>>(),
+                extra,
+                owners,
+                any::<bool>(),
+            )
         })
-        .prop_map(|(sizes, per, extra, owners)| {
+        .prop_map(|(sizes, per, extra, owners, dense)| {
             let (moves, labels): (Vec<_>, Vec<_>) = per.into_iter().unzip();
             let tiers = sizes.len();
             let mut children = vec![Vec::new(); tiers];
@@ -155,6 +179,7 @@ fn tiered() -> impl Strategy<Value = Tiered> {
                 labels,
                 children,
                 owners,
+                dense,
             }
         })
 }
@@ -202,6 +227,34 @@ proptest! {
         }
     }
 
+    /// The dense rung's un-moves check out, and its solve gives every
+    /// position the value exploring the tiers gives; the root's answers
+    /// (best moves, the certificate) hold on both.
+    #[test]
+    fn the_dense_rung_agrees_with_exploring(g in tiered()) {
+        let dense = Tiered { dense: true, ..g.clone() };
+        let explored = Tiered { dense: false, ..g };
+        for t in 0..dense.sizes.len() as u32 {
+            let check = retrograde::tier::check_unmoves(&dense, &t, 5).unwrap();
+            prop_assert!(check.is_ok(), "{:?}", check);
+        }
+        let root = dense.sizes.len() as u32 - 1;
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        TierSolver::new(a.path()).solve(&dense, &roots(&dense)).unwrap();
+        TierSolver::new(b.path()).solve(&explored, &roots(&explored)).unwrap();
+        let (_, d) = TierSolver::new(a.path()).solve_root(&dense, &root).unwrap();
+        let (_, e) = TierSolver::new(b.path()).solve_root(&explored, &root).unwrap();
+        let (da, db) = (TierDirectory::open(a.path()).unwrap(), TierDirectory::open(b.path()).unwrap());
+        for p in dense.all() {
+            prop_assert_eq!(da.value(&dense, &p).unwrap(), db.value(&explored, &p).unwrap(), "position {}", p);
+        }
+        for p in dense.tier_positions(&root) {
+            prop_assert_eq!(d.value(&p), e.value(&p), "position {}", p);
+        }
+        use retrograde::registry::GameSolution;
+        prop_assert!(d.verify(10).unwrap().is_ok());
+        prop_assert_eq!(d.start_value(), e.start_value());
+    }
 }
 
 proptest! {
@@ -254,6 +307,7 @@ fn chain() -> Tiered {
         labels: vec![None; 6],
         children: vec![vec![], vec![0], vec![1]],
         owners: None,
+        dense: false,
     }
 }
 
@@ -411,11 +465,7 @@ fn shared(
                         .solve_shared(g, &root, &seat)
                         .unwrap();
                     let values = match solution {
-                        Some(s) => g
-                            .tier_positions(&root)
-                            .iter()
-                            .map(|p| s.solution().value(&retrograde::tier::Slot::In(*p)).ok())
-                            .collect(),
+                        Some(s) => g.tier_positions(&root).iter().map(|p| s.value(p)).collect(),
                         None => Vec::new(),
                     };
                     (dir, run, values)
@@ -445,7 +495,7 @@ proptest! {
         let values: Vec<_> = g
             .tier_positions(&root)
             .iter()
-            .map(|p| solution.solution().value(&retrograde::tier::Slot::In(*p)).ok())
+            .map(|p| solution.value(p))
             .collect();
         let runs = shared(&g, root, processes);
         prop_assert_eq!(&runs[0].2, &values);

@@ -156,8 +156,14 @@ pub struct Header {
     pub block_records: u64,
     /// How the blocks are stored.
     pub compression: Compression,
-    /// The map from keys to records; `None`: keys are record numbers.
+    /// The map from keys to records; `None`: keys are record numbers
+    /// (from [`Header::first_key`]).
     pub keys: Option<KeysHeader>,
+    /// The key of record 0 where the keys are record numbers: a tier whose
+    /// positions are one range of its game's numbers keeps that range,
+    /// key `k` in record `k - first_key`. 0 for every other database.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub first_key: u64,
     /// The moves, for an explicit graph.
     pub moves: Option<MovesHeader>,
     /// The positions' names, for a graph whose vertices have them.

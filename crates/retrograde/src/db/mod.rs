@@ -61,7 +61,7 @@ pub use header::{
     Compression, Counts, GrundyHeader, Header, KeysHeader, Meta, MovesHeader, NamesHeader,
     OwnersHeader,
 };
-pub use read::{Database, Sizes};
+pub use read::{BlockCodes, Database, Sizes};
 pub use section::Section;
 pub use write::{dense, graph_moves, Source, WriteSummary, Writer};
 

@@ -266,7 +266,9 @@ impl Database {
     /// A damaged section.
     pub fn record_of(&self, key: u64) -> Result<Option<u64>, DbError> {
         match self.keys() {
-            None => Ok((key < self.len()).then_some(key)),
+            None => Ok(key
+                .checked_sub(self.header.first_key)
+                .filter(|&r| r < self.len())),
             Some(k) => k.rank(key).map_err(|e| self.blame(e)),
         }
     }
@@ -350,6 +352,40 @@ impl Database {
             }
         }
         Ok(bytes)
+    }
+
+    /// Block `b`'s records as their codes, one a record (at most
+    /// [`BLOCK_RECORDS`]): checked and decompressed, for a reader that
+    /// looks up many records of a block (a tier's moves into another tier);
+    /// [`Database::code_value`] gives a code's value. The block is not kept.
+    ///
+    /// # Errors
+    /// A damaged block, or a code that is no value this database can hold.
+    pub fn block_codes(&self, b: u64) -> Result<BlockCodes, DbError> {
+        let bytes = self.unpacked_block(b).map_err(|e| self.blame(e))?;
+        let bits = self.header.record_bits;
+        let records = BLOCK_RECORDS.min(self.len().saturating_sub(b * BLOCK_RECORDS));
+        let code = |j: u64| {
+            let at = j * u64::from(bits);
+            let from = (at / 8) as usize;
+            let to = ((at + u64::from(bits)).div_ceil(8) as usize).min(bytes.len());
+            keys::unpack(&bytes[from.min(to)..to], (at % 8) as u32, bits)
+        };
+        let most = (0..records).map(code).max().unwrap_or(0);
+        self.decoded(most.max(1), b).map_err(|e| self.blame(e))?;
+        // Every code up to the largest is a value (the largest's remoteness
+        // is within the header's longest, so are the smaller ones').
+        Ok(if most <= u64::from(u8::MAX) {
+            BlockCodes::Narrow((0..records).map(|j| code(j) as u8).collect())
+        } else {
+            BlockCodes::Wide((0..records).map(code).collect())
+        })
+    }
+
+    /// The value of record code `code` (see [`Database::block_codes`]).
+    #[inline]
+    pub fn code_value(code: u64) -> Option<Value> {
+        decode(code).ok().flatten()
     }
 
     /// Block `b`'s packed records, checked and decompressed if need be.
@@ -491,8 +527,9 @@ impl Database {
     /// A damaged section.
     pub fn for_each(&self, mut f: impl FnMut(u64, u64, Option<Value>)) -> Result<(), DbError> {
         let Some(keys) = self.keys() else {
+            let first = self.header.first_key;
             for b in 0..self.len().div_ceil(BLOCK_RECORDS) {
-                self.for_each_in_block(b, |r, v| f(r, r, v))?;
+                self.for_each_in_block(b, |r, v| f(r, first + r, v))?;
             }
             return Ok(());
         };
@@ -697,6 +734,26 @@ pub struct Sizes {
     pub names: u64,
 }
 
+/// One block's record codes (see [`Database::block_codes`]).
+#[derive(Clone, Debug)]
+pub enum BlockCodes {
+    /// Every code below 256.
+    Narrow(Box<[u8]>),
+    /// Some code of 256 or more.
+    Wide(Box<[u64]>),
+}
+
+impl BlockCodes {
+    /// Record `j`'s code; 0 (no position) past the block.
+    #[inline]
+    pub fn get(&self, j: usize) -> u64 {
+        match self {
+            BlockCodes::Narrow(c) => c.get(j).map_or(0, |&c| u64::from(c)),
+            BlockCodes::Wide(c) => c.get(j).copied().unwrap_or(0),
+        }
+    }
+}
+
 /// The record blocks' section, checked against the record count.
 fn record_blocks(header: &Header, data_len: u64, path: &Path) -> Result<Checked, DbError> {
     let bad = |what: String| DbError::Header {
@@ -733,6 +790,13 @@ fn key_sections(
         path: path.to_path_buf(),
         what,
     };
+    if header.first_key.checked_add(header.records).is_none()
+        || (header.keys.is_some() && header.first_key != 0)
+    {
+        return Err(bad(
+            "the first key and the record count pass the largest key".into(),
+        ));
+    }
     Ok(match &header.keys {
         None => None,
         Some(k) => {

@@ -94,6 +94,7 @@ pub struct Writer {
     meta: Meta,
     compression: Compression,
     level: i32,
+    first_key: u64,
 }
 
 impl Writer {
@@ -103,7 +104,16 @@ impl Writer {
             meta,
             compression: Compression::Zstd,
             level: 3,
+            first_key: 0,
         }
+    }
+
+    /// Records keyed from `key` on (record `r` under key `key + r`) where
+    /// the source has no keys of its own: a range of a game's numbers, such
+    /// as one tier's. Ignored for a source with keys.
+    pub fn first_key(mut self, key: u64) -> Writer {
+        self.first_key = key;
+        self
     }
 
     /// Blocks stored as `compression` says.
@@ -188,6 +198,7 @@ impl Writer {
             record_bits: bits,
             block_records: BLOCK_RECORDS,
             compression: self.compression,
+            first_key: if keys.is_none() { self.first_key } else { 0 },
             keys,
             moves,
             names,

@@ -826,6 +826,15 @@ pub enum KeyOrder {
     Increasing,
     /// Any order.
     Any,
+    /// Position `i` below `records` is keyed `first + i` (a range of the
+    /// game's numbers: a tier on the dense rung); the indices from
+    /// `records` on are kept out.
+    Range {
+        /// The key of position 0.
+        first: u64,
+        /// The positions kept.
+        records: u64,
+    },
 }
 
 #[cfg(test)]

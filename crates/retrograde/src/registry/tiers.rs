@@ -246,7 +246,7 @@ impl<G: TieredGame> GameSolution for Solved<'_, G> {
     /// A position of another tier, from that tier's database; a position
     /// where the game is over, from the rules.
     fn elsewhere(&self, key: u64) -> Option<Value> {
-        let game = self.solution.view().game();
+        let game = self.solution.game();
         let held = || {
             let tier = tier_of(game, key)?;
             self.tiers

@@ -122,19 +122,22 @@ pub(crate) fn solve_lean_walking<G: GameGraph + Sync + ?Sized>(
     }
 
     let [win_lose, ties] = levels;
+    let none = Events::default();
+    let mut w = Walker {
+        state: &mut state,
+        rem: &mut rem,
+        progress,
+        how: walk_how,
+    };
     match counters {
         None => {
             let mut c = Packed;
-            walk(
-                g, &mut state, &mut rem, win_lose, &mut c, progress, walk_how,
-            );
-            walk(g, &mut state, &mut rem, ties, &mut c, progress, walk_how);
+            w.walk(g, win_lose, &none, &mut c);
+            w.walk(g, ties, &none, &mut c);
         }
         Some(mut c) => {
-            walk(
-                g, &mut state, &mut rem, win_lose, &mut c, progress, walk_how,
-            );
-            walk(g, &mut state, &mut rem, ties, &mut c, progress, walk_how);
+            w.walk(g, win_lose, &none, &mut c);
+            w.walk(g, ties, &none, &mut c);
         }
     }
     // Undecided positions and labelled draws, counted as they are final.
@@ -243,38 +246,114 @@ impl Plies for u32 {
     }
 }
 
-/// Decides positions level by level, from the terminal positions in `level`.
-fn walk<G: GameGraph + Sync + ?Sized, C: Counters + Send>(
-    g: &G,
-    state: &mut [u8],
-    rem: &mut Remoteness,
-    mut level: Vec<u32>,
-    counters: &mut C,
-    progress: &dyn Progress,
-    how: Walk,
-) {
-    let mut next: Vec<u32> = Vec::new();
-    let mut r = 0u32;
-    while !level.is_empty() {
-        rem.fit(r + 1);
-        match (&mut *rem, how) {
-            (Remoteness::Narrow(a), Walk::OneThread) => {
-                step(g, state, a, &level, &mut next, counters, r)
-            }
-            (Remoteness::Wide(a), Walk::OneThread) => {
-                step(g, state, a, &level, &mut next, counters, r)
-            }
-            (Remoteness::Narrow(a), Walk::Batched) => {
-                step_batched(g, state, a, &level, &mut next, counters, r)
-            }
-            (Remoteness::Wide(a), Walk::Batched) => {
-                step_batched(g, state, a, &level, &mut next, counters, r)
-            }
+/// Decisions that come from outside the graph, by level: a tier's moves
+/// into other tiers, whose values are known before the walk. Event
+/// `(r, p, kind)` is applied to `p` while level `r` is walked, as if a
+/// successor of `p` had been decided with remoteness `r` with the effect
+/// `effects[kind]`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Events {
+    /// Where each level's events start in `entries`, and one past the last.
+    pub offsets: Vec<usize>,
+    /// The positions, each with its kind in the top bit.
+    pub entries: Vec<u32>,
+    /// The effect of each kind.
+    pub effects: [Effect; 2],
+}
+
+/// The bit of an event's entry that holds its kind.
+pub(crate) const EVENT_KIND: u32 = 1 << 31;
+
+impl Events {
+    /// The levels that have events.
+    fn levels(&self) -> u32 {
+        self.offsets.len().saturating_sub(1) as u32
+    }
+
+    /// Level `r`'s events.
+    fn at(&self, r: u32) -> &[u32] {
+        match (
+            self.offsets.get(r as usize),
+            self.offsets.get(r as usize + 1),
+        ) {
+            (Some(&a), Some(&b)) => &self.entries[a..b],
+            _ => &[],
         }
-        progress.advance(level.len() as u64);
-        level.clear();
-        std::mem::swap(&mut level, &mut next);
-        r += 1;
+    }
+}
+
+/// What a walk keeps: the state bytes and remoteness it decides, and where
+/// it reports.
+pub(crate) struct Walker<'a> {
+    pub state: &'a mut [u8],
+    pub rem: &'a mut Remoteness,
+    pub progress: &'a dyn Progress,
+    pub how: Walk,
+}
+
+impl Walker<'_> {
+    /// Decides positions level by level, from the terminal positions in
+    /// `level` and the `events` from outside.
+    pub(crate) fn walk<G: GameGraph + Sync + ?Sized, C: Counters + Send>(
+        &mut self,
+        g: &G,
+        mut level: Vec<u32>,
+        events: &Events,
+        counters: &mut C,
+    ) {
+        let mut next: Vec<u32> = Vec::new();
+        let mut r = 0u32;
+        let state = &mut *self.state;
+        while !level.is_empty() || r < events.levels() {
+            self.rem.fit(r + 1);
+            match (&mut *self.rem, self.how) {
+                (Remoteness::Narrow(a), Walk::OneThread) => {
+                    step(g, state, a, &level, &mut next, counters, r)
+                }
+                (Remoteness::Wide(a), Walk::OneThread) => {
+                    step(g, state, a, &level, &mut next, counters, r)
+                }
+                (Remoteness::Narrow(a), Walk::Batched) => {
+                    step_batched(g, state, a, &level, &mut next, counters, r)
+                }
+                (Remoteness::Wide(a), Walk::Batched) => {
+                    step_batched(g, state, a, &level, &mut next, counters, r)
+                }
+            }
+            let outside = events.at(r);
+            if !outside.is_empty() {
+                match &mut *self.rem {
+                    Remoteness::Narrow(a) => {
+                        apply(state, a, outside, events, &mut next, counters, r)
+                    }
+                    Remoteness::Wide(a) => apply(state, a, outside, events, &mut next, counters, r),
+                }
+            }
+            self.progress.advance(level.len() as u64);
+            level.clear();
+            std::mem::swap(&mut level, &mut next);
+            r += 1;
+        }
+    }
+}
+
+/// Level `r`'s events from outside, applied.
+fn apply<C: Counters, R: Plies>(
+    state: &mut [u8],
+    rem: &mut [R],
+    outside: &[u32],
+    events: &Events,
+    next: &mut Vec<u32>,
+    counters: &mut C,
+    r: u32,
+) {
+    let plies = R::from_level(r + 1);
+    for (k, &e) in outside.iter().enumerate() {
+        if let Some(&ahead) = outside.get(k + AHEAD) {
+            prefetch(state.as_ptr().wrapping_add((ahead & !EVENT_KIND) as usize));
+        }
+        let effect = events.effects[usize::from(e & EVENT_KIND != 0)];
+        update(state, rem, next, counters, e & !EVENT_KIND, effect, plies);
     }
 }
 

@@ -65,6 +65,7 @@
 //! for every move that leaves it; the whole game is solved in time linear
 //! in its moves, and in the memory of its largest tier plus the stand-ins.
 
+mod dense;
 mod directory;
 mod plan;
 mod share;
@@ -75,6 +76,7 @@ use std::fmt;
 use std::hash::Hash;
 use std::path::PathBuf;
 
+pub use dense::{check_unmoves, UnmoveCheck, UnmoveMismatch};
 pub use directory::{Manifest, ManifestTier, TierDirectory, WithTiers, MANIFEST};
 pub use plan::{plan, Plan};
 pub use share::{share_out, TierShare};
@@ -123,6 +125,36 @@ pub trait TieredGame: StateGame {
         let _ = tier;
         None
     }
+
+    /// **The dense rung.** The numbers ([`StateGame::encode`]) of `tier`'s
+    /// positions, where they fill one range: every position of the tier is
+    /// numbered within it, and every number of it decodes
+    /// ([`StateGame::decode`]) to a canonical position of the tier or to
+    /// none (a number left unused). `None`, the default: the tier's
+    /// positions are found by exploring it.
+    ///
+    /// A game that gives this and [`TieredGame::for_each_unmove`] has each
+    /// such tier solved by the lean engine without exploring it: about 3
+    /// bytes a number, no table of positions, no move recorded (see the
+    /// [module docs](self#the-dense-rung)). Each tier's database then keeps
+    /// its range of numbers as they are.
+    fn tier_numbers(&self, tier: &Self::Tier) -> Option<std::ops::Range<u64>> {
+        let _ = tier;
+        None
+    }
+
+    /// **The dense rung's un-moves.** Calls `f(p)` for the positions `p`
+    /// of `q`'s own tier that have a move to `q` (or to a position whose
+    /// [canonical](StateGame::canonical) form is `q`): at least once each,
+    /// in any form (repeats, and forms equal under the game's symmetries,
+    /// count once). Moves that reach `q` from another tier are not asked
+    /// for. `q` is canonical (and may be terminal). Needed by, and only called
+    /// for, the tiers that give [`TieredGame::tier_numbers`];
+    /// [`check_unmoves`] checks it against the moves. The default calls
+    /// nothing.
+    fn for_each_unmove<F: FnMut(Self::Position)>(&self, q: &Self::Position, f: F) {
+        let _ = (q, f);
+    }
 }
 
 /// Why a tiered solve failed.
@@ -162,6 +194,35 @@ pub enum TierError {
         tier: String,
         /// The position, in the game's notation.
         position: String,
+    },
+    /// A position of a tier on the dense rung numbered outside the tier's
+    /// numbers (or not at all).
+    #[error("tier {tier}: {position} is numbered {}, outside the tier's numbers {}..{} (a tier on the dense rung numbers each of its positions within its tier_numbers)", number.map_or("nothing".to_string(), |n| n.to_string()), numbers.start, numbers.end)]
+    OutsideNumbers {
+        /// The tier.
+        tier: String,
+        /// The position, in the game's notation.
+        position: String,
+        /// Its number, if it has one.
+        number: Option<u64>,
+        /// The tier's numbers.
+        numbers: std::ops::Range<u64>,
+    },
+    /// A tier's un-moves are not its moves reversed
+    /// ([`TierSolver::check_unmoves`]).
+    #[error("tier {tier}: the un-moves are not the moves reversed ({} pairs of positions by the moves, {} by the un-moves){}", check.moves, check.unmoves, shown_mismatches(check))]
+    Unmoves {
+        /// The tier.
+        tier: String,
+        /// What the check found.
+        check: Box<UnmoveCheck>,
+    },
+    /// A tier asked for on the dense rung that the game does not number
+    /// densely.
+    #[error("tier {tier} is not on the dense rung: the game gives no tier_numbers for it")]
+    NotDense {
+        /// The tier.
+        tier: String,
     },
     /// A tier's name cannot name a file, or two tiers share one.
     #[error("tier name {name:?}: {why}")]
@@ -234,4 +295,22 @@ pub enum TierError {
         /// What is wrong with it.
         why: String,
     },
+}
+
+/// A check's mismatches, for a message.
+fn shown_mismatches(check: &UnmoveCheck) -> String {
+    check
+        .mismatches
+        .iter()
+        .map(|m| {
+            if m.missed {
+                format!(
+                    "; the move {} -> {} is missing from the un-moves",
+                    m.from, m.to
+                )
+            } else {
+                format!("; the un-move {} -> {} is no move", m.from, m.to)
+            }
+        })
+        .collect()
 }

@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::directory::{described, fingerprint, open_listed, tier_meta};
+use super::dense::{DenseSolution, DenseTier};
+use super::directory::{described, fingerprint, open_listed, open_tier, tier_meta};
 use super::view::Child;
 use super::{plan, Manifest, ManifestTier, Slot, TierError, TierView, TieredGame};
 use crate::db::{Compression, Database, Meta, Writer};
@@ -52,7 +53,15 @@ pub struct TierSolver<'p> {
     progress: &'p dyn Progress,
     on_tier: Option<&'p (dyn Fn(&TierDone) + Sync)>,
     concurrent: usize,
+    check_unmoves: bool,
 }
+
+/// Bytes a number of a tier on the dense rung is estimated to need while
+/// the tier is solved: its state byte and `u16` remoteness, an event for
+/// a move into another tier, the levels, and the blocks of the children's
+/// databases its moves reach (see BENCHMARKS.md for what Nine Men's
+/// Morris's tiers took).
+pub const DENSE_BYTES_PER_NUMBER: u64 = 8;
 
 impl TierSolver<'static> {
     /// Solves into `dir` (created if need be), the game's databases headed
@@ -66,6 +75,7 @@ impl TierSolver<'static> {
             progress: &NoProgress,
             on_tier: None,
             concurrent: 1,
+            check_unmoves: false,
         }
     }
 }
@@ -97,6 +107,15 @@ impl<'p> TierSolver<'p> {
     /// holds its own memory: `n` tiers need up to `n` times the largest.
     pub fn concurrent(mut self, n: usize) -> Self {
         self.concurrent = n.max(1);
+        self
+    }
+
+    /// Checks each tier on the dense rung's un-moves against its moves
+    /// ([`check_unmoves`](super::check_unmoves)) before solving it, and
+    /// refuses a tier where they differ ([`TierError::Unmoves`]). Off by
+    /// default: it costs about what the tier's solve does.
+    pub fn check_unmoves(mut self, check: bool) -> Self {
+        self.check_unmoves = check;
         self
     }
 
@@ -203,6 +222,13 @@ impl<'p> TierSolver<'p> {
         let plan = plan(game, std::slice::from_ref(root))?;
         self.solve(game, &plan.children_of_root())?;
         let name = game.tier_name(root);
+        if let Some(numbers) = game.tier_numbers(root) {
+            let view = DenseTier::new(game, root.clone(), numbers, self.children(game, root)?)?;
+            self.progress.begin("verify", 0);
+            let checked = super::dense::check_database(&view, db, keep);
+            self.progress.end();
+            return checked;
+        }
         let view = TierView::new(game, root.clone(), self.children(game, root)?);
         let solve_error = |source| TierError::Solve {
             tier: name.clone(),
@@ -279,7 +305,10 @@ impl<'p> TierSolver<'p> {
         let mut children = Vec::new();
         for child in game.child_tiers(tier) {
             let name = game.tier_name(&child);
-            let db = Database::open(&self.dir.join(file_name(&name)))?;
+            let db = open_tier(&self.dir.join(file_name(&name)), &self.meta, &name)?;
+            if let Some(numbers) = game.tier_numbers(&child) {
+                super::dense::keeps_numbers(&db, &name, &numbers)?;
+            }
             children.push(Child {
                 tier: child,
                 name,
@@ -334,6 +363,9 @@ impl<'p> TierSolver<'p> {
         let started = Instant::now();
         match open_listed(&self.dir, &self.meta, &listed)? {
             Some(db) => {
+                if let Some(numbers) = game.tier_numbers(tier) {
+                    super::dense::keeps_numbers(&db, &name, &numbers)?;
+                }
                 db.check()?;
                 let done = TierDone {
                     name,
@@ -352,7 +384,8 @@ impl<'p> TierSolver<'p> {
         }
     }
 
-    /// Explores and solves one tier, its children's databases probed.
+    /// Solves one tier, its children's databases probed: on the dense
+    /// rung by the lean engine, else explored.
     fn solve_one<'g, G: TieredGame>(
         &self,
         game: &'g G,
@@ -360,6 +393,21 @@ impl<'p> TierSolver<'p> {
     ) -> Result<TierSolution<'g, G>, TierError> {
         let name = game.tier_name(tier);
         let children = self.children(game, tier)?;
+        if let Some(numbers) = game.tier_numbers(tier) {
+            if self.check_unmoves {
+                let check = super::check_unmoves(game, tier, 5)?;
+                if !check.is_ok() {
+                    return Err(TierError::Unmoves {
+                        tier: name,
+                        check: Box::new(check),
+                    });
+                }
+            }
+            self.memory_check(game, tier, &numbers)?;
+            let view = DenseTier::new(game, tier.clone(), numbers, children)?;
+            let solution = DenseSolution::solve(view, self.progress)?;
+            return Ok(TierSolution(Inner::Dense(solution)));
+        }
         let view = TierView::new(game, tier.clone(), children);
         let solution = self
             .explorer()
@@ -371,7 +419,36 @@ impl<'p> TierSolver<'p> {
         if let Some(fault) = solution.game().take_fault() {
             return Err(fault);
         }
-        Ok(TierSolution::new(solution))
+        Ok(TierSolution::explored(solution))
+    }
+
+    /// Refuses a tier on the dense rung whose solve would pass the memory
+    /// limit: its numbers at [`DENSE_BYTES_PER_NUMBER`] each.
+    fn memory_check<G: TieredGame>(
+        &self,
+        game: &G,
+        tier: &G::Tier,
+        numbers: &std::ops::Range<u64>,
+    ) -> Result<(), TierError> {
+        let Some(limit) = self.memory_limit else {
+            return Ok(());
+        };
+        let needed = (numbers.end - numbers.start).saturating_mul(DENSE_BYTES_PER_NUMBER);
+        if needed > limit {
+            return Err(TierError::Solve {
+                tier: game.tier_name(tier),
+                source: crate::Error::OverMemory {
+                    what: format!(
+                        "solving tier {} on the dense rung ({} numbers)",
+                        game.tier_name(tier),
+                        numbers.end - numbers.start
+                    ),
+                    needed,
+                    limit,
+                },
+            });
+        }
+        Ok(())
     }
 
     /// Explores, solves and keeps `tier` (its database written and listed
@@ -398,18 +475,37 @@ impl<'p> TierSolver<'p> {
         order: &[String],
         started: Instant,
     ) -> Result<TierDone, TierError> {
-        let name = solution.view().name().to_string();
+        let name = solution.name().to_string();
         let file = file_name(&name);
         let path = self.dir.join(&file);
-        let answers = solution.answers();
-        Writer::new(tier_meta(&self.meta, &name))
-            .compression(self.compression)
-            .write_keyed(
-                &path,
-                answers.len() as u32,
-                |i| solution.key(i),
-                |i| answers.value(i),
-            )?;
+        let writer = Writer::new(tier_meta(&self.meta, &name)).compression(self.compression);
+        match &solution.0 {
+            Inner::Explored { solution, .. } => {
+                let answers = solution.solved();
+                writer.write_keyed(
+                    &path,
+                    answers.len() as u32,
+                    |i| TierSolution::key_of(solution, i),
+                    |i| answers.value(i),
+                )?;
+            }
+            Inner::Dense(d) => {
+                let view = d.view();
+                let values = d.solved.values();
+                writer.first_key(view.first()).write(
+                    &path,
+                    &crate::db::Source {
+                        records: u64::from(view.len()),
+                        value: |r: u64| values.value(r as u32),
+                        keys: None,
+                        moves: None,
+                        names: None,
+                        grundy: None,
+                        owners: None,
+                    },
+                )?;
+            }
+        }
         let (bytes, xxh3) = fingerprint(&path)?;
         let header = Database::open(&path)?.header().clone();
         let longest = header.longest;
@@ -425,7 +521,7 @@ impl<'p> TierSolver<'p> {
         Ok(TierDone {
             name,
             positions: header.positions,
-            moves: Some(solution.solution.explored().move_count()),
+            moves: solution.move_count(),
             longest,
             seconds: started.elapsed().as_secs_f64(),
             resumed: false,
@@ -483,65 +579,141 @@ pub(super) fn file_name(name: &str) -> String {
 
 /// One tier solved: its positions' answers (the stand-ins uncounted), as a
 /// [`GameSolution`] the tools report and save.
-pub struct TierSolution<'g, G: TieredGame> {
-    solution: StateSolution<TierView<'g, G>>,
-    stand_ins: Vec<u32>,
+pub struct TierSolution<'g, G: TieredGame>(Inner<'g, G>);
+
+/// How a tier was solved.
+enum Inner<'g, G: TieredGame> {
+    /// Explored from its positions, moves into other tiers sent to
+    /// stand-ins.
+    Explored {
+        /// The solution, by position of the tier ([`Slot::In`]).
+        solution: StateSolution<TierView<'g, G>>,
+        /// The stand-ins' ids.
+        stand_ins: Vec<u32>,
+    },
+    /// On the dense rung: by number within the tier, stand-ins after them.
+    Dense(DenseSolution<'g, G>),
 }
 
 impl<'g, G: TieredGame> TierSolution<'g, G> {
-    fn new(solution: StateSolution<TierView<'g, G>>) -> Self {
+    fn explored(solution: StateSolution<TierView<'g, G>>) -> Self {
         let stand_ins = stand_ins(solution.explored());
-        TierSolution {
+        TierSolution(Inner::Explored {
             solution,
             stand_ins,
+        })
+    }
+
+    /// The game.
+    pub fn game(&self) -> &'g G {
+        match &self.0 {
+            Inner::Explored { solution, .. } => solution.game().game(),
+            Inner::Dense(d) => d.view().game(),
         }
     }
 
-    /// The tier as a game.
-    pub fn view(&self) -> &TierView<'g, G> {
-        self.solution.game()
+    /// The tier's name.
+    pub fn name(&self) -> &str {
+        match &self.0 {
+            Inner::Explored { solution, .. } => solution.game().name(),
+            Inner::Dense(d) => d.view().name(),
+        }
     }
 
-    /// The solution, asked by position of the tier ([`Slot::In`]).
-    pub fn solution(&self) -> &StateSolution<TierView<'g, G>> {
-        &self.solution
+    /// The value of `p`, a position of the tier in any form; `None` for
+    /// one the tier does not hold.
+    pub fn value(&self, p: &G::Position) -> Option<crate::Value> {
+        match &self.0 {
+            Inner::Explored { solution, .. } => solution.value(&Slot::In(p.clone())).ok(),
+            Inner::Dense(d) => {
+                let game = d.view().game();
+                let code = game.encode(&game.canonical(p.clone()))?;
+                let i = code.checked_sub(d.view().first())?;
+                if i >= u64::from(d.view().len()) {
+                    return None;
+                }
+                d.solved.value(i as u32)
+            }
+        }
+    }
+
+    fn key_of(solution: &StateSolution<TierView<'g, G>>, i: u32) -> Option<u64> {
+        match solution.explored().position(i)? {
+            Slot::In(p) => solution.game().game().encode(&p),
+            Slot::Out(..) => None,
+        }
     }
 }
 
 impl<G: TieredGame> GameSolution for TierSolution<'_, G> {
     fn answers(&self) -> &(dyn Answers + Sync) {
-        self.solution.solved()
+        match &self.0 {
+            Inner::Explored { solution, .. } => solution.solved(),
+            Inner::Dense(d) => &d.solved,
+        }
     }
 
     fn key(&self, i: u32) -> Option<u64> {
-        match self.solution.explored().position(i)? {
-            Slot::In(p) => self.view().game().encode(&p),
-            Slot::Out(..) => None,
+        match &self.0 {
+            Inner::Explored { solution, .. } => TierSolution::key_of(solution, i),
+            Inner::Dense(d) => {
+                let view = d.view();
+                (i < view.len() && d.solved.values().is_position(i))
+                    .then(|| view.first() + u64::from(i))
+            }
         }
     }
 
     fn start(&self) -> Option<u32> {
-        match self.solution.explored().starts() {
-            [s] => Some(*s),
-            _ => None,
+        match &self.0 {
+            Inner::Explored { solution, .. } => match solution.explored().starts() {
+                [s] => Some(*s),
+                _ => None,
+            },
+            // As explored: the tier's one position, where it has one.
+            Inner::Dense(d) => {
+                let values = d.solved.values();
+                let mut positions = (0..d.view().len()).filter(|&i| values.is_position(i));
+                match (positions.next(), positions.next()) {
+                    (Some(s), None) => Some(s),
+                    _ => None,
+                }
+            }
         }
     }
 
     fn move_count(&self) -> Option<u64> {
-        Some(self.solution.explored().move_count())
+        match &self.0 {
+            Inner::Explored { solution, .. } => Some(solution.explored().move_count()),
+            Inner::Dense(_) => None,
+        }
     }
 
     fn uncounted(&self) -> Vec<u32> {
-        self.stand_ins.clone()
+        match &self.0 {
+            Inner::Explored { stand_ins, .. } => stand_ins.clone(),
+            Inner::Dense(d) => (d.view().len()..d.solved.values().len() as u32).collect(),
+        }
     }
 
     fn key_order(&self) -> KeyOrder {
-        KeyOrder::Any
+        match &self.0 {
+            Inner::Explored { .. } => KeyOrder::Any,
+            Inner::Dense(d) => KeyOrder::Range {
+                first: d.view().first(),
+                records: u64::from(d.view().len()),
+            },
+        }
     }
 
     fn verify(&self, keep: usize) -> Result<Report, SolveError> {
-        let explored = self.solution.explored();
-        crate::verify(explored, &explored.rules(), self.solution.solved(), keep)
+        match &self.0 {
+            Inner::Explored { solution, .. } => {
+                let explored = solution.explored();
+                crate::verify(explored, &explored.rules(), solution.solved(), keep)
+            }
+            Inner::Dense(d) => crate::verify(d.view(), d.solved.rules(), &d.solved, keep),
+        }
     }
 }
 

@@ -23,12 +23,15 @@
 //! reflection, the inner and outer squares swapped) are one position.
 
 mod board;
+mod numbering;
 #[cfg(test)]
 mod tests;
 
 use std::fmt;
 
 use rayon::prelude::*;
+
+use numbering::{hands_possible, Numbering};
 
 use crate::play::NotationError;
 use crate::registry::{Entry, Params};
@@ -83,16 +86,6 @@ impl Position {
             board: self.points(black).count_ones() as u8,
             hand: self.in_hand(black),
         }
-    }
-
-    /// The same position, colours swapped.
-    fn swapped(self) -> Position {
-        Position::new(
-            self.points(true),
-            self.points(false),
-            [self.in_hand(true), self.in_hand(false)],
-            !self.black_to_move(),
-        )
     }
 
     /// The mover's points, the opponent's, the mover's stones in hand.
@@ -184,6 +177,16 @@ impl Tier {
         }
         out
     }
+
+    /// The ways round of [`Tier::sides`] that can occur in a game: the
+    /// mover has as many stones in hand as the opponent, or one more (it
+    /// placed first, or the opponent has just placed).
+    fn movers(&self) -> Vec<(Side, Side)> {
+        self.sides()
+            .into_iter()
+            .filter(|&(m, o)| hands_possible(m, o))
+            .collect()
+    }
 }
 
 impl fmt::Display for Tier {
@@ -265,18 +268,6 @@ fn each_point(mut mask: u32, mut f: impl FnMut(usize)) {
     }
 }
 
-/// Every `k`-point subset of `within`.
-fn subsets(within: u32, k: u8) -> Vec<u32> {
-    let n = within.count_ones() as usize;
-    let k = usize::from(k);
-    if k > n {
-        return Vec::new();
-    }
-    (0..board::BINOMIAL[n][k])
-        .map(|r| board::expand(board::unrank(r, k), within))
-        .collect()
-}
-
 impl StateGame for Morris {
     type Position = Position;
 
@@ -296,19 +287,15 @@ impl StateGame for Morris {
         (side.board + side.hand < 3).then_some(Outcome::Lose)
     }
 
-    /// White to move (colours swapped if need be), then the least image
-    /// under the board's 16 symmetries.
+    /// White to move (colours swapped if need be), the least image of
+    /// White's stones under the board's 16 symmetries, then of Black's
+    /// under those that keep White's (see the numbering's docs).
     fn canonical(&self, p: Position) -> Position {
-        if !self.symmetry {
-            return p;
+        if self.symmetry {
+            Numbering::fold(p)
+        } else {
+            p
         }
-        let p = if p.black_to_move() { p.swapped() } else { p };
-        let (w, b) = (p.points(false), p.points(true));
-        let hands = [p.in_hand(false), p.in_hand(true)];
-        (0..16)
-            .map(|s| Position::new(board::image(w, s), board::image(b, s), hands, false))
-            .min()
-            .unwrap_or(p)
     }
 
     fn show(&self, p: &Position) -> String {
@@ -345,121 +332,18 @@ impl StateGame for Morris {
         if p.black_to_move() { "black" } else { "white" }.into()
     }
 
-    /// Dense over the whole game, each tier's positions one range: the
-    /// blocks of positions by tier, by which side is White, by who moves,
-    /// one after another (a numbering made once); within a block, White's points
-    /// ranked among the subsets of their size, then Black's among the
-    /// subsets of the points left.
+    /// Dense over the whole game, each tier's positions one range: with
+    /// the symmetries folded, one number for each class of boards, the
+    /// mover's stones first; without, every board, White's points ranked
+    /// among the subsets of their size, then Black's among the points left
+    /// (see `numbering.rs`). A position whose stones in hand cannot be (the
+    /// mover with fewer in hand than the opponent, or two more) has none.
     fn encode(&self, p: &Position) -> Option<u64> {
-        let (w, b) = (p.points(false), p.points(true));
-        let (nw, nb) = (w.count_ones() as usize, b.count_ones() as usize);
-        let block = Numbering::block(p.side(false), p.side(true), p.black_to_move());
-        let within = board::BINOMIAL[24 - nw][nb];
-        let rank = board::rank(w) * within + board::rank(board::compress(b, board::ALL & !w));
-        Some(Numbering::get().starts[block] + rank)
+        Numbering::get(self.symmetry).encode(*p)
     }
 
     fn decode(&self, code: u64) -> Option<Position> {
-        let numbering = Numbering::get();
-        let block = numbering
-            .starts
-            .partition_point(|&s| s <= code)
-            .checked_sub(1)?;
-        if block + 1 >= numbering.starts.len() || code >= numbering.starts[block + 1] {
-            return None;
-        }
-        let (white, black, black_to_move) = numbering.sides(block);
-        let (nw, nb) = (usize::from(white.board), usize::from(black.board));
-        let rank = code - numbering.starts[block];
-        let within = board::BINOMIAL[24 - nw][nb];
-        let w = board::unrank(rank / within, nw);
-        let b = board::expand(board::unrank(rank % within, nb), board::ALL & !w);
-        Some(Position::new(w, b, [white.hand, black.hand], black_to_move))
-    }
-}
-
-/// The numbering of every position of the game: a block for each tier, for
-/// each way its two sides fall to White and Black, and for who moves, in
-/// that order, each block as many numbers as boards it has. A tier's
-/// positions are so one range of numbers, which its database keeps
-/// compactly.
-struct Numbering {
-    /// Where each block's numbers start, and one past the last.
-    starts: Vec<u64>,
-    /// Every tier, by index.
-    tiers: Vec<Tier>,
-}
-
-impl Numbering {
-    /// Every side a player can have, `board + hand <= 9`: 55 of them.
-    const SIDES: usize = 55;
-
-    /// The numbering, made on first use.
-    fn get() -> &'static Numbering {
-        static NUMBERING: std::sync::OnceLock<Numbering> = std::sync::OnceLock::new();
-        NUMBERING.get_or_init(|| {
-            let sides: Vec<Side> = (0..=STONES)
-                .flat_map(|board| (0..=STONES - board).map(move |hand| Side { board, hand }))
-                .collect();
-            debug_assert_eq!(sides.len(), Numbering::SIDES);
-            let mut tiers = Vec::new();
-            for h in 0..sides.len() {
-                for l in 0..=h {
-                    tiers.push(Tier {
-                        high: sides[h],
-                        low: sides[l],
-                    });
-                }
-            }
-            let mut starts = vec![0u64];
-            for t in &tiers {
-                for orientation in 0..2 {
-                    let (white, black) = if orientation == 0 {
-                        (t.high, t.low)
-                    } else {
-                        (t.low, t.high)
-                    };
-                    // Sides alike fall to White and Black one way only.
-                    let size = if orientation == 1 && t.high == t.low {
-                        0
-                    } else {
-                        let (nw, nb) = (usize::from(white.board), usize::from(black.board));
-                        board::BINOMIAL[24][nw] * board::BINOMIAL[24 - nw][nb]
-                    };
-                    for _to_move in 0..2 {
-                        let last = starts.last().copied().unwrap_or(0);
-                        starts.push(last + size);
-                    }
-                }
-            }
-            Numbering { starts, tiers }
-        })
-    }
-
-    /// A side's index among all sides, in [`Side`]'s order.
-    fn side_index(s: Side) -> usize {
-        let b = usize::from(s.board);
-        b * (21 - b) / 2 + usize::from(s.hand)
-    }
-
-    /// The block of the positions with sides `white` and `black`.
-    fn block(white: Side, black: Side, black_to_move: bool) -> usize {
-        let t = Tier::of(white, black);
-        let (h, l) = (Numbering::side_index(t.high), Numbering::side_index(t.low));
-        let tier = h * (h + 1) / 2 + l;
-        let orientation = usize::from(white != t.high);
-        (tier * 2 + orientation) * 2 + usize::from(black_to_move)
-    }
-
-    /// White's and Black's sides and who moves, of block `block`.
-    fn sides(&self, block: usize) -> (Side, Side, bool) {
-        let t = self.tiers[block / 4];
-        let (white, black) = if block / 2 % 2 == 0 {
-            (t.high, t.low)
-        } else {
-            (t.low, t.high)
-        };
-        (white, black, block % 2 == 1)
+        Numbering::get(self.symmetry).decode(code)
     }
 }
 
@@ -476,7 +360,7 @@ impl TieredGame for Morris {
     /// not children: the game is over there.
     fn child_tiers(&self, tier: &Tier) -> Vec<Tier> {
         let mut out = Vec::new();
-        for (mover, other) in tier.sides() {
+        for (mover, other) in tier.movers() {
             if mover.board + mover.hand < 3 {
                 continue;
             }
@@ -503,50 +387,74 @@ impl TieredGame for Morris {
         out
     }
 
-    /// Every canonical position of `tier`: with the symmetries folded, White
-    /// to move only (a position with Black to move is its colours swapped);
-    /// without, both sides to move, as a move from a parent tier may land on
-    /// either.
+    /// Every position of `tier` its numbers hold: with the symmetries
+    /// folded, White to move only (a position with Black to move is its
+    /// colours swapped); without, both sides to move, as a move from a
+    /// parent tier may land on either.
     fn tier_positions(&self, tier: &Tier) -> Vec<Position> {
-        let movers: &[bool] = if self.symmetry {
-            &[false]
-        } else {
-            &[false, true]
-        };
-        let mut out = Vec::new();
-        for (white, black) in tier.sides() {
-            let hands = [white.hand, black.hand];
-            let blacks: Vec<u32> = subsets(board::ALL, black.board)
-                .into_iter()
-                .filter(|&b| !self.symmetry || (0..16).all(|s| board::image(b, s) >= b))
-                .collect();
-            let found: Vec<Vec<Position>> = blacks
-                .par_iter()
-                .map(|&b| {
-                    let whites = subsets(board::ALL & !b, white.board);
-                    let all = whites
-                        .into_iter()
-                        .flat_map(|w| movers.iter().map(move |&m| Position::new(w, b, hands, m)));
-                    all.filter(|&p| self.canonical(p) == p).collect()
-                })
-                .collect();
-            out.extend(found.into_iter().flatten());
-        }
-        out
+        let range = Numbering::get(self.symmetry).range(*tier);
+        range
+            .into_par_iter()
+            .filter_map(|c| self.decode(c))
+            .collect()
     }
 
     fn tier_name(&self, tier: &Tier) -> String {
         tier.name()
     }
 
-    /// The boards of its sides' stones, both ways round where the sides
-    /// differ (the symmetries folded or not, in proportion).
+    /// Its numbers.
     fn tier_size(&self, tier: &Tier) -> Option<u64> {
-        let boards = |white: Side, black: Side| {
-            let (nw, nb) = (usize::from(white.board), usize::from(black.board));
-            board::BINOMIAL[24][nw] * board::BINOMIAL[24 - nw][nb]
-        };
-        Some(tier.sides().into_iter().map(|(w, b)| boards(w, b)).sum())
+        let r = Numbering::get(self.symmetry).range(*tier);
+        Some(r.end - r.start)
+    }
+
+    fn tier_numbers(&self, tier: &Tier) -> Option<std::ops::Range<u64>> {
+        Some(Numbering::get(self.symmetry).range(*tier))
+    }
+
+    /// A stone stepped back along a line (flown back, for a player with
+    /// three), by the player who is not to move: the only moves within a
+    /// tier (a placement changes the stones in hand, a mill closed the
+    /// opponent's stones), so never one that closes a mill where it lands,
+    /// unless the opponent has no stone on the board to lose.
+    fn for_each_unmove<F: FnMut(Position)>(&self, q: &Position, mut f: F) {
+        let black = q.black_to_move();
+        let (moved, stay) = (q.points(!black), q.points(black));
+        // The player who moved had none in hand, three stones or more, and
+        // stones in hand that can be against the other's.
+        if q.in_hand(!black) != 0
+            || moved.count_ones() < 3
+            || !hands_possible(q.side(!black), q.side(black))
+        {
+            return;
+        }
+        let empty = board::ALL & !(moved | stay);
+        let flying = moved.count_ones() == 3;
+        each_point(moved, |to| {
+            if stay != 0 && board::closes_mill(moved, to) {
+                return;
+            }
+            let from = if flying {
+                empty
+            } else {
+                empty & board::NEIGHBOURS[to]
+            };
+            each_point(from, |from| {
+                let before = moved & !(1 << to) | 1 << from;
+                let (white, bl) = if black {
+                    (before, stay)
+                } else {
+                    (stay, before)
+                };
+                f(Position::new(
+                    white,
+                    bl,
+                    [q.in_hand(false), q.in_hand(true)],
+                    !black,
+                ));
+            });
+        });
     }
 }
 

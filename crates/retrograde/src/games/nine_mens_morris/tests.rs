@@ -38,11 +38,11 @@ fn notation_reads_back_and_bad_text_is_refused_with_the_expected_form() {
     for text in [
         ".../.../.../....../.../.../... w 9 9",
         "WWW/.../.../B....B/.../.../..B b 0 0",
-        "W../.B./..W/W.B.B./.../.W./B.. w 3 4",
+        "W../.B./..W/W.B.B./.../.W./B.. b 3 4",
     ] {
         assert_eq!(notation(at(text)), text);
         let code = g.encode(&at(text)).unwrap();
-        assert_eq!(g.decode(code), Some(at(text)));
+        assert_eq!(g.decode(code), Some(g.canonical(at(text))));
     }
     assert_eq!(
         at("WWW/.../.../B....B/.../.../..B b"),
@@ -63,43 +63,78 @@ fn notation_reads_back_and_bad_text_is_refused_with_the_expected_form() {
 
 #[test]
 fn numbers_are_dense_within_a_tier_and_decode_to_what_they_encode() {
-    let g = game(false);
     let mut state = 7u64;
-    for _ in 0..2000 {
-        state = crate::graph::splitmix64(state);
-        let w = (state as u32) & board::ALL;
-        let b = ((state >> 24) as u32) & board::ALL & !w;
-        let hands = [((state >> 50) % 4) as u8, ((state >> 54) % 4) as u8];
-        let w = keep(w, (1 + state % 9).min(9 - u64::from(hands[0])));
-        let b = keep(b, (1 + (state >> 8) % 9).min(9 - u64::from(hands[1])));
-        let p = Position::new(w, b, hands, state >> 63 == 1);
-        assert_eq!(g.decode(g.encode(&p).unwrap()), Some(p));
-        let c = game(true).canonical(p);
-        assert_eq!(g.tier(&c), g.tier(&p));
-        assert!(!c.black_to_move());
+    for folded in [false, true] {
+        let g = game(folded);
+        for _ in 0..2000 {
+            state = crate::graph::splitmix64(state);
+            let w = (state as u32) & board::ALL;
+            let b = ((state >> 24) as u32) & board::ALL & !w;
+            let low = ((state >> 50) % 4) as u8;
+            let black_to_move = state >> 63 == 1;
+            // The mover has as many in hand as the other, or one more.
+            let more = ((state >> 54) & 1) as u8;
+            let hands = if black_to_move {
+                [low, low + more]
+            } else {
+                [low + more, low]
+            };
+            let w = keep(w, (1 + state % 9).min(9 - u64::from(hands[0])));
+            let b = keep(b, (1 + (state >> 8) % 9).min(9 - u64::from(hands[1])));
+            let p = Position::new(w, b, hands, black_to_move);
+            let code = g.encode(&p).unwrap();
+            let c = g.canonical(p);
+            assert_eq!(g.decode(code), Some(c), "{p:?}");
+            assert_eq!(g.encode(&c), Some(code));
+            assert_eq!(g.tier(&c), g.tier(&p));
+            assert!(g.tier_numbers(&g.tier(&p)).unwrap().contains(&code));
+            if folded {
+                assert!(!c.black_to_move());
+                // Every symmetric image, colours swapped or not, has the number.
+                for s in 0..16 {
+                    let image =
+                        Position::new(board::image(w, s), board::image(b, s), hands, black_to_move);
+                    assert_eq!(g.encode(&image), Some(code));
+                    let swapped = Position::new(
+                        board::image(b, s),
+                        board::image(w, s),
+                        [hands[1], hands[0]],
+                        !black_to_move,
+                    );
+                    assert_eq!(g.encode(&swapped), Some(code));
+                }
+            }
+        }
+        // A position whose hands cannot be has no number.
+        let odd = Position::new(0b111, 0b111 << 8, [0, 2], false);
+        assert_eq!(g.encode(&odd), None);
+        assert_eq!(g.decode(u64::MAX), None);
+        // The tiers' numbers run one after another, with no gap.
+        let mut end = 0;
+        for name in ["3-3", "4-3", "4-4", "0.9-0.9", "9-9"] {
+            let r = g.tier_numbers(&Tier::from_name(name).unwrap()).unwrap();
+            assert!(r.start < r.end, "{name}");
+            end = end.max(r.end);
+        }
+        let r = g.tier_numbers(&Tier::from_name("3-3").unwrap()).unwrap();
+        let step = ((r.end - r.start) / 5000).max(1) as usize;
+        for c in (r.start..r.end).step_by(step) {
+            if let Some(p) = g.decode(c) {
+                assert_eq!(g.encode(&p), Some(c));
+            } else {
+                assert!(
+                    folded,
+                    "plain numbers are all positions where the hands can be"
+                );
+            }
+        }
+        assert!(end > 0);
     }
-    assert_eq!(g.decode(u64::MAX), None);
-    // Every number below the total is a position: the numbering has no gaps.
-    let total = *Numbering::get().starts.last().unwrap();
-    for c in (0..total).step_by((total / 20_000) as usize) {
-        let p = g.decode(c).unwrap();
-        assert_eq!(g.encode(&p), Some(c));
-    }
-    assert_eq!(g.decode(total), None);
-    // A tier's numbers are one range: 3-3 with either side to move.
-    let three = |black_to_move| {
-        Numbering::block(
-            Side { board: 3, hand: 0 },
-            Side { board: 3, hand: 0 },
-            black_to_move,
-        )
-    };
-    let starts = &Numbering::get().starts;
-    assert_eq!(three(true), three(false) + 1);
-    assert_eq!(
-        starts[three(true) + 1] - starts[three(false)],
-        2 * 2_691_920
-    );
+    // 3-3 without the symmetries: either side to move, every board.
+    let r = game(false)
+        .tier_numbers(&Tier::from_name("3-3").unwrap())
+        .unwrap();
+    assert_eq!(r.end - r.start, 2 * 2_691_920);
 }
 
 /// `mask` with at most `n` of its points (the lowest).
@@ -224,7 +259,7 @@ fn the_game_of_three_stones_each_solves_the_same_whole_and_tier_by_tier() {
     let whole = solve_states(g.clone()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let run = TierSolver::new(dir.path()).solve(&g, &[root]).unwrap();
-    assert_eq!(run.tiers.len(), 10);
+    assert_eq!(run.tiers.len(), 7);
     let tiers = TierDirectory::open(dir.path()).unwrap();
     let explored = whole.explored();
     assert!(explored.len() > 100_000);
@@ -239,4 +274,96 @@ fn the_game_of_three_stones_each_solves_the_same_whole_and_tier_by_tier() {
     }
     let start = tiers.value(&g, &Position::start(3)).unwrap();
     assert_eq!((start.outcome, start.remoteness), (Outcome::Win, Some(23)));
+}
+
+/// The un-moves of every tier up to four stones a side (and of the
+/// placements leading to them) are its moves reversed, with the
+/// symmetries folded and without.
+#[test]
+fn un_moves_are_the_moves_reversed() {
+    for folded in [true, false] {
+        let g = game(folded);
+        for name in ["3-3", "4-3", "4-4", "3.1-3.0", "2.2-2.1", "0.4-0.4"] {
+            let tier = Tier::from_name(name).unwrap();
+            let check = crate::tier::check_unmoves(&g, &tier, 5).unwrap();
+            assert!(check.is_ok(), "{name} folded {folded}: {check:?}");
+            if !name.contains('.') {
+                assert!(check.moves > 0, "{name}");
+            }
+        }
+    }
+}
+
+/// A Morris that does not give the dense rung: its tiers are explored.
+struct Explored(Morris);
+
+impl StateGame for Explored {
+    type Position = Position;
+    fn starts(&self) -> Vec<Position> {
+        self.0.starts()
+    }
+    fn for_each_move<F: FnMut(Position)>(&self, p: &Position, f: F) {
+        self.0.for_each_move(p, f)
+    }
+    fn terminal(&self, p: &Position) -> Option<Outcome> {
+        self.0.terminal(p)
+    }
+    fn canonical(&self, p: Position) -> Position {
+        self.0.canonical(p)
+    }
+    fn encode(&self, p: &Position) -> Option<u64> {
+        self.0.encode(p)
+    }
+    fn decode(&self, c: u64) -> Option<Position> {
+        self.0.decode(c)
+    }
+}
+
+impl TieredGame for Explored {
+    type Tier = Tier;
+    fn tier(&self, p: &Position) -> Tier {
+        self.0.tier(p)
+    }
+    fn child_tiers(&self, t: &Tier) -> Vec<Tier> {
+        self.0.child_tiers(t)
+    }
+    fn tier_positions(&self, t: &Tier) -> Vec<Position> {
+        self.0.tier_positions(t)
+    }
+    fn tier_name(&self, t: &Tier) -> String {
+        self.0.tier_name(t)
+    }
+}
+
+/// The game of four stones each, every tier solved on the dense rung and
+/// explored: every database the same, value for value.
+#[test]
+fn the_dense_rung_solves_every_tier_as_exploring_does() {
+    for folded in [true, false] {
+        let root = Tier::from_name(if folded { "0.4-0.4" } else { "0.3-0.3" }).unwrap();
+        let g = Morris::new(root, folded);
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let dense = TierSolver::new(a.path()).solve(&g, &[root]).unwrap();
+        let explored = TierSolver::new(b.path())
+            .solve(&Explored(g.clone()), &[root])
+            .unwrap();
+        assert_eq!(dense.tiers.len(), explored.tiers.len());
+        let (da, db) = (
+            TierDirectory::open(a.path()).unwrap(),
+            TierDirectory::open(b.path()).unwrap(),
+        );
+        for (t, e) in dense.tiers.iter().zip(&explored.tiers) {
+            assert_eq!(
+                (&t.name, t.positions, t.longest),
+                (&e.name, e.positions, e.longest)
+            );
+            let (x, y) = (
+                da.database(&t.name).unwrap().unwrap(),
+                db.database(&t.name).unwrap().unwrap(),
+            );
+            assert_eq!(x.header().counts, y.header().counts, "{}", t.name);
+            y.for_each(|_, key, v| assert_eq!(x.value(key).unwrap(), v, "{} key {key}", t.name))
+                .unwrap();
+        }
+    }
 }
