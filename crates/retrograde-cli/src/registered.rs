@@ -94,6 +94,27 @@ fn command(e: &'static Entry) -> Command {
                 .value_parser(clap::value_parser!(std::path::PathBuf))
                 .help("Keep every tier solved on the way (a database each, and tiers.json) in DIR, and take the tiers an earlier run left there (checked) instead of solving them again [default: a temporary directory]"),
         );
+        c = c
+            .arg(
+                Arg::new("tiers-at-once")
+                    .long("tiers-at-once")
+                    .value_name("N")
+                    .value_parser(clap::value_parser!(u16).range(1..))
+                    .help("Solve up to N tiers at once where the tiers they lead to are done, each on all threads; N tiers hold up to N times the memory of one [default: 1]"),
+            )
+            .arg(
+                Arg::new("check-unmoves")
+                    .long("check-unmoves")
+                    .action(ArgAction::SetTrue)
+                    .help("Before solving a tier whose positions the game numbers densely, check that its un-moves are its moves reversed (about doubles the time); a tier where they are not is refused, naming a move"),
+            )
+            .arg(
+                Arg::new("tier-compression")
+                    .long("tier-compression")
+                    .value_name("HOW")
+                    .value_parser(["none", "zstd"])
+                    .help("How the tiers' databases are stored [default: zstd for the tiers the game numbers densely, none for the tiers explored]"),
+            );
         // The tiers shared out among the processes of a cluster.
         c = crate::cluster::ClusterArgs::augment_args(c);
     }
@@ -187,6 +208,7 @@ impl Registered {
                 .flatten()
                 .map(|p| p.as_path()),
             on_tier: Some(&tell),
+            tier_options: tier_options(&self.matches),
         };
         let cluster = if self.entry.is_tiered() {
             Some(crate::cluster::ClusterArgs::from_arg_matches(
@@ -521,4 +543,25 @@ impl<R: retrograde::play::Records> retrograde::play::Records for Elsewhere<'_, R
     fn len(&self) -> u64 {
         self.keyed.len()
     }
+}
+
+/// The tiered solve's options on `matches` (the defaults where the game is
+/// not tiered, and has none of them).
+fn tier_options(matches: &ArgMatches) -> retrograde::tier::TierOptions {
+    let mut o = retrograde::tier::TierOptions::default();
+    if let Ok(Some(&n)) = matches.try_get_one::<u16>("tiers-at-once") {
+        o.at_once = usize::from(n);
+    }
+    o.check_unmoves = matches
+        .try_get_one::<bool>("check-unmoves")
+        .ok()
+        .flatten()
+        .copied()
+        .unwrap_or(false);
+    o.compression = match matches.try_get_one::<String>("tier-compression") {
+        Ok(Some(c)) if c == "zstd" => Some(retrograde::db::Compression::Zstd),
+        Ok(Some(_)) => Some(retrograde::db::Compression::None),
+        _ => None,
+    };
+    o
 }

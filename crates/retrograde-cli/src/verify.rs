@@ -427,6 +427,7 @@ fn database(args: &Args) -> Result<ExitCode> {
                 progress: &phases,
                 tiers: None,
                 on_tier: None,
+                tier_options: Default::default(),
             };
             let checked = game.check(&db, &how, keep);
             phases.record(&mut times);
@@ -495,6 +496,7 @@ fn directory(args: &Args) -> Result<ExitCode> {
             progress: &phases,
             tiers: Some(dir),
             on_tier: None,
+            tier_options: Default::default(),
         };
         let checked = game.check(db, &how, args.show);
         phases.record(&mut times);

@@ -73,6 +73,19 @@ pub(crate) fn with_capacity<T>(n: usize) -> Vec<T> {
     v
 }
 
+/// Asks for huge pages under `s`, allocated zeroed and not yet written (a
+/// hint, as [`with_capacity`]'s).
+pub(crate) fn advise_huge<T>(s: &mut [T]) {
+    if std::mem::size_of_val(s) >= BIG {
+        // SAFETY: a `T` is a valid `MaybeUninit<T>` of the same layout; the
+        // advice leaves the contents as they are.
+        let s = unsafe {
+            std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<MaybeUninit<T>>(), s.len())
+        };
+        advise_huge_pages(s);
+    }
+}
+
 /// Asks for huge pages under `s` (not yet touched). A hint: failure is
 /// harmless and ignored.
 #[cfg(target_os = "linux")]

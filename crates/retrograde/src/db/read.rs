@@ -377,6 +377,8 @@ impl Database {
         // is within the header's longest, so are the smaller ones').
         Ok(if most <= u64::from(u8::MAX) {
             BlockCodes::Narrow((0..records).map(|j| code(j) as u8).collect())
+        } else if most <= u64::from(u16::MAX) {
+            BlockCodes::Medium((0..records).map(|j| code(j) as u16).collect())
         } else {
             BlockCodes::Wide((0..records).map(code).collect())
         })
@@ -739,7 +741,9 @@ pub struct Sizes {
 pub enum BlockCodes {
     /// Every code below 256.
     Narrow(Box<[u8]>),
-    /// Some code of 256 or more.
+    /// Every code below 65,536.
+    Medium(Box<[u16]>),
+    /// Some code of 65,536 or more.
     Wide(Box<[u64]>),
 }
 
@@ -749,6 +753,7 @@ impl BlockCodes {
     pub fn get(&self, j: usize) -> u64 {
         match self {
             BlockCodes::Narrow(c) => c.get(j).map_or(0, |&c| u64::from(c)),
+            BlockCodes::Medium(c) => c.get(j).map_or(0, |&c| u64::from(c)),
             BlockCodes::Wide(c) => c.get(j).copied().unwrap_or(0),
         }
     }

@@ -610,6 +610,8 @@ pub struct How<'p> {
     pub tiers: Option<&'p std::path::Path>,
     /// For a game solved tier by tier: told as each tier is done.
     pub on_tier: Option<&'p (dyn Fn(&crate::tier::TierDone) + Sync)>,
+    /// For a game solved tier by tier: how its tiers are solved and kept.
+    pub tier_options: crate::tier::TierOptions,
 }
 
 impl Default for How<'static> {
@@ -620,6 +622,7 @@ impl Default for How<'static> {
             progress: &NoProgress,
             tiers: None,
             on_tier: None,
+            tier_options: crate::tier::TierOptions::default(),
         }
     }
 }

@@ -202,6 +202,7 @@ fn solver<'p>(
     };
     let mut solver = TierSolver::new(&dir)
         .meta(directory.clone())
+        .options(&how.tier_options)
         .progress(how.progress);
     if let Some(limit) = how.memory_limit {
         solver = solver.memory_limit(limit);

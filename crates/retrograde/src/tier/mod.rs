@@ -80,7 +80,9 @@ pub use dense::{check_unmoves, UnmoveCheck, UnmoveMismatch};
 pub use directory::{Manifest, ManifestTier, TierDirectory, WithTiers, MANIFEST};
 pub use plan::{plan, Plan};
 pub use share::{share_out, TierShare};
-pub use solver::{TierDone, TierRun, TierSolution, TierSolver};
+pub use solver::{
+    TierDone, TierOptions, TierRun, TierSolution, TierSolver, DENSE_BYTES_PER_NUMBER,
+};
 pub use view::{Slot, TierView};
 
 use crate::db::DbError;
@@ -141,6 +143,29 @@ pub trait TieredGame: StateGame {
     fn tier_numbers(&self, tier: &Self::Tier) -> Option<std::ops::Range<u64>> {
         let _ = tier;
         None
+    }
+
+    /// The number of `p`, a position in any form: its canonical form's
+    /// ([`StateGame::encode`] of [`StateGame::canonical`], the default).
+    /// The dense rung numbers every move by it; a game whose numbering
+    /// folds its positions itself gives it without folding them twice.
+    fn number_of(&self, p: &Self::Position) -> Option<u64> {
+        self.encode(&self.canonical(p.clone()))
+    }
+
+    /// Calls `f(q, number_of(q))` for every move `p -> q`: the dense rung
+    /// numbers each move. The default: [`StateGame::for_each_move`] and
+    /// [`TieredGame::number_of`]; a game whose moves share work in their
+    /// numbers (the stones that did not move) gives it faster.
+    fn for_each_numbered_move<F: FnMut(Self::Position, Option<u64>)>(
+        &self,
+        p: &Self::Position,
+        mut f: F,
+    ) {
+        self.for_each_move(p, |q| {
+            let c = self.number_of(&q);
+            f(q, c)
+        })
     }
 
     /// **The dense rung's un-moves.** Calls `f(p)` for the positions `p`

@@ -16,6 +16,32 @@ use crate::registry::{GameSolution, KeyOrder};
 use crate::solve::{NoProgress, Progress};
 use crate::{Answers, Explorer, Report, SolveError};
 
+/// How a tiered solve is run, as the registry's callers give it: how many
+/// tiers at once, whether tiers on the dense rung have their un-moves
+/// checked first, how the databases are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TierOptions {
+    /// Tiers solved at once where their children are done
+    /// ([`TierSolver::concurrent`]).
+    pub at_once: usize,
+    /// Check each tier's un-moves before solving it
+    /// ([`TierSolver::check_unmoves`]).
+    pub check_unmoves: bool,
+    /// How the databases are stored; `None`: as
+    /// [`TierSolver::compression`] says by default.
+    pub compression: Option<Compression>,
+}
+
+impl Default for TierOptions {
+    fn default() -> TierOptions {
+        TierOptions {
+            at_once: 1,
+            check_unmoves: false,
+            compression: None,
+        }
+    }
+}
+
 /// What became of one tier.
 #[derive(Clone, Debug)]
 pub struct TierDone {
@@ -49,7 +75,7 @@ pub struct TierSolver<'p> {
     dir: PathBuf,
     meta: Meta,
     memory_limit: Option<u64>,
-    compression: Compression,
+    compression: Option<Compression>,
     progress: &'p dyn Progress,
     on_tier: Option<&'p (dyn Fn(&TierDone) + Sync)>,
     concurrent: usize,
@@ -71,7 +97,7 @@ impl TierSolver<'static> {
             dir: dir.to_path_buf(),
             meta: Meta::new("tiered"),
             memory_limit: None,
-            compression: Compression::None,
+            compression: None,
             progress: &NoProgress,
             on_tier: None,
             concurrent: 1,
@@ -95,11 +121,23 @@ impl<'p> TierSolver<'p> {
         self
     }
 
-    /// How each tier's records are stored; uncompressed (the default) is
-    /// probed in place, the fastest for the tiers above.
+    /// How each tier's records are stored. By default a tier on the dense
+    /// rung is compressed (Zstandard: its parents read a block at a time),
+    /// an explored one not (probed in place, the fastest for the tiers
+    /// above, which probe one position at a time).
     pub fn compression(mut self, compression: Compression) -> Self {
-        self.compression = compression;
+        self.compression = Some(compression);
         self
+    }
+
+    /// The options of a tiered solve, as a caller of the registry gives
+    /// them ([`TierOptions`]).
+    pub fn options(self, o: &TierOptions) -> Self {
+        let s = self.concurrent(o.at_once).check_unmoves(o.check_unmoves);
+        match o.compression {
+            Some(c) => s.compression(c),
+            None => s,
+        }
     }
 
     /// Solves up to `n` tiers at once where their children are done (1,
@@ -478,7 +516,13 @@ impl<'p> TierSolver<'p> {
         let name = solution.name().to_string();
         let file = file_name(&name);
         let path = self.dir.join(&file);
-        let writer = Writer::new(tier_meta(&self.meta, &name)).compression(self.compression);
+        let dense = matches!(solution.0, Inner::Dense(_));
+        let compression = self.compression.unwrap_or(if dense {
+            Compression::Zstd
+        } else {
+            Compression::None
+        });
+        let writer = Writer::new(tier_meta(&self.meta, &name)).compression(compression);
         match &solution.0 {
             Inner::Explored { solution, .. } => {
                 let answers = solution.solved();

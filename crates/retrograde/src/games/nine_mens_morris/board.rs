@@ -69,6 +69,24 @@ pub const MILLS_AT: [[u32; 2]; 24] = {
     out
 };
 
+/// The stones set in `mask` (of 24 points), counted by bytes: faster than
+/// a counting loop where the processor's own count is not assumed.
+#[inline(always)]
+pub fn stones(mask: u32) -> u32 {
+    const COUNT: [u8; 256] = {
+        let mut c = [0u8; 256];
+        let mut b = 0;
+        while b < 256 {
+            c[b] = (b as u32).count_ones() as u8;
+            b += 1;
+        }
+        c
+    };
+    u32::from(COUNT[(mask & 0xff) as usize])
+        + u32::from(COUNT[(mask >> 8 & 0xff) as usize])
+        + u32::from(COUNT[(mask >> 16 & 0xff) as usize])
+}
+
 /// The points of `stones` that stand in a mill of theirs.
 pub fn in_mills(stones: u32) -> u32 {
     MILLS

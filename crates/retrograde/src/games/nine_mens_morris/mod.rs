@@ -83,7 +83,7 @@ impl Position {
     /// A side's stones on the board and in hand.
     fn side(self, black: bool) -> Side {
         Side {
-            board: self.points(black).count_ones() as u8,
+            board: board::stones(self.points(black)) as u8,
             hand: self.in_hand(black),
         }
     }
@@ -227,7 +227,7 @@ impl Morris {
     /// be removed.
     fn moves(&self, p: Position, mut f: impl FnMut(Position)) {
         let (mine, theirs, hand) = p.mover();
-        if mine.count_ones() + u32::from(hand) < 3 {
+        if board::stones(mine) + u32::from(hand) < 3 {
             return;
         }
         let empty = board::ALL & !(mine | theirs);
@@ -248,7 +248,7 @@ impl Morris {
             each_point(empty, |to| landed(mine | 1 << to, to, hand - 1));
             return;
         }
-        let flying = mine.count_ones() == 3;
+        let flying = board::stones(mine) == 3;
         each_point(mine, |from| {
             let targets = if flying {
                 empty
@@ -409,6 +409,32 @@ impl TieredGame for Morris {
         Some(r.end - r.start)
     }
 
+    /// [`StateGame::encode`], which folds any form itself.
+    fn number_of(&self, p: &Position) -> Option<u64> {
+        Numbering::get(self.symmetry).encode(*p)
+    }
+
+    /// With the symmetries folded, the moves that capture nothing are
+    /// numbered together: the next mover's stones, the opponent's, are the
+    /// same in all of them.
+    fn for_each_numbered_move<F: FnMut(Position, Option<u64>)>(&self, p: &Position, mut f: F) {
+        if !self.symmetry {
+            return self.moves(*p, |q| f(q, self.number_of(&q)));
+        }
+        let black = p.black_to_move();
+        let theirs = p.points(!black);
+        let numbering = Numbering::get(true);
+        let to = numbering.moves_to(theirs, p.in_hand(!black));
+        self.moves(*p, |q| {
+            let c = if q.points(!black) == theirs {
+                to.number(q.points(black), q.in_hand(black))
+            } else {
+                numbering.encode(q)
+            };
+            f(q, c)
+        });
+    }
+
     fn tier_numbers(&self, tier: &Tier) -> Option<std::ops::Range<u64>> {
         Some(Numbering::get(self.symmetry).range(*tier))
     }
@@ -424,13 +450,13 @@ impl TieredGame for Morris {
         // The player who moved had none in hand, three stones or more, and
         // stones in hand that can be against the other's.
         if q.in_hand(!black) != 0
-            || moved.count_ones() < 3
+            || board::stones(moved) < 3
             || !hands_possible(q.side(!black), q.side(black))
         {
             return;
         }
         let empty = board::ALL & !(moved | stay);
-        let flying = moved.count_ones() == 3;
+        let flying = board::stones(moved) == 3;
         each_point(moved, |to| {
             if stay != 0 && board::closes_mill(moved, to) {
                 return;

@@ -188,15 +188,15 @@ impl Classes {
     }
 }
 
-/// The rank of `b` among the subsets of its size of the points `free`
-/// (the combinatorial number system over those points).
+/// The rank of `b` among the subsets of its size of the points `w` leaves
+/// empty (the combinatorial number system over those points).
 #[inline]
-fn rank_within(b: u32, free: u32) -> u64 {
+fn rank_within(b: u32, w: u32) -> u64 {
     let (mut r, mut m, mut i) = (0, b, 1);
     while m != 0 {
-        let low = m & m.wrapping_neg();
-        let below = (free & (low - 1)).count_ones() as usize;
-        r += BINOMIAL[below][i];
+        let at = m.trailing_zeros();
+        let below = at - board::stones(w & ((1 << at) - 1));
+        r += BINOMIAL[below as usize][i];
         m &= m - 1;
         i += 1;
     }
@@ -228,7 +228,14 @@ pub(super) struct Numbering {
     blocks: Vec<Block>,
     /// Every tier, in order, and its first block.
     tiers: Vec<(Tier, usize)>,
+    /// The folded numbering's first number of the positions whose mover
+    /// has side `m` against `o` at `[side_index(m) * SIDES + side_index(o)]`
+    /// (`u64::MAX`: none).
+    by_sides: Vec<u64>,
 }
+
+/// Every side a player can have.
+const SIDES: usize = 55;
 
 /// Every side a player can have, `board + hand <= 9`, in order: 55.
 fn sides() -> Vec<Side> {
@@ -274,6 +281,7 @@ impl Numbering {
             starts: vec![0],
             blocks: Vec::new(),
             tiers: Vec::new(),
+            by_sides: vec![u64::MAX; SIDES * SIDES],
         };
         for h in 0..sides.len() {
             for l in 0..=h {
@@ -296,6 +304,9 @@ impl Numbering {
                             }
                         };
                         let last = n.starts.last().copied().unwrap_or(0);
+                        if folded {
+                            n.by_sides[side_index(white) * SIDES + side_index(black)] = last;
+                        }
                         n.starts.push(last + size);
                         n.blocks.push(Block {
                             white,
@@ -322,30 +333,90 @@ impl Numbering {
     #[inline]
     pub(super) fn encode(&self, p: Position) -> Option<u64> {
         let black = p.black_to_move();
+        let too_many = |side: bool| {
+            board::stones(p.points(side)) + u32::from(p.in_hand(side)) > u32::from(STONES)
+        };
+        if too_many(false) || too_many(true) {
+            return None;
+        }
+        if self.folded {
+            let (w, b) = (p.points(black), p.points(!black));
+            let (nw, nb) = (board::stones(w), board::stones(b));
+            let mover = Side {
+                board: nw as u8,
+                hand: p.in_hand(black),
+            };
+            let other = Side {
+                board: nb as u8,
+                hand: p.in_hand(!black),
+            };
+            let first = *self
+                .by_sides
+                .get(side_index(mover) * SIDES + side_index(other))?;
+            if first == u64::MAX {
+                return None;
+            }
+            let (class, w2, b2) = Classes::get().fold(w, b);
+            let within = BINOMIAL[24 - nw as usize][nb as usize];
+            return Some(first + u64::from(class) * within + rank_within(b2, w2));
+        }
         let (mover, other) = (p.side(black), p.side(!black));
         if !hands_possible(mover, other) {
             return None;
         }
         let t = Tier::of(mover, other);
-        let i = tier_index(t);
-        let first = self.tiers[i].1;
-        if self.folded {
-            let (w, b) = (p.points(black), p.points(!black));
-            let end = self.tiers.get(i + 1).map_or(self.blocks.len(), |t| t.1);
-            let block = (first..end).find(|&k| self.blocks[k].white == mover)?;
-            let (class, w2, b2) = Classes::get().fold(w, b);
-            let within = BINOMIAL[24 - w.count_ones() as usize][b.count_ones() as usize];
-            let at = u64::from(class) * within + rank_within(b2, ALL & !w2);
-            return Some(self.starts[block] + at);
-        }
-        let (white, blk) = (p.side(false), p.side(true));
+        let first = self.tiers[tier_index(t)].1;
+        let white = p.side(false);
         let (w, b) = (p.points(false), p.points(true));
         let orientation = usize::from(t.high != t.low && white != t.high);
         let block = first + orientation * 2 + usize::from(black);
         let within = BINOMIAL[24 - w.count_ones() as usize][b.count_ones() as usize];
-        debug_assert!(self.blocks[block].white == white && self.blocks[block].black == blk);
         let at = board::rank(w) * within + board::rank(board::compress(b, ALL & !w));
         Some(self.starts[block] + at)
+    }
+
+    /// The numbers of positions whose mover has the stones `mover` and
+    /// `hand` in hand (folded numbering): what the moves of a position
+    /// reach where they capture nothing, the opponent's stones being the
+    /// next mover's. The symmetry and the free points are worked out once.
+    #[inline]
+    pub(super) fn moves_to(&self, mover: u32, hand: u8) -> MovesTo<'_> {
+        let classes = Classes::get();
+        let e = classes.entries[mover as usize];
+        let sym = (e >> SYMMETRY_SHIFT & 15) as usize;
+        let least = image(classes.rings, mover, sym);
+        let mut keep = [0u8; 15];
+        let mut kept = 0;
+        if e & SELF_SYMMETRIC != 0 {
+            for s in 1..16 {
+                if image(classes.rings, least, s) == least {
+                    keep[kept] = s as u8;
+                    kept += 1;
+                }
+            }
+        }
+        // Each point's place among the points `least` leaves empty.
+        let mut free = [0u8; 24];
+        let mut below = 0;
+        for (pt, f) in free.iter_mut().enumerate() {
+            *f = below;
+            if least & 1 << pt == 0 {
+                below += 1;
+            }
+        }
+        MovesTo {
+            numbering: self,
+            classes,
+            mover: Side {
+                board: board::stones(mover) as u8,
+                hand,
+            },
+            class: u64::from(e & ((1 << CLASS_BITS) - 1)),
+            sym,
+            keep,
+            kept,
+            free,
+        }
     }
 
     /// The position numbered `code`: `None` past the last number, and for
@@ -387,5 +458,61 @@ impl Numbering {
         let black = p.black_to_move();
         let (_, w, b) = Classes::get().fold(p.points(black), p.points(!black));
         Position::new(w, b, [p.in_hand(black), p.in_hand(!black)], false)
+    }
+}
+
+/// The numbers of the positions of one mover's stones (see
+/// [`Numbering::moves_to`]).
+pub(super) struct MovesTo<'a> {
+    numbering: &'a Numbering,
+    classes: &'a Classes,
+    mover: Side,
+    class: u64,
+    sym: usize,
+    /// The symmetries other than the identity that keep the mover's least
+    /// stones.
+    keep: [u8; 15],
+    kept: usize,
+    /// Each point's place among the empty points of the mover's least
+    /// stones.
+    free: [u8; 24],
+}
+
+impl MovesTo<'_> {
+    /// The number of the position where the other player has the stones
+    /// `other` and `hand` in hand.
+    #[inline]
+    pub(super) fn number(&self, other: u32, hand: u8) -> Option<u64> {
+        let rings = self.classes.rings;
+        let mut b = image(rings, other, self.sym);
+        if self.kept > 0 {
+            let first = b;
+            for &s in &self.keep[..self.kept] {
+                b = b.min(image(rings, first, usize::from(s)));
+            }
+        }
+        let nb = board::stones(b);
+        let o = Side {
+            board: nb as u8,
+            hand,
+        };
+        if u32::from(o.board) + u32::from(hand) > u32::from(STONES) {
+            return None;
+        }
+        let first = *self
+            .numbering
+            .by_sides
+            .get(side_index(self.mover) * SIDES + side_index(o))?;
+        if first == u64::MAX {
+            return None;
+        }
+        let (mut rank, mut m, mut i) = (0, b, 1);
+        while m != 0 {
+            rank += BINOMIAL[usize::from(self.free[m.trailing_zeros() as usize])][i];
+            m &= m - 1;
+            i += 1;
+        }
+        let within = BINOMIAL[24 - usize::from(self.mover.board)][nb as usize];
+        Some(first + self.class * within + rank)
     }
 }
