@@ -107,7 +107,11 @@ fn main() {
         "{edges} moves over {n} positions: CsrBuilder {:.3} s ({} thread{}), plain counting sort {:.3} s (1 thread): {:.2}x",
         ours.as_secs_f64(),
         rayon::current_num_threads(),
-        if rayon::current_num_threads() == 1 { "" } else { "s" },
+        if rayon::current_num_threads() == 1 {
+            ""
+        } else {
+            "s"
+        },
         plain.as_secs_f64(),
         plain.as_secs_f64() / ours.as_secs_f64()
     );

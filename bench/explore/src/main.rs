@@ -26,7 +26,7 @@
 use std::time::Instant;
 
 use retrograde::explore::{Explorer, StateGame};
-use retrograde::game::{solve_game, Game};
+use retrograde::game::{Game, solve_game};
 use retrograde::{Answers, Outcome, Rules};
 
 mod teeko;

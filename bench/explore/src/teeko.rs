@@ -29,9 +29,9 @@
 //! separated by `/`, then who moves, as in `...../..x../...../..o../..... x`.
 //! [`StateGame::parse`] also reads the 25 cells without the slashes.
 
+use retrograde::Outcome;
 use retrograde::explore::StateGame;
 use retrograde::play::NotationError;
-use retrograde::Outcome;
 
 /// Cells on the board.
 const CELLS: u32 = 25;
@@ -333,9 +333,9 @@ impl StateGame for TeekoState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use retrograde::Game;
     use retrograde::games::teeko::{Board, Teeko};
     use retrograde::graph::splitmix64;
-    use retrograde::Game;
 
     /// A small random number generator (splitmix64 over a counter).
     struct Rng(u64);
@@ -417,9 +417,10 @@ mod tests {
         assert_eq!(sets.len(), 44);
         assert!(sets.iter().all(|&w| w.count_ones() == 4 && w & !ALL == 0));
         for (c, row) in WINS_BY_LOW.iter().enumerate() {
-            assert!(row
-                .iter()
-                .all(|&w| w == NONE || w.trailing_zeros() as usize == c));
+            assert!(
+                row.iter()
+                    .all(|&w| w == NONE || w.trailing_zeros() as usize == c)
+            );
         }
         // Rows, columns, diagonals and squares, by their counts.
         let row = sets.iter().filter(|&&w| w >> w.trailing_zeros() == 0b1111);

@@ -63,11 +63,7 @@ fn main() {
     let asked: Vec<u64> = (0..probes)
         .map(|_| {
             let r = (splitmix(&mut seed) % n as u64) as usize;
-            if db.is_keyed() {
-                keys[r]
-            } else {
-                r as u64
-            }
+            if db.is_keyed() { keys[r] } else { r as u64 }
         })
         .collect();
     // One warm pass through the database, then the timed ones.

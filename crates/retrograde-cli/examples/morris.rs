@@ -7,9 +7,9 @@
 //!     cargo run --release --example morris -- query morris.db "x../.o./... x"
 //!     cargo run --release --example morris -- play morris.db
 //!     cargo run --release --example morris -- serve morris.db
+use retrograde::StateGame;
 use retrograde::play::NotationError;
 use retrograde::registry::{Entry, Param, Registry};
-use retrograde::StateGame;
 
 /// 1. A position: the nine points row by row from the top (0 empty, 1 X, 2 O), then who moves.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]

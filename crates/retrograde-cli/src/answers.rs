@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use retrograde::io::names::{self, Names};
-use retrograde::io::{solution, Outputs};
+use retrograde::io::{Outputs, solution};
 use retrograde::{Answers, Outcome};
 
 use crate::common::{self, Stdout};

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::{Result, bail};
 use indicatif::HumanBytes;
 use retrograde::io::Input;
 use retrograde::{Answers, GameGraph, Rules};

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
-use retrograde::io::{binary, edge_list, write_atomically};
 use retrograde::GameGraph;
+use retrograde::io::{binary, edge_list, write_atomically};
 
 use crate::common::{self, Timings};
 use crate::load::{Budget, GraphFile};

@@ -83,7 +83,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     common::check_files(&[&args.board], &outputs)?;
     let timely = args.engine.timely();
     if timely && args.explicit {
-        anyhow::bail!("--explicit builds the graph for the queue engine; drop it with --engine timely or --cluster");
+        anyhow::bail!(
+            "--explicit builds the graph for the queue engine; drop it with --engine timely or --cluster"
+        );
     }
     if timely && args.save.save.is_some() {
         anyhow::bail!(

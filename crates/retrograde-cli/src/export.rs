@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
-use retrograde::io::{edge_list, labels, Outputs};
 use retrograde::Game;
+use retrograde::io::{Outputs, edge_list, labels};
 
 use crate::common;
 

@@ -4,8 +4,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use retrograde::io::Outputs;
 use retrograde::Answers;
+use retrograde::io::Outputs;
 
 use crate::common::{self, Stdout, Timings};
 use crate::db::Saved;
@@ -280,8 +280,8 @@ pub(crate) fn report_with_start(mut r: WithStart<'_>) -> Result<ExitCode> {
 }
 
 fn teeko(args: TeekoArgs, threads: Option<usize>) -> Result<ExitCode> {
-    use retrograde::games::teeko::Teeko;
     use retrograde::Game;
+    use retrograde::games::teeko::Teeko;
     args.out.check(false)?;
     let game = Teeko::new();
     let limit = args.out.limit();

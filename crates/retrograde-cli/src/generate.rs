@@ -4,12 +4,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use retrograde::CsrBuilder;
 use retrograde::graph::RandomEdges;
 use retrograde::io::{binary, edge_list, write_atomically};
-use retrograde::CsrBuilder;
 
 use crate::common::{self, Timings};
-use crate::convert::{format_of, Format};
+use crate::convert::{Format, format_of};
 use crate::progress::Bars;
 
 /// Options of `retrograde generate`.

@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use indicatif::{HumanBytes, HumanCount};
 use retrograde::grundy::{self, GrundyCounts, GrundyValues, Loopy, SumMove, Token};
-use retrograde::io::names::{self, Names};
 use retrograde::io::Outputs;
+use retrograde::io::names::{self, Names};
 use retrograde::{Answers, Csr, GameGraph, Graph, NoMoveRule, Rules};
 
 use crate::common::{self, Stdout, Timings};
@@ -91,7 +91,9 @@ fn from_database(path: &Path) -> Result<(Graph, GrundyValues, Option<Names>)> {
     // The moves checked (targets within the graph) and names read.
     retrograde::play::StoredGraph::new(&db)?;
     if let Some(v) = codes.values.iter().position(|&c| c == u32::MAX - 2) {
-        anyhow::bail!("{shown}: vertex {v}'s loopy nim value is kept as \"no position\", but every vertex of a graph is one (the file is damaged)");
+        anyhow::bail!(
+            "{shown}: vertex {v}'s loopy nim value is kept as \"no position\", but every vertex of a graph is one (the file is damaged)"
+        );
     }
     let n = db.len();
     let mut edges = Vec::new();

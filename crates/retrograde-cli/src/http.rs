@@ -171,7 +171,9 @@ fn read_request(stream: &mut TcpStream, deadline: Instant) -> Got {
     if length > MAX_BODY {
         return Got::Refused(error(
             413,
-            &format!("the request declares a body of {length} bytes: at most {MAX_BODY} bytes are read (and none is needed)"),
+            &format!(
+                "the request declares a body of {length} bytes: at most {MAX_BODY} bytes are read (and none is needed)"
+            ),
         ));
     }
     let mut left = length.saturating_sub(extra);

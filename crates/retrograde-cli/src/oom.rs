@@ -138,8 +138,10 @@ mod tests {
              the process's memory limit is lower than the run needs (see --max-memory)\n"
         );
         let n = message(&mut buf, 0);
-        assert!(std::str::from_utf8(&buf[..n])
-            .unwrap()
-            .contains(" of 0 bytes"));
+        assert!(
+            std::str::from_utf8(&buf[..n])
+                .unwrap()
+                .contains(" of 0 bytes")
+        );
     }
 }

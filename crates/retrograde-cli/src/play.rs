@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use retrograde::Outcome;
 use retrograde::db::Database;
 use retrograde::play::{Answer, MoveAnswer, Playable, Probe};
-use retrograde::Outcome;
 
 /// Who the person at the keyboard plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -17,11 +17,11 @@ use std::process::ExitCode;
 use anyhow::Result;
 use retrograde::db::Database;
 use retrograde::play::{Playable, Probe, ProbeError};
-use retrograde::solve::trace::{solve_traced, Event};
+use retrograde::solve::trace::{Event, solve_traced};
 use retrograde::{Answers, GameGraph};
 
 use crate::common;
-use crate::http::{self, error, Answer, Request};
+use crate::http::{self, Answer, Request, error};
 use crate::progress::Bars;
 
 /// Options of `retrograde serve`.
@@ -311,16 +311,25 @@ fn answer(request: &Request<'_>, probe: &Probe<'_>, info: &str, trace: Option<&s
         "/api/info" => (200, "application/json", info.into()),
         "/api/trace" => match trace {
             Some(t) => (200, "application/json", t.into()),
-            None => error(404, "no animation for this game: it has more than --trace-limit positions, or none can be laid out"),
+            None => error(
+                404,
+                "no animation for this game: it has more than --trace-limit positions, or none can be laid out",
+            ),
         },
         "/api/query" => {
             let text = match parameter(query, "position") {
                 Some(Ok(text)) => text,
                 Some(Err(what)) => {
-                    return error(400, &format!("the address is not percent-encoded text: {what}"))
+                    return error(
+                        400,
+                        &format!("the address is not percent-encoded text: {what}"),
+                    );
                 }
                 None => {
-                    return error(400, "expected ?position=... (the position in the game's notation)")
+                    return error(
+                        400,
+                        "expected ?position=... (the position in the game's notation)",
+                    );
                 }
             };
             let game = probe.game;
@@ -336,10 +345,14 @@ fn answer(request: &Request<'_>, probe: &Probe<'_>, info: &str, trace: Option<&s
                 Some(m) => match game.find_move(p, &m) {
                     Some((_, to)) => p = to,
                     None => {
-                        let names: Vec<String> = game.moves(p).into_iter().map(|(n, _)| n).collect();
+                        let names: Vec<String> =
+                            game.moves(p).into_iter().map(|(n, _)| n).collect();
                         return error(
                             404,
-                            &format!("{m:?} is not a move of {text}: its moves are {}", names.join(", ")),
+                            &format!(
+                                "{m:?} is not a move of {text}: its moves are {}",
+                                names.join(", ")
+                            ),
                         );
                     }
                 },
@@ -396,7 +409,12 @@ fn answer(request: &Request<'_>, probe: &Probe<'_>, info: &str, trace: Option<&s
                 Err(e) => error(500, &e.to_string()),
             }
         }
-        _ => error(404, &format!("no such page: {path} (the API is /api/info, /api/query?position=...[&move=...], /api/trace; the page is /)")),
+        _ => error(
+            404,
+            &format!(
+                "no such page: {path} (the API is /api/info, /api/query?position=...[&move=...], /api/trace; the page is /)"
+            ),
+        ),
     }
 }
 

@@ -6,18 +6,18 @@ use std::process::ExitCode;
 use anyhow::Result;
 use indicatif::HumanBytes;
 use retrograde::graph::Arena;
+use retrograde::io::Outputs;
 use retrograde::io::names::Names;
 use retrograde::io::pgsolver::{self, Reach};
-use retrograde::io::Outputs;
-use retrograde::{solve, Answers, Csr, GameGraph, Player, Rules, Solution};
+use retrograde::{Answers, Csr, GameGraph, Player, Rules, Solution, solve};
 
+use crate::Global;
 use crate::answers::{Asked, OutputArgs};
 use crate::cluster::{self, ClusterArgs};
 use crate::common::{self, Stdout, Timings};
 use crate::db::Saved;
 use crate::load::{Budget, GameArgs, Loaded};
 use crate::progress::Bars;
-use crate::Global;
 
 /// Options of `retrograde solve`.
 #[derive(clap::Args)]

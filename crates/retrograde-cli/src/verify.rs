@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use retrograde::Successors;
 use retrograde::graph::Arena;
 use retrograde::io::solution;
-use retrograde::Successors;
 
 use crate::common::{self, Timings};
 use crate::load::{Budget, GameArgs};

@@ -6,9 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// A file of `examples/arenas`.
 fn example(name: &str) -> PathBuf {
@@ -317,7 +315,10 @@ fn a_saved_arena_says_who_moves_and_values_moves_that_keep_the_turn() {
     assert_eq!(to("4")["outcome"], "draw");
     // The game's `start 0;` is where query, play and the page start.
     let o = run(&["query", "charger.db"], d);
-    assert_eq!(ok(&o), "0: win in 3 for player 0 to move\n  1  win in 3        +0  1\n  7  win in 3        +0  7\n  4  draw             -  4\n");
+    assert_eq!(
+        ok(&o),
+        "0: win in 3 for player 0 to move\n  1  win in 3        +0  1\n  7  win in 3        +0  7\n  4  draw             -  4\n"
+    );
     let o = run(&["query", "charger.db", "5"], d);
     assert!(
         ok(&o).starts_with("5: lose in 4 for player 1 to move"),

@@ -8,9 +8,7 @@
 use std::path::Path;
 use std::process::Command;
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 #[test]
 fn the_page_plays_moves_and_animates_the_solve_in_a_browser() {

@@ -5,9 +5,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// Every `tests/data/NAME.txt` with a `NAME.expected` is solved with the
 /// arguments on its `# args:` line and compared byte for byte.
@@ -233,9 +231,11 @@ fn text_binary_and_thread_counts_give_identical_solutions() {
 fn corrupted_or_truncated_binary_graph_exits_2() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    assert!(run(&["generate", "-n", "100", "-m", "300", "g.rgb"], d)
-        .status
-        .success());
+    assert!(
+        run(&["generate", "-n", "100", "-m", "300", "g.rgb"], d)
+            .status
+            .success()
+    );
     let good = fs::read(d.join("g.rgb")).unwrap();
     let mut flipped = good.clone();
     flipped[200] ^= 0x10;
@@ -497,15 +497,35 @@ mod bad_input {
     #[test]
     fn edge_list_id_not_a_number_negative_or_too_large() {
         for (text, want) in [
-            ("0 1\n1 two\n", "g.txt:line 2: expected the second vertex id (a decimal number), found \"two\""),
-            ("0 1\n-1 2\n", "g.txt:line 2: expected a vertex id (a decimal number), found \"-1\" (negative numbers are not allowed)"),
-            ("0 4294967295\n", "g.txt:line 1: vertex id 4294967295 is too large (the largest allowed is 4294967294)"),
-            ("0 99999999999999999999999\n", "g.txt:line 1: expected the second vertex id (a decimal number), found a number of 23 digits at column 3, too large for any id or count"),
-            ("0 1.5\n", "g.txt:line 1: expected a space, a tab or the end of the line after the second vertex id, found \".5\""),
-            ("0x1 2\n", "g.txt:line 1: expected a space or tab, then the second vertex id, found \"x1\""),
+            (
+                "0 1\n1 two\n",
+                "g.txt:line 2: expected the second vertex id (a decimal number), found \"two\"",
+            ),
+            (
+                "0 1\n-1 2\n",
+                "g.txt:line 2: expected a vertex id (a decimal number), found \"-1\" (negative numbers are not allowed)",
+            ),
+            (
+                "0 4294967295\n",
+                "g.txt:line 1: vertex id 4294967295 is too large (the largest allowed is 4294967294)",
+            ),
+            (
+                "0 99999999999999999999999\n",
+                "g.txt:line 1: expected the second vertex id (a decimal number), found a number of 23 digits at column 3, too large for any id or count",
+            ),
+            (
+                "0 1.5\n",
+                "g.txt:line 1: expected a space, a tab or the end of the line after the second vertex id, found \".5\"",
+            ),
+            (
+                "0x1 2\n",
+                "g.txt:line 1: expected a space or tab, then the second vertex id, found \"x1\"",
+            ),
         ] {
-            let (o, listing) =
-                run_in(&[("g.txt", text.as_bytes())], &["solve", "g.txt", "-o", "out.tsv"]);
+            let (o, listing) = run_in(
+                &[("g.txt", text.as_bytes())],
+                &["solve", "g.txt", "-o", "out.tsv"],
+            );
             assert_refused(&o, want);
             assert_eq!(listing, ["g.txt"]);
         }
@@ -518,12 +538,24 @@ mod bad_input {
     fn matrix_market_entries_other_than_declared_or_sizes_past_u32_are_refused() {
         let banner = "%%MatrixMarket matrix coordinate pattern general\n% c\n";
         for (body, want) in [
-            ("3 3 3\n1 2\n2 3\n", "m.mtx:line 6: the size line (line 3) declares 3 entries, but the file ends after 2"),
-            ("3 3 1\n1 2\n2 3\n", "m.mtx:line 5: the size line (line 3) declares 1 entries, but more follow"),
-            ("18446744073709551615 1 1\n1 1\n", "m.mtx:line 3: the matrix has 18446744073709551615 rows or columns, more than the 4294967295 vertices that u32 ids allow"),
+            (
+                "3 3 3\n1 2\n2 3\n",
+                "m.mtx:line 6: the size line (line 3) declares 3 entries, but the file ends after 2",
+            ),
+            (
+                "3 3 1\n1 2\n2 3\n",
+                "m.mtx:line 5: the size line (line 3) declares 1 entries, but more follow",
+            ),
+            (
+                "18446744073709551615 1 1\n1 1\n",
+                "m.mtx:line 3: the matrix has 18446744073709551615 rows or columns, more than the 4294967295 vertices that u32 ids allow",
+            ),
         ] {
             let text = format!("{banner}{body}");
-            for args in [&["solve", "m.mtx", "-o", "s.tsv"][..], &["convert", "m.mtx", "m.rgb"]] {
+            for args in [
+                &["solve", "m.mtx", "-o", "s.tsv"][..],
+                &["convert", "m.mtx", "m.rgb"],
+            ] {
                 let (o, listing) = run_in(&[("m.mtx", text.as_bytes())], args);
                 assert_refused(&o, want);
                 assert_eq!(listing, ["m.mtx"]);
@@ -680,14 +712,38 @@ mod bad_input {
     fn solution_file_out_of_order_bad_fields_or_wrong_length() {
         let graph: &[u8] = b"0 1\n1 2\n";
         for (text, want) in [
-            ("1\twin\t1\t2\n", "s.tsv:line 1: expected vertex 0 (one line per vertex, in vertex order), found vertex 1"),
-            ("0\tlose\t2\t1\n1\twin\t1\t2\n", "s.tsv:line 3: the solution ends after 2 vertices, but the graph has 3"),
-            ("0\tlose\t2\t1\n1\twin\t1\t2\n2\tlose\t0\t-\n3\tlose\t0\t-\n", "s.tsv:line 4: the graph has 3 vertices, but the solution goes on"),
-            ("0\tloss\t2\t1\n", "s.tsv:line 1: expected win, lose, tie or draw, found \"loss\""),
-            ("0\tlose\t-\t1\n", "s.tsv:line 1: a lose needs a remoteness (a decimal number), found -"),
-            ("0\tdraw\t2\t1\n", "s.tsv:line 1: a draw has no remoteness: expected -, found 2"),
-            ("0\tlose\t2\tone\n", "s.tsv:line 1: expected the best move (a vertex id, or - for none), found \"one\""),
-            ("0\tlose\t2\n", "s.tsv:line 1: expected a space or tab, then the best move"),
+            (
+                "1\twin\t1\t2\n",
+                "s.tsv:line 1: expected vertex 0 (one line per vertex, in vertex order), found vertex 1",
+            ),
+            (
+                "0\tlose\t2\t1\n1\twin\t1\t2\n",
+                "s.tsv:line 3: the solution ends after 2 vertices, but the graph has 3",
+            ),
+            (
+                "0\tlose\t2\t1\n1\twin\t1\t2\n2\tlose\t0\t-\n3\tlose\t0\t-\n",
+                "s.tsv:line 4: the graph has 3 vertices, but the solution goes on",
+            ),
+            (
+                "0\tloss\t2\t1\n",
+                "s.tsv:line 1: expected win, lose, tie or draw, found \"loss\"",
+            ),
+            (
+                "0\tlose\t-\t1\n",
+                "s.tsv:line 1: a lose needs a remoteness (a decimal number), found -",
+            ),
+            (
+                "0\tdraw\t2\t1\n",
+                "s.tsv:line 1: a draw has no remoteness: expected -, found 2",
+            ),
+            (
+                "0\tlose\t2\tone\n",
+                "s.tsv:line 1: expected the best move (a vertex id, or - for none), found \"one\"",
+            ),
+            (
+                "0\tlose\t2\n",
+                "s.tsv:line 1: expected a space or tab, then the best move",
+            ),
             ("0\tlose\t-2\t1\n", "(negative numbers are not allowed)"),
         ] {
             let (o, _) = run_in(
@@ -753,7 +809,10 @@ mod bad_input {
         // The writer stops in the middle of the second line.
         child.stdin.take().unwrap().write_all(b"0 1\n1").unwrap();
         let o = child.wait_with_output().unwrap();
-        assert_refused(&o, "-:line 2: expected a space or tab, then the second vertex id, found the end of the line");
+        assert_refused(
+            &o,
+            "-:line 2: expected a space or tab, then the second vertex id, found the end of the line",
+        );
         let o = bin()
             .args(["solve", "-", "--query", "0"])
             .stdin(Stdio::null())
@@ -818,8 +877,8 @@ mod bad_input {
 /// naming the file and the byte, no output file.
 mod bad_binary {
     use super::*;
-    use retrograde::io::binary;
     use retrograde::Csr;
+    use retrograde::io::binary;
 
     /// 5 vertices, 7 edges: 64 header bytes, out-degrees at 64 (20 bytes and
     /// 4 of padding), offsets at 88 (48 bytes), targets at 136 (28 and 4).
@@ -1695,11 +1754,13 @@ mod pipeline {
         assert_eq!(j["lines"][0]["from"], 5);
         assert_eq!(j["lines"][0]["endless"], true);
         assert!(j["engine"].is_string() && j["threads"].is_number());
-        assert!(j["time"]["phases"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|p| p["name"] == "solve"));
+        assert!(
+            j["time"]["phases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["name"] == "solve")
+        );
     }
 
     #[test]
@@ -2230,7 +2291,10 @@ mod names {
         let text = "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2\n";
         fs::write(dir.path().join("m.mtx"), text).unwrap();
         let o = run(&["solve", "m.mtx", "--names"], dir.path());
-        assert_refused(&o, "m.mtx:line 1: a Matrix Market file: its vertices are numbered rows and columns, not names");
+        assert_refused(
+            &o,
+            "m.mtx:line 1: a Matrix Market file: its vertices are numbered rows and columns, not names",
+        );
         assert!(run(&["solve", "m.mtx"], dir.path()).status.success());
     }
 

@@ -9,9 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// A pseudo-random multigraph with cycles, self-loops and parallel edges.
 fn random_graph(dir: &Path, seed: u64, n: u32, m: usize) -> PathBuf {

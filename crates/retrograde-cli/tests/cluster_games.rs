@@ -7,9 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 fn board(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -10,9 +10,7 @@ fn boards() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/boards")
 }
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// Runs `cop-thief` on a board given as text, in a fresh directory.
 fn on_board(text: &str, extra: &[&str]) -> Output {

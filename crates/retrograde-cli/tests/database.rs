@@ -6,9 +6,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Output, Stdio};
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 const KRK_FEN: &str = "8/8/8/8/8/2k5/8/R1K5 w - - 0 1";
 
@@ -269,11 +267,13 @@ fn a_move_that_changes_the_outcome_has_no_delta() {
         let same = m["outcome"].as_str() == Some(here);
         assert_eq!(m["delta"].is_null(), !same, "{m}");
     }
-    assert!(q["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|m| m["delta"].is_null()));
+    assert!(
+        q["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["delta"].is_null())
+    );
 }
 
 #[test]

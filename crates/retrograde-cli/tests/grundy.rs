@@ -3,9 +3,7 @@
 
 use std::fs;
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// The lines of a fixture, comments and blank lines left out.
 fn fixture(name: &str) -> String {

@@ -8,9 +8,7 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// Namespaces created for one test, deleted (with their links) when dropped.
 struct Hosts {

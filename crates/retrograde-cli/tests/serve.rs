@@ -7,9 +7,7 @@ use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Stdio};
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// A running server and its address (`127.0.0.1:PORT`).
 struct Server {
@@ -75,9 +73,11 @@ fn get(s: &Server, path: &str) -> (u16, serde_json::Value) {
 fn the_api_answers_as_query_does() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    assert!(run(&["game", "chess", "KRK", "--save", "krk.db", "-q"], d)
-        .status
-        .success());
+    assert!(
+        run(&["game", "chess", "KRK", "--save", "krk.db", "-q"], d)
+            .status
+            .success()
+    );
     let s = serve(d, "krk.db");
     let fen = "8/8/8/8/8/2k5/8/R1K5 w - - 0 1";
     let (status, api) = get(
@@ -350,9 +350,11 @@ fn settle(pid: u32, want: usize) -> usize {
 fn requests_that_announce_a_body_and_close_early_leave_no_descriptor_open() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    assert!(run(&["game", "tic-tac-toe", "--save", "t.db", "-q"], d)
-        .status
-        .success());
+    assert!(
+        run(&["game", "tic-tac-toe", "--save", "t.db", "-q"], d)
+            .status
+            .success()
+    );
     let s = serve(d, "t.db");
     assert_eq!(get(&s, "/api/info").0, 200);
     let pid = s.child.id();
@@ -374,9 +376,11 @@ fn under_a_low_descriptor_limit_the_server_goes_on_and_says_so_once() {
     use std::os::unix::process::CommandExt;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    assert!(run(&["game", "tic-tac-toe", "--save", "t.db", "-q"], d)
-        .status
-        .success());
+    assert!(
+        run(&["game", "tic-tac-toe", "--save", "t.db", "-q"], d)
+            .status
+            .success()
+    );
     let mut command = bin();
     command.stderr(Stdio::piped());
     // SAFETY: setrlimit is async-signal-safe, as pre_exec requires.

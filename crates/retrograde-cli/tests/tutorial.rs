@@ -7,8 +7,6 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-mod common;
-
 /// The tutorial's binary, built by `cargo test` beside the tool's.
 fn morris_bin() -> PathBuf {
     let bin = Path::new(env!("CARGO_BIN_EXE_retrograde"));
@@ -100,7 +98,7 @@ fn the_tutorial_game_is_queried_played_and_served_by_name() {
     serve
         .args(["serve", "m.db", "--trace-limit", "1000"])
         .stderr(Stdio::null());
-    let (mut child, addr) = common::start_server(serve, d);
+    let (mut child, addr) = crate::common::start_server(serve, d);
     let mut c = TcpStream::connect(&addr).unwrap();
     write!(c, "GET /api/info HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
     let mut text = String::new();

@@ -21,15 +21,15 @@
 use std::sync::atomic::AtomicBool;
 
 use retrograde::graph::NONE;
-use retrograde::kernel::{self, Bookkeeping, Phase, DRAW, UNDECIDED};
+use retrograde::kernel::{self, Bookkeeping, DRAW, Phase, UNDECIDED};
 use retrograde::{Outcome, Player, Rules, Solution};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
-use crate::channel::{digest_bytes, digest_words, Channel, Checked, Watch};
+use crate::channel::{Channel, Checked, Watch, digest_bytes, digest_words};
 use crate::error::{Error, Result};
 use crate::input::EdgeShards;
-use crate::memory::{Limit, BUFFER_BYTES};
+use crate::memory::{BUFFER_BYTES, Limit};
 
 /// What process 0 gets back: the solution gathered from every worker.
 #[derive(Clone, Debug, PartialEq, Eq)]

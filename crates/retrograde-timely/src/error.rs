@@ -80,7 +80,9 @@ pub enum Error {
     /// A worker could not allocate its share of the positions: the
     /// process's memory limit (an address-space limit, a cgroup) is below
     /// what it needs, though the estimate passed.
-    #[error("worker {worker} could not allocate {bytes} bytes for its {positions} positions (the process's memory limit is lower than it needs; run more processes or raise the limit)")]
+    #[error(
+        "worker {worker} could not allocate {bytes} bytes for its {positions} positions (the process's memory limit is lower than it needs; run more processes or raise the limit)"
+    )]
     OutOfMemory {
         /// The worker's index among all workers.
         worker: usize,

@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use retrograde::io::edge_list::EdgeList;
-use retrograde::io::Input;
 use retrograde::EdgeSource;
+use retrograde::io::Input;
+use retrograde::io::edge_list::EdgeList;
 
 /// An edge source that can be read in shards: worker `k` of `n` reads shard
 /// `k` of `n`, and together the shards list every edge exactly once.

@@ -69,21 +69,21 @@ use std::time::{Duration, Instant};
 
 use retrograde::{GameGraph, Player, Rules};
 use timely::communication::allocator::zero_copy::initialize::{
-    initialize_networking_from_sockets, CommsGuard,
+    CommsGuard, initialize_networking_from_sockets,
 };
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
-use timely::communication::{initialize_from, Hooks, WorkerGuards};
+use timely::communication::{Hooks, WorkerGuards, initialize_from};
 use timely::worker::Worker;
 use timely::{CommunicationConfig, WorkerConfig};
 
-pub use engine::{graph_share_bytes, Gathered};
+pub use engine::{Gathered, graph_share_bytes};
 pub use error::{ConfigError, Error, Result};
 pub use hosts::read_hostfile;
 pub use input::{BinaryGraph, EdgeArray, EdgeShards, TextEdgeList};
 pub use memory::BUFFER_BYTES;
-pub use net::{Hello, HELLO_BYTES};
-pub use on_the_fly::{share_bytes, Outline, Remote, BYTES_PER_POSITION};
-pub use tiers::{TierRelay, CHUNK_BYTES};
+pub use net::{HELLO_BYTES, Hello};
+pub use on_the_fly::{BYTES_PER_POSITION, Outline, Remote, share_bytes};
+pub use tiers::{CHUNK_BYTES, TierRelay};
 
 /// The default time allowed to connect to all peers.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
-use crate::channel::{digest_words, Channel, Checked, Watch};
+use crate::channel::{Channel, Checked, Watch, digest_words};
 use crate::error::{Error, Result};
 
 /// Estimated bytes of message buffers and timely's own state, per worker,

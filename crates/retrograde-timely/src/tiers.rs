@@ -27,7 +27,7 @@ use retrograde::tier::TierShare;
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
-use crate::channel::{digest_bytes, digest_words, Channel, Checked, Watch};
+use crate::channel::{Channel, Checked, Watch, digest_bytes, digest_words};
 use crate::error::{Error, Result};
 use crate::{Config, Timings};
 
@@ -311,7 +311,7 @@ fn relay(
             Err(RecvTimeoutError::Disconnected) => {
                 return Err(Error::Failed {
                     message: "this process stopped before the last round".into(),
-                })
+                });
             }
         }
     }

@@ -2,14 +2,11 @@
 
 use proptest::prelude::*;
 use retrograde::{Csr, Labels, Outcome, Rules};
-use retrograde_timely::{solve, BinaryGraph, Config, EdgeArray, Error};
+use retrograde_timely::{BinaryGraph, Config, EdgeArray, Error, solve};
 
-#[path = "../../retrograde/tests/support/strategy.rs"]
-mod strategy;
+use crate::strategy;
 
-mod loopback;
-
-use loopback::{free_addresses, random_edges};
+use crate::loopback::{free_addresses, random_edges};
 
 /// A random game of 0 to 13 vertices (see [`strategy::random_game`]).
 fn game() -> impl Strategy<Value = (usize, Vec<(u32, u32)>, Rules)> {

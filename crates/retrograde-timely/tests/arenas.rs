@@ -6,10 +6,9 @@
 use proptest::prelude::*;
 use retrograde::graph::Arena;
 use retrograde::{Answers, Csr, Player, Rules};
-use retrograde_timely::{solve_arena, solve_graph, Config, EdgeArray};
+use retrograde_timely::{Config, EdgeArray, solve_arena, solve_graph};
 
-#[path = "../../retrograde/tests/support/strategy.rs"]
-mod strategy;
+use crate::strategy;
 
 fn owners(bits: &[bool]) -> Vec<Player> {
     bits.iter()

@@ -3,14 +3,11 @@
 
 use proptest::prelude::*;
 use retrograde::{Answers, Csr, GameGraph, Line, Outcome, Rules, Summary, Value};
-use retrograde_timely::{solve_graph, Config};
+use retrograde_timely::{Config, solve_graph};
 
-#[path = "../../retrograde/tests/support/strategy.rs"]
-mod strategy;
+use crate::strategy;
 
-mod loopback;
-
-use loopback::{free_addresses, random_edges};
+use crate::loopback::{free_addresses, random_edges};
 
 /// A graph whose flagged vertices are not positions (a dense numbering with
 /// unused numbers): no move leads to them, but they may still list moves,

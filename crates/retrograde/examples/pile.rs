@@ -3,8 +3,8 @@
 //! The game: a pile of 0 to 20 counters. A move takes 1 or 2 counters, or puts
 //! one back (on a pile of 10 to 19). The player to move at an empty pile has
 //! lost. Putting back lets play loop forever, so some piles are draws.
-use retrograde::game::{check_game, Game};
-use retrograde::{solve_game, Answers, Outcome, Rules};
+use retrograde::game::{Game, check_game};
+use retrograde::{Answers, Outcome, Rules, solve_game};
 
 const MAX: u32 = 20;
 

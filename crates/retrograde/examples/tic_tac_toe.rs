@@ -1,7 +1,7 @@
 //! Tic-tac-toe from its rules alone, the `StateGame` tutorial: `cargo run --example tic_tac_toe`.
 use retrograde::play::NotationError;
 use retrograde::registry::{Entry, Param};
-use retrograde::{solve_states, Outcome, StateGame};
+use retrograde::{Outcome, StateGame, solve_states};
 /// 1. A position of your own type: 9 cells row by row, 0 empty, 1 X, 2 O.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Board(pub [u8; 9]);

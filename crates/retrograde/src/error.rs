@@ -158,16 +158,16 @@ pub enum Error {
     },
     /// A game's moves were not the same when generated again (they must
     /// depend on the position only).
-    #[error(
-        "the game's moves changed when generated again: they must depend on the position only"
-    )]
+    #[error("the game's moves changed when generated again: they must depend on the position only")]
     MovesChanged,
     /// A game that numbers its positions ([`StateGame::encode`]) whose
     /// [`StateGame::decode`] does not give back the position numbered `code`.
     ///
     /// [`StateGame::encode`]: crate::StateGame::encode
     /// [`StateGame::decode`]: crate::StateGame::decode
-    #[error("the game's decode does not give back the position its encode numbered {code}: decode(encode(p)) must be p")]
+    #[error(
+        "the game's decode does not give back the position its encode numbered {code}: decode(encode(p)) must be p"
+    )]
     BadNumber {
         /// The number.
         code: u64,
@@ -176,7 +176,9 @@ pub enum Error {
     /// not `position`, one its moves reach.
     ///
     /// [`StateGame::encode`]: crate::StateGame::encode
-    #[error("the game numbers its starts (encode) but not {position}: it must number every position, or none")]
+    #[error(
+        "the game numbers its starts (encode) but not {position}: it must number every position, or none"
+    )]
     NotNumbered {
         /// The position, in the game's notation.
         position: String,
@@ -253,7 +255,9 @@ impl fmt::Display for Naming {
 #[non_exhaustive]
 pub enum ArraysError {
     /// The arrays differ in length.
-    #[error("solution arrays differ in length: {outcomes} outcomes, {remoteness} remoteness values, {best} best moves")]
+    #[error(
+        "solution arrays differ in length: {outcomes} outcomes, {remoteness} remoteness values, {best} best moves"
+    )]
     Lengths {
         /// Entries of the outcome array.
         outcomes: usize,
@@ -271,7 +275,9 @@ pub enum ArraysError {
         code: u8,
     },
     /// A draw with a remoteness, or a decided position without one.
-    #[error("solution entry of vertex {vertex}: a draw has no remoteness and every other position has one")]
+    #[error(
+        "solution entry of vertex {vertex}: a draw has no remoteness and every other position has one"
+    )]
     Remoteness {
         /// The vertex.
         vertex: u32,

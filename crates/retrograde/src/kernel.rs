@@ -101,11 +101,7 @@ pub const UNDECIDED: u8 = 5;
 /// ```
 #[inline]
 pub fn undecided_to_draw(code: u8) -> u8 {
-    if code >= UNDECIDED {
-        DRAW
-    } else {
-        code
-    }
+    if code >= UNDECIDED { DRAW } else { code }
 }
 
 /// The outcome of a final state code; `None` for [`ABSENT`] (and for codes

@@ -59,13 +59,13 @@ pub mod tier;
 pub mod verify;
 
 pub use alloc::{allocation_may_fail, fallibly};
-pub use error::{human_bytes, ArraysError, Error, Location, Naming, Result, SolveError};
-pub use explore::{solve_states, Explorer, StateGame, StateSolution};
-pub use game::{solve_game, Game};
+pub use error::{ArraysError, Error, Location, Naming, Result, SolveError, human_bytes};
+pub use explore::{Explorer, StateGame, StateSolution, solve_states};
+pub use game::{Game, solve_game};
 pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Successors};
 pub use outcome::{LabelWalk, Labels, NoMoveRule, Outcome, Player, Rules, UnknownName, Value};
 pub use solve::{
-    solve, Answers, Histogram, HistogramCounter, Line, Lookup, MoveValue, NoProgress, Progress,
-    Solution, Solved, Summary, Values,
+    Answers, Histogram, HistogramCounter, Line, Lookup, MoveValue, NoProgress, Progress, Solution,
+    Solved, Summary, Values, solve,
 };
-pub use verify::{verify, Condition, Report, Violation};
+pub use verify::{Condition, Report, Violation, verify};

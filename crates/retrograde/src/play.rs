@@ -18,7 +18,7 @@
 
 use crate::db::{Database, DbError, Meta};
 use crate::io::names::Names;
-use crate::{kernel, Player, Value};
+use crate::{Player, Value, kernel};
 
 /// Text that is not a position of the game.
 ///

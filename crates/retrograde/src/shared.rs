@@ -1,7 +1,7 @@
 //! Arrays that several threads update at once, as atomics: a `&mut [u32]`
 //! seen as `&[AtomicU32]` for the duration of a parallel step.
 
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64};
 
 /// `v` as atomics, for as long as the exclusive borrow lasts.
 pub(crate) fn as_atomic_u8(v: &mut [u8]) -> &[AtomicU8] {

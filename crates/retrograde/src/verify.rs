@@ -216,7 +216,10 @@ impl fmt::Display for Violation {
                 write!(f, "a position of the game, without a value in the solution")
             }
             Condition::PositionMismatch { in_game: false } => {
-                write!(f, "not a position of the game, but the solution gives it a value")
+                write!(
+                    f,
+                    "not a position of the game, but the solution gives it a value"
+                )
             }
             Condition::NotBestMove { to } => {
                 write!(f, "the best move to {to} does not achieve the stated value")
@@ -520,7 +523,7 @@ fn check_best_move(
 mod tests {
     use super::*;
     use crate::graph::NONE;
-    use crate::{solve, Csr, Graph, Labels, NoMoveRule, Solution};
+    use crate::{Csr, Graph, Labels, NoMoveRule, Solution, solve};
 
     /// 0 -> 1 -> 2 (2 stuck: lose in 2, win in 1, lose in 0); 3 <-> 4 (draws);
     /// 5 -> 0, 5 -> 2 (win in 1 via 2); 6 -> 1, 6 -> 5 (both win in 1: lose in 2).
@@ -662,8 +665,10 @@ mod tests {
         let s = solve(&g, &Rules::normal()).unwrap();
         assert_eq!(s.remoteness(0), Some(2));
         let t = tamper(&s, 5, Outcome::Win, Some(3), Some(0));
-        assert!(conditions(&g, &Rules::normal(), &t)
-            .contains(&(5, Condition::WinRemoteness { expected: 1 })));
+        assert!(
+            conditions(&g, &Rules::normal(), &t)
+                .contains(&(5, Condition::WinRemoteness { expected: 1 }))
+        );
     }
 
     #[test]

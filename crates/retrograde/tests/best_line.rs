@@ -11,12 +11,11 @@ use retrograde::db::{self, Database, Meta, Source};
 use retrograde::graph::splitmix64;
 use retrograde::play::{NotationError, Playable, Probe, StoredGraph};
 use retrograde::{
-    solve, Answers, Csr, Explorer, Graph, Labels, NoMoveRule, Outcome, Rules, StateGame,
-    StateSolution, Value,
+    Answers, Csr, Explorer, Graph, Labels, NoMoveRule, Outcome, Rules, StateGame, StateSolution,
+    Value, solve,
 };
 
-#[path = "support/strategy.rs"]
-mod strategy;
+use crate::strategy;
 
 /// A random graph as a state game whose moves come in a shuffled order
 /// (fixed per position). With `half`, vertices `x` and `x + half` are the

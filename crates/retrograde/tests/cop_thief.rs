@@ -8,7 +8,7 @@ use std::path::Path;
 use proptest::prelude::*;
 use retrograde::game::{check_game, materialise};
 use retrograde::games::cop_thief::{Board, CopThief};
-use retrograde::{solve, solve_game, Answers, CsrBuilder, Game, GameGraph};
+use retrograde::{Answers, CsrBuilder, Game, GameGraph, solve, solve_game};
 
 /// A random board of up to 10 x 10: free cells, walls, several exits, and the
 /// two start cells at distinct random places.

@@ -9,7 +9,7 @@ use retrograde::explore::explore;
 use retrograde::games::dots_boxes::DotsAndBoxes;
 use retrograde::solve::reference::solve_reference;
 use retrograde::solve::{solve_lean, solve_parallel};
-use retrograde::{solve, Answers, Outcome, Player, StateGame, Value};
+use retrograde::{Answers, Outcome, Player, StateGame, Value, solve};
 
 /// A position as the search below holds it: which lines are drawn, the
 /// boxes each player has, who moves.

@@ -2,7 +2,7 @@
 //! the largest id included, and Matrix Market files are read as what they say.
 
 use proptest::prelude::*;
-use retrograde::io::{binary, edge_list, Input};
+use retrograde::io::{Input, binary, edge_list};
 use retrograde::{Csr, CsrBuilder, GameGraph};
 
 /// A random multigraph of 1 to 30 vertices whose last ones may have no edge.
@@ -116,6 +116,8 @@ fn matrix_market_faults_name_their_line() {
         read("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 3\n"),
         "m.mtx:line 3: entry 3 is past the 2 rows and columns of the matrix"
     );
-    assert!(read("%%MatrixMarket matrix array real general\n2 2\n")
-        .starts_with("m.mtx:line 1: expected a coordinate matrix"));
+    assert!(
+        read("%%MatrixMarket matrix array real general\n2 2\n")
+            .starts_with("m.mtx:line 1: expected a coordinate matrix")
+    );
 }

@@ -4,7 +4,7 @@
 //! parallel edges.
 
 use proptest::prelude::*;
-use retrograde::grundy::{self, grundy, reference::grundy_reference, Loopy, Token};
+use retrograde::grundy::{self, Loopy, Token, grundy, reference::grundy_reference};
 use retrograde::{Answers, Csr, GameGraph, Graph, Outcome, Rules};
 
 /// `(vertices, edges)`: up to `3 · vertices + 2` edges among `vertices`.

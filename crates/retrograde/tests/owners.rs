@@ -11,12 +11,11 @@ use retrograde::graph::Arena;
 use retrograde::solve::reference::solve_reference;
 use retrograde::solve::{solve_lean, solve_parallel};
 use retrograde::{
-    solve, solve_game, solve_states, verify, Answers, Csr, Game, GameGraph, Graph, NoMoveRule,
-    Outcome, Player, Rules, Solution, Solved, StateGame,
+    Answers, Csr, Game, GameGraph, Graph, NoMoveRule, Outcome, Player, Rules, Solution, Solved,
+    StateGame, solve, solve_game, solve_states, verify,
 };
 
-#[path = "support/strategy.rs"]
-mod strategy;
+use crate::strategy;
 use strategy::random_game;
 
 /// A random arena: a random game (see [`random_game`]) and an owner for

@@ -6,7 +6,7 @@
 use retrograde::db::{self, Database, Meta, Source};
 use retrograde::games::chess::{Endgame, Ending};
 use retrograde::games::cop_thief::{Board, CopThief};
-use retrograde::games::dobutsu::{notation, Capture, Dobutsu};
+use retrograde::games::dobutsu::{Capture, Dobutsu, notation};
 use retrograde::games::teeko::Teeko;
 use retrograde::play::{Playable, Probe};
 use retrograde::{Answers, Explorer, Game, StateGame};

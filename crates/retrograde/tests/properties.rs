@@ -4,12 +4,12 @@
 //! included), both no-move rules and indices that are no position.
 
 use proptest::prelude::*;
-use retrograde::io::{solution, Input};
+use retrograde::io::{Input, solution};
 use retrograde::solve::reference::solve_reference;
 use retrograde::solve::{solve_lean, solve_parallel};
 use retrograde::{
-    solve, verify, Answers, Csr, GameGraph, Graph, Labels, Outcome, Rules, Solution, Solved,
-    Successors,
+    Answers, Csr, GameGraph, Graph, Labels, Outcome, Rules, Solution, Solved, Successors, solve,
+    verify,
 };
 
 /// A graph in which some indices are no position: moves into them are
@@ -42,12 +42,10 @@ impl Successors for Holey {
     }
 }
 
-#[path = "support/strategy.rs"]
-mod strategy;
-use strategy::{random_game, OUTCOMES};
+use crate::strategy;
+use strategy::{OUTCOMES, random_game};
 
-#[path = "support/best_move.rs"]
-mod best_move;
+use crate::best_move;
 use best_move::is_best_move;
 
 /// A random game of 1 to 23 vertices (see [`random_game`]), as a graph with

@@ -4,20 +4,17 @@
 //! symmetry.
 
 use proptest::prelude::*;
-use retrograde::explore::{explore, Explorer};
-use retrograde::game::{solve_game, Game};
+use retrograde::explore::{Explorer, explore};
+use retrograde::game::{Game, solve_game};
 use retrograde::{
-    solve, verify, Answers, Csr, Error, GameGraph, Graph, Labels, NoMoveRule, Outcome, Rules,
-    StateGame, Value,
+    Answers, Csr, Error, GameGraph, Graph, Labels, NoMoveRule, Outcome, Rules, StateGame, Value,
+    solve, verify,
 };
 
-#[path = "../examples/tic_tac_toe.rs"]
-#[allow(dead_code)]
-mod tutorial;
+use crate::tutorial;
 use tutorial::{Board, TicTacToe};
 
-#[path = "support/strategy.rs"]
-mod strategy;
+use crate::strategy;
 
 const EMPTY: Board = Board([0; 9]);
 
@@ -49,9 +46,10 @@ fn tic_tac_toe_has_5478_positions_958_terminal_and_ties_in_9() {
     assert_eq!(line.positions.len(), 10);
     assert!(!line.endless);
     assert_eq!(line.values.last(), Some(&Value::new(Outcome::Tie, Some(0))));
-    assert!(s
-        .show_line(&line)
-        .ends_with("game over: the game ends level\n"));
+    assert!(
+        s.show_line(&line)
+            .ends_with("game over: the game ends level\n")
+    );
 }
 
 #[test]

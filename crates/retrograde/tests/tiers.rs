@@ -8,7 +8,7 @@ use std::path::Path;
 
 use proptest::prelude::*;
 use retrograde::db::Meta;
-use retrograde::tier::{TierDirectory, TierError, TierSolver, TieredGame, MANIFEST};
+use retrograde::tier::{MANIFEST, TierDirectory, TierError, TierSolver, TieredGame};
 use retrograde::{Explorer, Outcome, Player, StateGame};
 
 /// Positions `(tier, i)` numbered `tier * 64 + i`; `moves[p]` lists the

@@ -28,7 +28,7 @@ mod remote;
 mod share;
 
 pub use remote::{Outline, Remote};
-pub use share::{share_bytes, BYTES_PER_POSITION};
+pub use share::{BYTES_PER_POSITION, share_bytes};
 
 use std::sync::atomic::AtomicBool;
 
@@ -38,10 +38,10 @@ use retrograde::{GameGraph, Rules};
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
-use crate::channel::{check, digest_bytes, digest_words, Channel, Checked, Watch, PUMP_EVERY};
+use crate::channel::{Channel, Checked, PUMP_EVERY, Watch, check, digest_bytes, digest_words};
 use crate::engine::Me;
 use crate::error::Result;
-use remote::{outline, serve, Ask, Counts, Reply};
+use remote::{Ask, Counts, Reply, outline, serve};
 use share::Share;
 
 /// "These positions of yours have a successor decided, with these state

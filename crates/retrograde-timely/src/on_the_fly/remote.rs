@@ -11,9 +11,9 @@ use retrograde::{
 use serde::{Deserialize, Serialize};
 use timely::worker::Worker;
 
-use super::share::Share;
 use super::Channels;
-use crate::channel::{digest_words, Checked};
+use super::share::Share;
+use crate::channel::{Checked, digest_words};
 use crate::error::{Error, Result};
 
 /// One worker's positions counted by outcome and remoteness, for worker 0.

@@ -3,8 +3,8 @@
 
 use retrograde::graph::NONE;
 use retrograde::kernel::{self, Effect, UNDECIDED};
-use retrograde::solve::layout::{self, Counters, Packed, Wide};
 use retrograde::solve::Remoteness;
+use retrograde::solve::layout::{self, Counters, Packed, Wide};
 use retrograde::{GameGraph, Rules};
 
 use super::remote::Reply;

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{DbError, Section, ALIGN, MAGIC, VERSION};
+use super::{ALIGN, DbError, MAGIC, Section, VERSION};
 
 /// What a database is of: the game, its variant and what else it takes to
 /// rebuild its rules (a board, a start, a reading of the rules).

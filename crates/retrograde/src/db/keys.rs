@@ -17,8 +17,8 @@
 //! (positions numbered out of 7.6 billion), against 33 or 64 for the keys
 //! themselves.
 
-use super::section::Bytes;
 use super::DbError;
+use super::section::Bytes;
 
 /// Buckets between two samples of where a bucket starts.
 pub const SAMPLE: u64 = 256;

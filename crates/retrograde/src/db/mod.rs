@@ -63,7 +63,7 @@ pub use header::{
 };
 pub use read::{BlockCodes, Database, Sizes};
 pub use section::Section;
-pub use write::{dense, graph_moves, Source, WriteSummary, Writer};
+pub use write::{Source, WriteSummary, Writer, dense, graph_moves};
 
 use std::path::PathBuf;
 

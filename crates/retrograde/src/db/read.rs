@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 
 use super::section::{self, Checked};
-use super::{decode, keys, Compression, DbError, Fault, Header, Meta, BLOCK_RECORDS};
+use super::{BLOCK_RECORDS, Compression, DbError, Fault, Header, Meta, decode, keys};
 use crate::io::names::Names;
 use crate::kernel::{ABSENT, DRAW};
 use crate::solve::solution::Remoteness;

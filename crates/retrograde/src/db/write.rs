@@ -10,12 +10,12 @@ use rayon::prelude::*;
 use super::keys::{self, packed_bytes, put_bits};
 use super::section::Section;
 use super::{
-    encode, Compression, Counts, DbError, GrundyHeader, Header, KeysHeader, Meta, MovesHeader,
-    NamesHeader, OwnersHeader, ALIGN, BLOCK_RECORDS, MAGIC, VERSION,
+    ALIGN, BLOCK_RECORDS, Compression, Counts, DbError, GrundyHeader, Header, KeysHeader, MAGIC,
+    Meta, MovesHeader, NamesHeader, OwnersHeader, VERSION, encode,
 };
 use crate::grundy::GrundyValues;
-use crate::io::names::Names;
 use crate::io::Outputs;
+use crate::io::names::Names;
 use crate::{Answers, Outcome, Player, Value};
 
 /// What a database is written from: the value of each record, in record

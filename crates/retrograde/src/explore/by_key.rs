@@ -28,18 +28,18 @@
 //!
 //! [`Explorer::low_memory`]: super::Explorer::low_memory
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::keys::{mix, unmix, Filling, Guess, Keys, Table};
-use super::{Explored, Explorer, Numbering, StateGame, OPEN};
+use super::keys::{Filling, Guess, Keys, Table, mix, unmix};
+use super::{Explored, Explorer, Numbering, OPEN, StateGame};
+use crate::Csr;
 use crate::error::{Error, Result};
 use crate::graph::csr::Adjacency;
 use crate::graph::{MAX_VERTICES, NONE};
 use crate::shared::{as_atomic_u32, as_atomic_u64};
-use crate::Csr;
 
 /// Positions expanded per batch.
 const CHUNK: usize = 1 << 10;

@@ -8,13 +8,13 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::index::{self, Index};
-use super::{Explored, StateGame, StateSolution, OPEN};
+use super::{Explored, OPEN, StateGame, StateSolution};
+use crate::Csr;
 use crate::error::{Error, Result};
 use crate::graph::csr::Adjacency;
 use crate::graph::{MAX_VERTICES, NONE};
 use crate::shared::{as_atomic_u32, as_atomic_u64};
 use crate::solve::{NoProgress, Progress};
-use crate::Csr;
 
 /// How to explore: a memory limit and where to report progress.
 #[derive(Clone, Copy)]

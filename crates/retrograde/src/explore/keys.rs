@@ -364,11 +364,7 @@ impl Keys {
     /// What the game's number `code` is kept as.
     #[inline]
     fn value(&self, code: u64) -> u64 {
-        if self.raw {
-            code
-        } else {
-            mix(code)
-        }
+        if self.raw { code } else { mix(code) }
     }
 
     /// The directory entry of the value `v`, if in range.

@@ -190,9 +190,9 @@ pub fn check_game<G: Game + ?Sized>(
             }
         }
     };
-    let count_in = |list: &mut Vec<u32>, gen: &dyn Fn(&mut Vec<u32>), p: u32| {
+    let count_in = |list: &mut Vec<u32>, r#gen: &dyn Fn(&mut Vec<u32>), p: u32| {
         list.clear();
-        gen(list);
+        r#gen(list);
         list.iter().filter(|&&x| x == p).count() as u32
     };
     let mut near: Vec<u32> = Vec::new();

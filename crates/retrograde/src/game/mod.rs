@@ -41,12 +41,12 @@
 
 mod check;
 
-pub use check::{check_game, sample_positions, CheckReport, Mismatch};
+pub use check::{CheckReport, Mismatch, check_game, sample_positions};
 
 use crate::error::Result;
 use crate::graph::{CsrBuilder, MAX_VERTICES};
-use crate::solve::lean::{solve_lean_walking, Walk};
 use crate::solve::Progress;
+use crate::solve::lean::{Walk, solve_lean_walking};
 use crate::{Csr, GameGraph, Labels, Outcome, Player, Rules, SolveError, Solved, Successors};
 
 /// A two-player game whose positions are the dense indices `0..position_count()`.
@@ -338,8 +338,8 @@ pub fn materialise<G: Game + Sync + ?Sized>(game: &G, builder: CsrBuilder) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::solve;
     use crate::Answers;
+    use crate::solve::solve;
 
     /// Piles of 0..=N counters: take 1 or 2, or put one back below N.
     struct Pile(u32);
@@ -423,9 +423,10 @@ mod tests {
         crate::io::solution::write(&mut file, &s).unwrap();
         let text = String::from_utf8(file).unwrap();
         assert_eq!(text.lines().count(), 5, "{text}");
-        assert!(text
-            .lines()
-            .all(|l| l.split('\t').next().unwrap().parse::<u32>().unwrap() % 2 == 0));
+        assert!(
+            text.lines()
+                .all(|l| l.split('\t').next().unwrap().parse::<u32>().unwrap() % 2 == 0)
+        );
         assert!(crate::verify(s.graph(), s.rules(), &s, 5).unwrap().is_ok());
     }
 

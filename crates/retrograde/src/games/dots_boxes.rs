@@ -49,7 +49,9 @@ pub struct DotsAndBoxes {
 
 /// A board size refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("a board of {rows} x {cols} boxes: expected at least 1 x 1, at most {MAX_BOXES} boxes and {MAX_LINES} lines")]
+#[error(
+    "a board of {rows} x {cols} boxes: expected at least 1 x 1, at most {MAX_BOXES} boxes and {MAX_LINES} lines"
+)]
 pub struct SizeError {
     /// Rows of boxes.
     pub rows: u32,
@@ -61,7 +63,9 @@ pub struct SizeError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BadPosition {
     /// Not three parts.
-    #[error("expected the lines drawn (0 or 1 each, in line order), player 0's and player 1's boxes and who moves, as in \"{0}\"")]
+    #[error(
+        "expected the lines drawn (0 or 1 each, in line order), player 0's and player 1's boxes and who moves, as in \"{0}\""
+    )]
     Shape(String),
     /// A score the lines do not give.
     #[error("the scores add up to {scores}, but the lines drawn complete {boxes} boxes")]

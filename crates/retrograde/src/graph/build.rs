@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use super::{csr::Adjacency, Csr, MAX_VERTICES, NONE};
+use super::{Csr, MAX_VERTICES, NONE, csr::Adjacency};
 use crate::alloc::{filled, prefetch};
 use crate::error::{Error, Naming, Result};
 
@@ -107,7 +107,9 @@ impl SharedMut {
     /// # Safety
     /// `i` must be in bounds and written by no other thread.
     unsafe fn write(&self, i: usize, value: u32) {
-        *self.0.add(i) = value;
+        unsafe {
+            *self.0.add(i) = value;
+        }
     }
 }
 

@@ -15,7 +15,7 @@ pub use arena::Arena;
 pub use build::{CsrBuilder, EdgeSource};
 pub use csr::{Adjacency, Csr, Graph};
 pub(crate) use random::GOLDEN;
-pub use random::{splitmix64, RandomEdges};
+pub use random::{RandomEdges, splitmix64};
 
 use crate::{Outcome, Player};
 

@@ -95,7 +95,7 @@ impl RandomEdges {
     }
 
     /// The edges of chunk `c`, in order.
-    pub fn chunk(&self, c: usize) -> impl Iterator<Item = (u32, u32)> {
+    pub fn chunk(&self, c: usize) -> impl Iterator<Item = (u32, u32)> + use<> {
         let start = c as u64 * CHUNK_EDGES;
         let len = CHUNK_EDGES.min(self.edges.saturating_sub(start));
         let mut state = splitmix64(self.seed ^ splitmix64(c as u64 + 1));

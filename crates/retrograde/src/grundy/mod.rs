@@ -71,7 +71,7 @@
 pub mod reference;
 mod sum;
 
-pub use sum::{sum, winning_move, SumMove, Token};
+pub use sum::{SumMove, Token, sum, winning_move};
 
 use std::fmt;
 

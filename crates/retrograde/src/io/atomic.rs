@@ -386,10 +386,12 @@ mod tests {
         fs::write(&real, "old").unwrap();
         std::os::unix::fs::symlink(&real, &link).unwrap();
         write_atomically(&link, |w| w.write_all(b"new")).unwrap();
-        assert!(fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink());
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
         assert_eq!(fs::read_to_string(&real).unwrap(), "new");
         let dangling = dir.path().join("dangling.tsv");
         std::os::unix::fs::symlink(dir.path().join("nowhere/x"), &dangling).unwrap();
@@ -423,9 +425,11 @@ mod tests {
         // A later output fails: the earlier one never appears.
         let mut outputs = Outputs::new();
         outputs.write(&a, |w| w.write_all(b"newer")).unwrap();
-        assert!(outputs
-            .write(&b, |_| Err(std::io::Error::other("boom")))
-            .is_err());
+        assert!(
+            outputs
+                .write(&b, |_| Err(std::io::Error::other("boom")))
+                .is_err()
+        );
         drop(outputs);
         assert_eq!(fs::read_to_string(&a).unwrap(), "new");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);

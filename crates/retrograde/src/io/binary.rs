@@ -31,11 +31,11 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::{write_atomically, Input};
+use super::{Input, write_atomically};
+use crate::Csr;
 use crate::alloc::filled;
 use crate::error::{Error, Result};
 use crate::graph::csr::Adjacency;
-use crate::Csr;
 
 /// The first 8 bytes of every binary graph file.
 pub const MAGIC: &[u8; 8] = b"RETROGR\0";
@@ -233,7 +233,10 @@ pub fn for_each_edge(input: &Input, mut f: impl FnMut(u32, u32)) -> Result<(u64,
             let at = layout.off_at as u64 + 8 * (u64::from(x) + 1);
             return Err(fail(
                 at,
-                format!("offset {end} of vertex {} is out of order (the previous is {start}, the edge count {e})", x + 1),
+                format!(
+                    "offset {end} of vertex {} is out of order (the previous is {start}, the edge count {e})",
+                    x + 1
+                ),
             ));
         }
         for j in start..end {
@@ -636,7 +639,7 @@ fn u64_at(b: &[u8], i: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{solve, Rules};
+    use crate::{Rules, solve};
 
     fn sample() -> Csr {
         Csr::from_edges(5, &[(0, 1), (1, 2), (3, 4), (4, 3), (3, 0), (2, 2), (0, 1)])
@@ -822,10 +825,12 @@ mod tests {
         let mut b = good.clone();
         b[16] = 0xff;
         b[20] = 0xff;
-        assert!(read_bytes(b)
-            .unwrap_err()
-            .to_string()
-            .contains("vertices is more than u32 ids allow"));
+        assert!(
+            read_bytes(b)
+                .unwrap_err()
+                .to_string()
+                .contains("vertices is more than u32 ids allow")
+        );
     }
 
     #[test]
@@ -867,10 +872,12 @@ mod tests {
             "g.bin:byte 64: out-degrees add up to 8, not the 7 edges"
         );
         // One more or one less than the header's counts: a size error.
-        assert!(e(|_, o, _| {
-            o.pop();
-        })
-        .contains("truncated"));
+        assert!(
+            e(|_, o, _| {
+                o.pop();
+            })
+            .contains("truncated")
+        );
     }
 
     /// The checks run block by block as the file is read: a fault that
@@ -885,10 +892,14 @@ mod tests {
             tampered(&g, change).unwrap_err().to_string()
         };
         let first = BLOCK / 8; // the second block's first offset
-        assert!(e(|_, o, _| o.swap(BLOCK / 8 - 1, BLOCK / 8))
-            .ends_with(&format!("offsets decrease at vertex {}", first - 1)));
-        assert!(e(|_, _, t| t[1_099_999] = 1_100_000)
-            .ends_with("edge names vertex 1100000, but there are 1100000 vertices"));
+        assert!(
+            e(|_, o, _| o.swap(BLOCK / 8 - 1, BLOCK / 8))
+                .ends_with(&format!("offsets decrease at vertex {}", first - 1))
+        );
+        assert!(
+            e(|_, _, t| t[1_099_999] = 1_100_000)
+                .ends_with("edge names vertex 1100000, but there are 1100000 vertices")
+        );
         assert!(e(|_, _, t| t[1_099_999] = 0).contains("source of more edges"));
     }
 

@@ -15,8 +15,8 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::text::{split_lines, Scanner};
 use super::Input;
+use super::text::{Scanner, split_lines};
 use crate::error::Result;
 use crate::graph::{CsrBuilder, EdgeSource};
 use crate::{Csr, Successors};

@@ -12,8 +12,8 @@
 
 use std::io::Write;
 
-use super::text::Scanner;
 use super::Input;
+use super::text::Scanner;
 use crate::error::{Error, Result};
 use crate::outcome::OUTCOME_NAMES;
 use crate::{GameGraph, Labels, Outcome};
@@ -228,10 +228,11 @@ mod tests {
             Some(6_000_000_000),
         );
         let e = crate::graph::EdgeSource::for_each_edge(&list, |u, v| edges.push((u, v)));
-        assert!(e
-            .unwrap_err()
-            .to_string()
-            .contains("vertex id 4294967296 is too large"));
+        assert!(
+            e.unwrap_err()
+                .to_string()
+                .contains("vertex id 4294967296 is too large")
+        );
         assert!(edges.is_empty());
     }
 
@@ -245,13 +246,17 @@ mod tests {
             labels("1 win\n\n1 lose\n").unwrap_err().to_string(),
             "t.txt:line 3: vertex 1 is labelled lose here but win on line 1"
         );
-        assert!(labels("10 win\n")
-            .unwrap_err()
-            .to_string()
-            .contains("line 1"));
-        assert!(labels("4\n")
-            .unwrap_err()
-            .to_string()
-            .contains("expected a space or tab"));
+        assert!(
+            labels("10 win\n")
+                .unwrap_err()
+                .to_string()
+                .contains("line 1")
+        );
+        assert!(
+            labels("4\n")
+                .unwrap_err()
+                .to_string()
+                .contains("expected a space or tab")
+        );
     }
 }

@@ -35,7 +35,7 @@ pub(crate) fn is_matrix_market(data: &[u8]) -> bool {
     data.starts_with(BANNER)
 }
 
-use super::text::{split_lines, Scanner};
+use super::text::{Scanner, split_lines};
 
 /// A fault in the header: its 1-based line and what was expected.
 pub(crate) type Fault = (u64, String);
@@ -86,7 +86,7 @@ pub(crate) fn header(data: &[u8]) -> Result<Option<Header>, Fault> {
                 format!(
                     "expected the symmetry general, symmetric, skew-symmetric or hermitian, found {other:?}"
                 ),
-            ))
+            ));
         }
     };
     let mut at = first.len();

@@ -15,6 +15,6 @@ pub mod pgsolver;
 pub mod solution;
 mod text;
 
-pub use atomic::{check_output, remove_temporary_files, write_atomically, Outputs, WritesHeld};
+pub use atomic::{Outputs, WritesHeld, check_output, remove_temporary_files, write_atomically};
 pub use input::Input;
-pub use mapped::{changed_while_mapped, mapped_path_at, MAPPED_PATH_BYTES};
+pub use mapped::{MAPPED_PATH_BYTES, changed_while_mapped, mapped_path_at};

@@ -19,8 +19,8 @@
 
 use std::collections::HashMap;
 
-use super::text::Scanner;
 use super::Input;
+use super::text::Scanner;
 use crate::error::{Error, Result};
 use crate::graph::NONE;
 use crate::{Csr, CsrBuilder};
@@ -219,12 +219,16 @@ mod tests {
         assert_eq!(shown(Some(&names), 2), "c");
         assert_eq!(shown(None, 2), "2");
         assert_eq!(resolve(Some(&names), "a"), Ok(1));
-        assert!(resolve(Some(&names), "z")
-            .unwrap_err()
-            .contains("no vertex is named \"z\""));
-        assert!(resolve(None, "a")
-            .unwrap_err()
-            .contains("expected a vertex id"));
+        assert!(
+            resolve(Some(&names), "z")
+                .unwrap_err()
+                .contains("no vertex is named \"z\"")
+        );
+        assert!(
+            resolve(None, "a")
+                .unwrap_err()
+                .contains("expected a vertex id")
+        );
     }
 
     #[test]

@@ -12,9 +12,9 @@
 //! 2 0
 //! ```
 
-use super::labels::{read_pairs, Vertices, Words};
-use super::names::Names;
 use super::Input;
+use super::labels::{Vertices, Words, read_pairs};
+use super::names::Names;
 use crate::error::{Error, Result};
 use std::io::Write;
 

@@ -49,8 +49,8 @@ mod states;
 pub mod tiers;
 
 pub use run::{
-    check_dense, check_states, solve_dense, solve_states, Checked, DenseKey, DenseSolution,
-    StateRun, VALUES_BYTES_PER_RECORD, VALUES_BY_KEY_BYTES_PER_POSITION,
+    Checked, DenseKey, DenseSolution, StateRun, VALUES_BY_KEY_BYTES_PER_POSITION,
+    VALUES_BYTES_PER_RECORD, check_dense, check_states, solve_dense, solve_states,
 };
 
 pub use states::States;

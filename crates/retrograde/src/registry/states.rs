@@ -1,9 +1,9 @@
 //! A game written from its rules, as the tools play, solve and check it.
 
-use super::{run, Checked, GameSolution, How, RunError, SmallGraph, Solvable};
+use super::{Checked, GameSolution, How, RunError, SmallGraph, Solvable, run};
+use crate::StateGame;
 use crate::db::{Database, Meta};
 use crate::play::{NotationError, NotationFault, Playable};
-use crate::StateGame;
 
 /// A [`StateGame`] that numbers its positions ([`StateGame::encode`] and
 /// [`StateGame::decode`]), made [`Playable`] and [`Solvable`]: a position
@@ -158,7 +158,7 @@ impl<G: StateGame + Send> Solvable for States<G> {
             Ok(e) if e.len() <= limit => e,
             Ok(_)
             | Err(crate::Error::TooLarge { .. } | crate::Error::ExplorationTooLarge { .. }) => {
-                return Ok(None)
+                return Ok(None);
             }
             Err(e) => return Err(e.into()),
         };

@@ -73,8 +73,10 @@ impl<G: TieredGame> Playable for Tiers<G> {
     fn moves(&self, p: u64) -> Vec<(String, u64)> {
         self.states.moves(p)
     }
+    /// The key of its tier's database: its dense number where the tier is
+    /// on the dense rung ([`key_of`](crate::tier::key_of)).
     fn key(&self, p: u64) -> Option<u64> {
-        self.states.key(p)
+        crate::tier::key_of(self.game(), &self.game().decode(p)?)
     }
     fn tier_of(&self, key: u64) -> Option<String> {
         tier_of(self.game(), key)
@@ -108,9 +110,10 @@ impl<G: TieredGame + Send> Solvable for Tiers<G> {
     }
 }
 
-/// The name of the tier of the position numbered `key`.
+/// The name of the tier of the position keyed `key`
+/// ([`position_of_key`](crate::tier::position_of_key)).
 pub fn tier_of<G: TieredGame>(game: &G, key: u64) -> Option<String> {
-    game.decode(key).map(|p| game.tier_name(&game.tier(&p)))
+    crate::tier::position_of_key(game, key).map(|p| game.tier_name(&game.tier(&p)))
 }
 
 /// The value of `p` if the game is over there: its terminal value, or the
@@ -257,6 +260,6 @@ impl<G: TieredGame> GameSolution for Solved<'_, G> {
                 .value(key)
                 .ok()?
         };
-        held().or_else(|| settled(game, &game.decode(key)?))
+        held().or_else(|| settled(game, &crate::tier::position_of_key(game, key)?))
     }
 }

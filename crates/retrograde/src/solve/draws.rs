@@ -179,8 +179,8 @@ fn scan<G: GameGraph + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::{ABSENT, LOSE, TIE, WIN};
     use crate::Csr;
+    use crate::kernel::{ABSENT, LOSE, TIE, WIN};
     use proptest::prelude::*;
 
     /// Edges and a state per position, some undecided, with garbage in the

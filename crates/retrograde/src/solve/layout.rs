@@ -32,7 +32,7 @@
 //! assert!(!Packed.apply(&mut s, 0, kernel::effect(LOSE)));
 //! ```
 
-use crate::kernel::{Effect, Start, LOSE, UNDECIDED};
+use crate::kernel::{Effect, LOSE, Start, UNDECIDED};
 
 /// The largest out-degree whose move counter fits in the state byte: codes
 /// `UNDECIDED + 1 ..= 255` hold the counters `1..=250`.
@@ -169,8 +169,8 @@ impl Counters for Wide {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::{self, Start, ABSENT, DRAW, TIE, WIN};
     use crate::Outcome;
+    use crate::kernel::{self, ABSENT, DRAW, Start, TIE, WIN};
 
     #[test]
     fn every_packable_degree_round_trips_and_one_more_does_not() {

@@ -10,7 +10,7 @@ use super::solution::{Remoteness, Values};
 use super::{NoProgress, Progress};
 use crate::alloc::{filled, prefetch};
 use crate::error::SolveError;
-use crate::kernel::{self, Effect, Effects, Phase, DRAW, UNDECIDED};
+use crate::kernel::{self, DRAW, Effect, Effects, Phase, UNDECIDED};
 use crate::{GameGraph, Rules};
 
 /// Bytes a position the lean engine is estimated to need, to refuse games too

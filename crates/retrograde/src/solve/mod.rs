@@ -20,11 +20,11 @@ mod sequential;
 pub(crate) mod solution;
 pub mod trace;
 
-pub use lean::{solve_lean, solve_lean_with_progress, LEAN_BYTES_PER_POSITION};
+pub use lean::{LEAN_BYTES_PER_POSITION, solve_lean, solve_lean_with_progress};
 pub use parallel::{
-    fits_parallel, solve_parallel, solve_parallel_with_progress, PARALLEL_BYTES_PER_POSITION,
+    PARALLEL_BYTES_PER_POSITION, fits_parallel, solve_parallel, solve_parallel_with_progress,
 };
-pub use sequential::{solve, solve_with_progress, SEQUENTIAL_BYTES_PER_POSITION};
+pub use sequential::{SEQUENTIAL_BYTES_PER_POSITION, solve, solve_with_progress};
 pub use solution::{
     Answers, Histogram, HistogramCounter, IntoParts, Line, Lookup, MoveValue, Remoteness, Solution,
     Solved, Summary, Values,

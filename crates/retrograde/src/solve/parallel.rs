@@ -1,6 +1,6 @@
 //! The parallel engine: the same analysis, level by level, on all cores.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -8,8 +8,8 @@ use super::{NoProgress, Progress, Solution};
 use crate::alloc::filled;
 use crate::error::SolveError;
 use crate::graph::NONE;
-use crate::kernel::{self, Effect, Phase, LEVEL_DECIDES, LOSE, TIE, UNDECIDED, WIN};
-use crate::shared::{as_atomic_u32, as_atomic_u64, as_atomic_u8};
+use crate::kernel::{self, Effect, LEVEL_DECIDES, LOSE, Phase, TIE, UNDECIDED, WIN};
+use crate::shared::{as_atomic_u8, as_atomic_u32, as_atomic_u64};
 use crate::{GameGraph, Outcome, Rules};
 
 /// Frontier positions handled per task.

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{TierError, TieredGame};
-use crate::db::{Database, Meta};
 use crate::Value;
+use crate::db::{Database, Meta};
 
 /// The manifest's file name in a tier directory.
 pub const MANIFEST: &str = "tiers.json";
@@ -296,7 +296,7 @@ impl TierDirectory {
             position: game.notation(p),
         };
         let db = self.database(&tier)?.ok_or_else(|| missing(tier.clone()))?;
-        let code = game.encode(&q).ok_or_else(|| TierError::NotNumbered {
+        let code = super::key_of(game, &q).ok_or_else(|| TierError::NotNumbered {
             tier: tier.clone(),
             position: game.notation(p),
         })?;

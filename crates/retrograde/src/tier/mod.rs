@@ -76,17 +76,44 @@ use std::fmt;
 use std::hash::Hash;
 use std::path::PathBuf;
 
-pub use dense::{check_unmoves, UnmoveCheck, UnmoveMismatch};
-pub use directory::{Manifest, ManifestTier, TierDirectory, WithTiers, MANIFEST};
-pub use plan::{plan, Plan};
-pub use share::{share_out, TierShare};
+pub use dense::{UnmoveCheck, UnmoveMismatch, check_unmoves};
+pub use directory::{MANIFEST, Manifest, ManifestTier, TierDirectory, WithTiers};
+pub use plan::{Plan, plan};
+pub use share::{TierShare, share_out};
 pub use solver::{
-    TierDone, TierOptions, TierRun, TierSolution, TierSolver, DENSE_BYTES_PER_NUMBER,
+    DENSE_BYTES_PER_NUMBER, TierDone, TierOptions, TierRun, TierSolution, TierSolver,
 };
 pub use view::{Slot, TierView};
 
-use crate::db::DbError;
+/// The key of `p` (any form) in its tier's database: its dense number
+/// ([`TieredGame::number_of`]) where its tier is on the dense rung, else
+/// the number of its canonical form ([`StateGame::encode`]).
+pub fn key_of<G: TieredGame>(game: &G, p: &G::Position) -> Option<u64> {
+    if game.tier_numbers(&game.tier(p)).is_some() {
+        game.number_of(p)
+    } else {
+        game.encode(&game.canonical(p.clone()))
+    }
+}
+
+/// The position keyed `key` in its tier's database ([`key_of`]): its
+/// dense number's where that names a position of a tier on the dense rung,
+/// else its number's.
+pub fn position_of_key<G: TieredGame>(game: &G, key: u64) -> Option<G::Position> {
+    if let Some(p) = game.position_of(key) {
+        let in_range = game
+            .tier_numbers(&game.tier(&p))
+            .is_some_and(|r| r.contains(&key));
+        if in_range {
+            return Some(p);
+        }
+    }
+    game.decode(key)
+        .filter(|p| game.tier_numbers(&game.tier(p)).is_none())
+}
+
 use crate::StateGame;
+use crate::db::DbError;
 
 /// A game whose positions fall into tiers that moves only leave downward:
 /// see the [module docs](self).
@@ -128,29 +155,39 @@ pub trait TieredGame: StateGame {
         None
     }
 
-    /// **The dense rung.** The numbers ([`StateGame::encode`]) of `tier`'s
-    /// positions, where they fill one range: every position of the tier is
-    /// numbered within it, and every number of it decodes
-    /// ([`StateGame::decode`]) to a canonical position of the tier or to
-    /// none (a number left unused). `None`, the default: the tier's
-    /// positions are found by exploring it.
+    /// **The dense rung.** The numbers of `tier`'s positions, where they
+    /// fill one range: every position of the tier is numbered within it
+    /// ([`TieredGame::number_of`]), and every number of it is a canonical
+    /// position of the tier ([`TieredGame::position_of`]) or none (a number
+    /// left unused). `None`, the default: the tier's positions are found
+    /// by exploring it.
     ///
     /// A game that gives this and [`TieredGame::for_each_unmove`] has each
     /// such tier solved by the lean engine without exploring it: about 3
     /// bytes a number, no table of positions, no move recorded (see the
     /// [module docs](self#the-dense-rung)). Each tier's database then keeps
-    /// its range of numbers as they are.
+    /// its range of numbers as they are, and is probed by them.
     fn tier_numbers(&self, tier: &Self::Tier) -> Option<std::ops::Range<u64>> {
         let _ = tier;
         None
     }
 
-    /// The number of `p`, a position in any form: its canonical form's
-    /// ([`StateGame::encode`] of [`StateGame::canonical`], the default).
-    /// The dense rung numbers every move by it; a game whose numbering
-    /// folds its positions itself gives it without folding them twice.
+    /// The dense rung's number of `p`, a position in any form: its
+    /// canonical form's. The default: [`StateGame::encode`] of
+    /// [`StateGame::canonical`], for a game whose own numbers fill each
+    /// tier's range. A game may number positions one way as they are played
+    /// (`encode`, every board as it is) and another way on the dense rung
+    /// (one number a class of equivalent boards), as Nine Men's Morris
+    /// does.
     fn number_of(&self, p: &Self::Position) -> Option<u64> {
         self.encode(&self.canonical(p.clone()))
+    }
+
+    /// The canonical position the dense rung numbers `number`
+    /// ([`TieredGame::number_of`]); `None` for a number left unused. The
+    /// default: [`StateGame::decode`].
+    fn position_of(&self, number: u64) -> Option<Self::Position> {
+        self.decode(number)
     }
 
     /// Calls `f(q, number_of(q))` for every move `p -> q`: the dense rung
@@ -193,7 +230,9 @@ pub enum TierError {
         tiers: Vec<String>,
     },
     /// A move reaches a tier its tier does not declare as a child.
-    #[error("a move from tier {from} reaches tier {to}, which {from} does not declare as a child (it declares {declared})")]
+    #[error(
+        "a move from tier {from} reaches tier {to}, which {from} does not declare as a child (it declares {declared})"
+    )]
     Undeclared {
         /// The tier moved from.
         from: String,
@@ -203,7 +242,9 @@ pub enum TierError {
         declared: String,
     },
     /// A move reaches a position its child tier's database does not hold.
-    #[error("a move from tier {from} reaches {position} in tier {to}, whose database does not hold it (a tier is solved from its tier_positions)")]
+    #[error(
+        "a move from tier {from} reaches {position} in tier {to}, whose database does not hold it (a tier is solved from its tier_positions)"
+    )]
     NotInTier {
         /// The tier moved from.
         from: String,

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::directory::{fingerprint, open_tier};
 use super::solver::{at_once, file_name};
-use super::{plan, Manifest, ManifestTier, Plan, TierDone, TierError, TierRun, TierSolution};
+use super::{Manifest, ManifestTier, Plan, TierDone, TierError, TierRun, TierSolution, plan};
 use super::{TierSolver, TieredGame};
 
 /// How the processes that solve one game's tiers together reach each

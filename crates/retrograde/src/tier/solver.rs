@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use super::dense::{DenseSolution, DenseTier};
 use super::directory::{described, fingerprint, open_listed, open_tier, tier_meta};
 use super::view::Child;
-use super::{plan, Manifest, ManifestTier, Slot, TierError, TierView, TieredGame};
+use super::{Manifest, ManifestTier, Slot, TierError, TierView, TieredGame, plan};
 use crate::db::{Compression, Database, Meta, Writer};
 use crate::explore::StateSolution;
 use crate::registry::{GameSolution, KeyOrder};
@@ -286,7 +286,7 @@ impl<'p> TierSolver<'p> {
                         tier: name.clone(),
                         position,
                     };
-                    let code = game.encode(&p).ok_or_else(|| held(game.notation(&p)))?;
+                    let code = super::key_of(game, &p).ok_or_else(|| held(game.notation(&p)))?;
                     db.value(code)?
                         .map(Some)
                         .ok_or_else(|| held(game.notation(&p)))
@@ -444,7 +444,7 @@ impl<'p> TierSolver<'p> {
             self.memory_check(game, tier, &numbers)?;
             let view = DenseTier::new(game, tier.clone(), numbers, children)?;
             let solution = DenseSolution::solve(view, self.progress)?;
-            return Ok(TierSolution(Inner::Dense(solution)));
+            return Ok(TierSolution(Inner::Dense(Box::new(solution))));
         }
         let view = TierView::new(game, tier.clone(), children);
         let solution = self
@@ -631,19 +631,19 @@ enum Inner<'g, G: TieredGame> {
     /// stand-ins.
     Explored {
         /// The solution, by position of the tier ([`Slot::In`]).
-        solution: StateSolution<TierView<'g, G>>,
+        solution: Box<StateSolution<TierView<'g, G>>>,
         /// The stand-ins' ids.
         stand_ins: Vec<u32>,
     },
     /// On the dense rung: by number within the tier, stand-ins after them.
-    Dense(DenseSolution<'g, G>),
+    Dense(Box<DenseSolution<'g, G>>),
 }
 
 impl<'g, G: TieredGame> TierSolution<'g, G> {
     fn explored(solution: StateSolution<TierView<'g, G>>) -> Self {
         let stand_ins = stand_ins(solution.explored());
         TierSolution(Inner::Explored {
-            solution,
+            solution: Box::new(solution),
             stand_ins,
         })
     }
@@ -671,7 +671,7 @@ impl<'g, G: TieredGame> TierSolution<'g, G> {
             Inner::Explored { solution, .. } => solution.value(&Slot::In(p.clone())).ok(),
             Inner::Dense(d) => {
                 let game = d.view().game();
-                let code = game.encode(&game.canonical(p.clone()))?;
+                let code = game.number_of(p)?;
                 let i = code.checked_sub(d.view().first())?;
                 if i >= u64::from(d.view().len()) {
                     return None;
@@ -683,7 +683,7 @@ impl<'g, G: TieredGame> TierSolution<'g, G> {
 
     fn key_of(solution: &StateSolution<TierView<'g, G>>, i: u32) -> Option<u64> {
         match solution.explored().position(i)? {
-            Slot::In(p) => solution.game().game().encode(&p),
+            Slot::In(p) => super::key_of(solution.game().game(), &p),
             Slot::Out(..) => None,
         }
     }

@@ -1,12 +1,12 @@
 //! One tier as a game of its own: its positions, and for every move into a
 //! child tier a stand-in of the value found in that tier's database.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{TierError, TieredGame};
 use crate::db::Database;
-use crate::{kernel, NoMoveRule, Outcome, Player, StateGame, Value};
+use crate::{NoMoveRule, Outcome, Player, StateGame, Value, kernel};
 
 /// A position of a [`TierView`]: one of the tier's own, or a stand-in for a
 /// value of a child tier (a win, loss or tie in `r` plies, or a draw).
@@ -115,7 +115,7 @@ impl<'g, G: TieredGame> TierView<'g, G> {
             });
             return None;
         };
-        let Some(code) = self.game.encode(q) else {
+        let Some(code) = super::key_of(self.game, q) else {
             self.fail(|| TierError::NotNumbered {
                 tier: child.name.clone(),
                 position: self.game.notation(q),

@@ -76,11 +76,7 @@ fn transform(t: u8, s: u8) -> u8 {
 /// into: the triangle a1–d1–d4 without pawns, files a–d with them.
 pub(super) fn in_fold(s: u8, pawns: bool) -> bool {
     let (f, r) = (file(s), rank(s));
-    if pawns {
-        f <= 3
-    } else {
-        f <= 3 && r <= f
-    }
+    if pawns { f <= 3 } else { f <= 3 && r <= f }
 }
 
 /// Whether a slider from `from` along `dirs` reaches `target`, stopping at

@@ -97,7 +97,9 @@ pub enum FenErrorKind {
         rank: u8,
     },
     /// The men are where they cannot be.
-    #[error("illegal: kings adjacent, a pawn on the first or last rank, or the side not to move in check")]
+    #[error(
+        "illegal: kings adjacent, a pawn on the first or last rank, or the side not to move in check"
+    )]
     Illegal,
 }
 
@@ -173,7 +175,7 @@ impl Endgame {
             Some(other) => {
                 return Err(err(FenErrorKind::Side {
                     found: other.into(),
-                }))
+                }));
             }
         };
         let ranks: Vec<&str> = board.split('/').collect();
@@ -195,7 +197,7 @@ impl Endgame {
                     return Err(err(FenErrorKind::EnPassant {
                         found: text.into(),
                         rank: ep_rank,
-                    }))
+                    }));
                 }
             },
         };

@@ -4,13 +4,13 @@
 //! first.
 
 use super::{Endgame, Ending, Position};
+use crate::StateGame;
 use crate::db::Database;
 use crate::db::Meta;
 use crate::play::{NotationError, Playable};
 use crate::registry::{
-    tiers, Checked, Entry, GameSolution, How, Param, Params, RunError, Solvable,
+    Checked, Entry, GameSolution, How, Param, Params, RunError, Solvable, tiers,
 };
-use crate::StateGame;
 
 impl Endgame {
     /// Whether the board's symmetries are folded.

@@ -207,7 +207,9 @@ mod tests {
             .collect();
         assert_eq!(
             written,
-            ["Nbd2", "Nfd2", "R1a3", "R5a3", "Qa1xc3", "Qcxc3", "Q3xc3", "Ke2", "dxc6"]
+            [
+                "Nbd2", "Nfd2", "R1a3", "R5a3", "Qa1xc3", "Qcxc3", "Q3xc3", "Ke2", "dxc6"
+            ]
         );
         // Every written move reads back as itself, and only itself.
         for (m, w) in moves.iter().zip(&written) {

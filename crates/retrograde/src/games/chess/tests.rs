@@ -1,7 +1,7 @@
 //! The chess endings against hand-worked positions and published figures.
 
 use super::*;
-use crate::{solve_states, Answers, StateSolution};
+use crate::{Answers, StateSolution, solve_states};
 
 fn solve(ending: Ending, symmetry: bool) -> (Endgame, StateSolution<Endgame>) {
     let game = Endgame::new(ending, symmetry);
@@ -82,11 +82,12 @@ fn fen_round_trips_and_bad_fen_is_refused() {
         "a1 and c1 are both dark: a position, tied at once"
     );
     // Black in check with white to move cannot be.
-    assert!(kbbk
-        .from_fen("7k/8/6K1/8/8/8/8/BB6 w")
-        .unwrap_err()
-        .to_string()
-        .contains("illegal"));
+    assert!(
+        kbbk.from_fen("7k/8/6K1/8/8/8/8/BB6 w")
+            .unwrap_err()
+            .to_string()
+            .contains("illegal")
+    );
 }
 
 /// Each fault of a FEN is its own kind, with its data: a caller matches
@@ -301,7 +302,9 @@ fn endings_are_named_stronger_side_first_and_lead_to_their_captures_and_promotio
     // pawn promotes (KRKQ is KQKR), or takes the rook as it promotes.
     assert_eq!(
         names(Ending::KRKP),
-        ["KBK", "KNK", "KPK", "KQK", "KQKR", "KRK", "KRKB", "KRKN", "KRKR"]
+        [
+            "KBK", "KNK", "KPK", "KQK", "KQKR", "KRK", "KRKB", "KRKN", "KRKR"
+        ]
     );
 }
 

@@ -39,7 +39,7 @@ mod svg;
 
 pub use board::{Board, BoardError, BoardErrorKind, Cell, Piece};
 pub use display::{State, Verdict};
-pub use play::{entry, PositionErrorKind};
+pub use play::{PositionErrorKind, entry};
 
 use index::{Adjacency, Divisor};
 
@@ -334,7 +334,7 @@ impl Game for CopThief {
 mod tests {
     use super::*;
     use crate::game::check_game;
-    use crate::{solve_game, Answers};
+    use crate::{Answers, solve_game};
 
     fn game(text: &str) -> CopThief {
         CopThief::new(Board::parse(text.as_bytes(), "t.txt").unwrap()).unwrap()

@@ -5,12 +5,12 @@
 use std::fmt;
 
 use super::{Board, CopThief, Side};
+use crate::Game;
 use crate::db::{Database, Meta};
 use crate::play::{NotationError, Playable};
 use crate::registry::{
     self, Checked, Entry, GameSolution, How, Param, Params, RunError, SmallGraph, Solvable,
 };
-use crate::Game;
 
 impl CopThief {
     /// Position `p`, if it is one.

@@ -58,9 +58,9 @@ mod tests;
 
 pub use board::{Board, Move};
 pub use notation::{SfenError, SfenErrorKind};
-pub use play::{entry, Setup};
+pub use play::{Setup, entry};
 
-use index::{Numbering, MIRROR};
+use index::{MIRROR, Numbering};
 use reach::Reachable;
 
 use std::cmp::Ordering;

@@ -16,11 +16,13 @@
 //! `-` (or `x` for a capture) and the square reached, `+` if a chick is
 //! promoted: `Cb3xb2`, `Ca2-a1+`; a drop is `G*c3`.
 
-use super::board::{Board, Move, CHICK, ELEPHANT, GIRAFFE, HEN, LION, SQUARES, THEIRS};
+use super::board::{Board, CHICK, ELEPHANT, GIRAFFE, HEN, LION, Move, SQUARES, THEIRS};
 
 /// Why a text is not a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("not a Dōbutsu shōgi position: {kind} (in {text:?}; expected a board, b or w, and hands, as in \"gle/1c1/1C1/ELG b -\")")]
+#[error(
+    "not a Dōbutsu shōgi position: {kind} (in {text:?}; expected a board, b or w, and hands, as in \"gle/1c1/1C1/ELG b -\")"
+)]
 pub struct SfenError {
     /// The text as given.
     pub text: String,
@@ -103,7 +105,9 @@ pub enum SfenErrorKind {
     #[error("a count at the end of the hands")]
     TrailingCount,
     /// Not one lion a side, or more than two of another kind.
-    #[error("expected one lion a side and no more than two giraffes, elephants or chicks (hens included) in all")]
+    #[error(
+        "expected one lion a side and no more than two giraffes, elephants or chicks (hens included) in all"
+    )]
     Pieces,
     /// A board with other pieces than the game's (a game played from a
     /// start with fewer pieces reads only boards with its own).
@@ -250,7 +254,7 @@ fn split_fields(text: &str) -> Result<(&str, bool, &str), SfenErrorKind> {
         Some(other) => {
             return Err(SfenErrorKind::Side {
                 found: other.into(),
-            })
+            });
         }
         None => return Err(SfenErrorKind::NoSide),
     };

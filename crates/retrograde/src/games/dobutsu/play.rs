@@ -4,11 +4,11 @@
 
 use super::board::Board;
 use super::index::Numbering;
-use super::{canonical, notation, Capture, SfenErrorKind};
+use super::{Capture, SfenErrorKind, canonical, notation};
+use crate::Outcome;
 use crate::db::{Database, Meta};
 use crate::play::{NotationError, Playable};
 use crate::registry::{self, Checked, Entry, GameSolution, How, Param, Params, RunError, Solvable};
-use crate::Outcome;
 
 /// The position after a lion is captured (with [`Capture::Played`]).
 pub const CAPTURED: u64 = u64::MAX;

@@ -31,7 +31,7 @@ use std::fmt;
 
 use rayon::prelude::*;
 
-use numbering::{hands_possible, Numbering};
+use numbering::{Numbering, hands_possible};
 
 use crate::play::NotationError;
 use crate::registry::{Entry, Params};
@@ -291,11 +291,7 @@ impl StateGame for Morris {
     /// White's stones under the board's 16 symmetries, then of Black's
     /// under those that keep White's (see the numbering's docs).
     fn canonical(&self, p: Position) -> Position {
-        if self.symmetry {
-            Numbering::fold(p)
-        } else {
-            p
-        }
+        if self.symmetry { Numbering::fold(p) } else { p }
     }
 
     fn show(&self, p: &Position) -> String {
@@ -332,18 +328,19 @@ impl StateGame for Morris {
         if p.black_to_move() { "black" } else { "white" }.into()
     }
 
-    /// Dense over the whole game, each tier's positions one range: with
-    /// the symmetries folded, one number for each class of boards, the
-    /// mover's stones first; without, every board, White's points ranked
-    /// among the subsets of their size, then Black's among the points left
-    /// (see `numbering.rs`). A position whose stones in hand cannot be (the
-    /// mover with fewer in hand than the opponent, or two more) has none.
+    /// Every board as it is, both sides to move (the numbers positions are
+    /// played by, so that a board keeps its orientation): per tier, White's
+    /// points ranked among the subsets of their size, then Black's among
+    /// the points left (see `numbering.rs`). A position whose stones in
+    /// hand cannot be (the mover with fewer in hand than the opponent, or
+    /// two more) has none. The dense rung numbers one board a class
+    /// instead ([`TieredGame::number_of`]).
     fn encode(&self, p: &Position) -> Option<u64> {
-        Numbering::get(self.symmetry).encode(*p)
+        Numbering::get(false).encode(*p)
     }
 
     fn decode(&self, code: u64) -> Option<Position> {
-        Numbering::get(self.symmetry).decode(code)
+        Numbering::get(false).decode(code)
     }
 }
 
@@ -395,7 +392,7 @@ impl TieredGame for Morris {
         let range = Numbering::get(self.symmetry).range(*tier);
         range
             .into_par_iter()
-            .filter_map(|c| self.decode(c))
+            .filter_map(|c| self.position_of(c))
             .collect()
     }
 
@@ -409,9 +406,15 @@ impl TieredGame for Morris {
         Some(r.end - r.start)
     }
 
-    /// [`StateGame::encode`], which folds any form itself.
+    /// With the symmetries folded, one number a class of boards equal
+    /// under them (the mover's stones first, see `numbering.rs`), found
+    /// from any of them; without, [`StateGame::encode`].
     fn number_of(&self, p: &Position) -> Option<u64> {
         Numbering::get(self.symmetry).encode(*p)
+    }
+
+    fn position_of(&self, number: u64) -> Option<Position> {
+        Numbering::get(self.symmetry).decode(number)
     }
 
     /// With the symmetries folded, the moves that capture nothing are
@@ -512,7 +515,9 @@ fn parse(text: &str) -> Result<Position, NotationError> {
         NotationError::invalid(
             "nine-mens-morris",
             text,
-            format!("{what} (expected rows of W, B and . from the top, then who moves and the stones in hand: \"W../.B./.../....../.../.../... w 7 8\")"),
+            format!(
+                "{what} (expected rows of W, B and . from the top, then who moves and the stones in hand: \"W../.B./.../....../.../.../... w 7 8\")"
+            ),
         )
     };
     let mut fields = text.split_whitespace();

@@ -33,7 +33,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 
 use super::board::{self, ALL, BINOMIAL};
-use super::{Position, Side, Tier, STONES};
+use super::{Position, STONES, Side, Tier};
 
 /// The 8 symmetries of one ring (4 turns, with or without a reflection),
 /// each a table from a ring's byte to its image: symmetry `s` of the board

@@ -53,7 +53,7 @@ mod tests {
     use super::*;
     use crate::error::{Error, Location, Result};
     use crate::io::Input;
-    use crate::{solve, Answers, Csr, Rules, Solution};
+    use crate::{Answers, Csr, Rules, Solution, solve};
 
     #[test]
     fn writes_the_documented_format() {
@@ -89,9 +89,10 @@ mod tests {
                 matches!(&e, Error::NamedVertex { found, location: Location::Line(1), .. } if found == "x"),
                 "{text:?}: {e:?}"
             );
-            assert!(e
-                .to_string()
-                .ends_with("expected a vertex id (a decimal number), found \"x\""));
+            assert!(
+                e.to_string()
+                    .ends_with("expected a vertex id (a decimal number), found \"x\"")
+            );
         }
         for text in ["0\twin\t1\tx\n", "0,win,1,x\n", "-1\twin\t1\t1\n"] {
             let e = read_text(text, None).unwrap_err();
@@ -143,9 +144,11 @@ mod tests {
         ));
         let mut out = Vec::new();
         write_as(&mut out, &s, Format::Tsv, true, None).unwrap();
-        assert!(String::from_utf8(out)
-            .unwrap()
-            .starts_with("vertex\toutcome\tremoteness\tbest_move\n0\tlose"));
+        assert!(
+            String::from_utf8(out)
+                .unwrap()
+                .starts_with("vertex\toutcome\tremoteness\tbest_move\n0\tlose")
+        );
     }
 
     /// Solves the named edge list `graph` and checks that its solution,
@@ -175,9 +178,11 @@ mod tests {
         let (s, names) = round_trips_in_every_layout("a b\nb \"c,d\"\n\"c,d\" a\nx y\ny x\n");
         let mut out = Vec::new();
         write_as(&mut out, &s, Format::Csv, false, Some(&names)).unwrap();
-        assert!(String::from_utf8(out)
-            .unwrap()
-            .contains("\n\"\"\"c,d\"\"\",draw,,a\n"));
+        assert!(
+            String::from_utf8(out)
+                .unwrap()
+                .contains("\n\"\"\"c,d\"\"\",draw,,a\n")
+        );
         let wrong = read_named(&Input::from_bytes("s", b"b\tdraw\t-\ta\n".to_vec()), &names);
         assert_eq!(
             wrong.unwrap_err().to_string(),
@@ -187,16 +192,21 @@ mod tests {
             &Input::from_bytes("s", b"zz\tdraw\t-\ta\n".to_vec()),
             &names,
         );
-        assert!(unknown
-            .unwrap_err()
-            .to_string()
-            .contains("no vertex of the graph is named \"zz\""));
+        assert!(
+            unknown
+                .unwrap_err()
+                .to_string()
+                .contains("no vertex of the graph is named \"zz\"")
+        );
     }
 
     #[test]
     fn bad_csv_and_json_lines_name_their_line() {
         assert_eq!(
-            error("vertex,outcome,remoteness,best_move\n0,lose,0,\n2,lose,0,\n", None),
+            error(
+                "vertex,outcome,remoteness,best_move\n0,lose,0,\n2,lose,0,\n",
+                None
+            ),
             "s.tsv:line 3: expected vertex 1 (one line per vertex, in vertex order), found vertex 2"
         );
         assert_eq!(
@@ -207,12 +217,17 @@ mod tests {
         assert!(error("0,won,1,0\n", None).contains("expected win, lose, tie or draw"));
         assert!(error("0,win,x,0\n", None).contains("expected the remoteness"));
         assert!(error("0,win,1,4294967295\n", None).contains("vertex id 4294967295 is too large"));
-        assert!(error(
-            "{\"position\":0,\"outcome\":\"win\"}\n{\"position\":1}\n",
-            None
-        )
-        .starts_with("s.tsv:line 1: a win needs a remoteness"));
-        let e = error("{\"position\":0,\"outcome\":\"lose\",\"remoteness\":0,\"best_move\":null}\n{\"position\":1,\"outcome\":\"lose\",\"remoteness\":0,\"best_move\":null,\"x\":1}\n", None);
+        assert!(
+            error(
+                "{\"position\":0,\"outcome\":\"win\"}\n{\"position\":1}\n",
+                None
+            )
+            .starts_with("s.tsv:line 1: a win needs a remoteness")
+        );
+        let e = error(
+            "{\"position\":0,\"outcome\":\"lose\",\"remoteness\":0,\"best_move\":null}\n{\"position\":1,\"outcome\":\"lose\",\"remoteness\":0,\"best_move\":null,\"x\":1}\n",
+            None,
+        );
         assert!(e.starts_with("s.tsv:line 2: expected a JSON object"), "{e}");
         assert_eq!(
             error(

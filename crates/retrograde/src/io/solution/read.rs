@@ -4,9 +4,9 @@
 use super::Format;
 use crate::error::{Error, Location, Result};
 use crate::graph::NONE;
+use crate::io::Input;
 use crate::io::names::Names;
 use crate::io::text::Scanner;
-use crate::io::Input;
 use crate::outcome::OUTCOME_NAMES;
 use crate::{Outcome, Solution};
 

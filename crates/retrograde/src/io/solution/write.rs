@@ -3,8 +3,8 @@
 use std::io::{self, Write};
 
 use super::Format;
-use crate::io::names::Names;
 use crate::Answers;
+use crate::io::names::Names;
 
 /// Writes the line of vertex `v` (with its newline); nothing if `v` is not a position.
 pub fn write_line<S: Answers + ?Sized>(w: &mut dyn Write, s: &S, v: u32) -> io::Result<()> {

@@ -2,12 +2,12 @@
 //! moves, and a database against its tier.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::{DenseTier, Examined, Scratch, CHUNK};
+use super::{CHUNK, DenseTier, Examined, Scratch};
 use crate::db::Database;
 use crate::tier::{TierError, TieredGame};
 use crate::{GameGraph, Outcome, Rules, Solved, Value, Values};

@@ -2,12 +2,12 @@
 //! reach them.
 
 use std::sync::atomic::{
-    AtomicU16, AtomicU8, Ordering::Acquire, Ordering::Relaxed, Ordering::Release,
+    AtomicU8, AtomicU16, Ordering::Acquire, Ordering::Relaxed, Ordering::Release,
 };
 
 use super::super::view::Child;
-use crate::db::{Database, BLOCK_RECORDS};
 use crate::Value;
+use crate::db::{BLOCK_RECORDS, Database};
 
 /// A child tier's database, its records read a block at a time as the
 /// tier's moves reach them, each block once, into one array of codes a

@@ -12,13 +12,13 @@ mod check;
 mod child;
 mod solve;
 
+pub use check::{UnmoveCheck, UnmoveMismatch, check_unmoves};
 pub(crate) use check::{check_database, keeps_numbers};
-pub use check::{check_unmoves, UnmoveCheck, UnmoveMismatch};
 pub(crate) use solve::DenseSolution;
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use child::ChildRecords;
 
@@ -249,7 +249,7 @@ impl<'g, G: TieredGame> DenseTier<'g, G> {
         if i >= self.n {
             return None;
         }
-        self.game.decode(self.numbers.start + u64::from(i))
+        self.game.position_of(self.numbers.start + u64::from(i))
     }
 
     /// The tier's number of `q`, a position of the tier in any form.

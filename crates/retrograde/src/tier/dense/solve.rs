@@ -8,10 +8,10 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
 
-use super::{DenseTier, Examined, Scratch, CHUNK};
-use crate::kernel::{self, Effect, ABSENT, LOSE, TIE, UNDECIDED, WIN};
+use super::{CHUNK, DenseTier, Examined, Scratch};
+use crate::kernel::{self, ABSENT, Effect, LOSE, TIE, UNDECIDED, WIN};
 use crate::solve::layout::{self, Packed, Wide};
-use crate::solve::lean::{Events, Walk, Walker, EVENT_KIND};
+use crate::solve::lean::{EVENT_KIND, Events, Walk, Walker};
 use crate::solve::{Progress, Remoteness, Values};
 use crate::tier::{TierError, TieredGame};
 use crate::{GameGraph, NoMoveRule, Outcome, Rules, Solved};
@@ -155,9 +155,9 @@ pub(super) fn solve<G: TieredGame>(
     progress.advance(draws as u64);
     // The stand-ins.
     rem.fit(view.longest + 1);
-    for v in view.n as usize..total {
+    for (v, s) in state.iter_mut().enumerate().skip(n) {
         let (o, r) = view.stand_in_value(v as u32);
-        state[v] = o as u8;
+        *s = o as u8;
         if o != Outcome::Draw {
             rem.set(v, r);
         }
