@@ -14,9 +14,9 @@
 use std::sync::OnceLock;
 
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBool, PyDict, PyList};
 
 use retrograde::db::{Compression, Meta, Source, Writer};
 use retrograde::graph::Arena;
@@ -35,6 +35,12 @@ const DRAW: u8 = Outcome::Draw as u8;
 
 /// An outcome from its code or its name.
 fn outcome(v: &Bound<'_, PyAny>) -> PyResult<Outcome> {
+    if v.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "expected an outcome ('win', 'lose', 'tie', 'draw' or a code), got {}",
+            v.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+        )));
+    }
     if let Ok(code) = v.extract::<u8>() {
         return match code {
             WIN => Ok(Outcome::Win),
@@ -62,6 +68,29 @@ fn outcome(v: &Bound<'_, PyAny>) -> PyResult<Outcome> {
         ))),
     }
 }
+
+fn outcome_name(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Win => "win",
+        Outcome::Lose => "lose",
+        Outcome::Tie => "tie",
+        Outcome::Draw => "draw",
+    }
+}
+
+/// The machine's memory, where it can be read (`/proc/meminfo`).
+fn physical_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// What a solve needs besides the graph: the solver's state a position
+/// (the larger of the two engines'), and the forward adjacency `moves()`
+/// builds, a move.
+const SOLVE_BYTES_PER_POSITION: u64 = 32;
+const SOLVE_BYTES_PER_MOVE: u64 = 8;
 
 fn no_move_rule(name: &str) -> PyResult<NoMoveRule> {
     match name {
@@ -196,6 +225,11 @@ fn solve_any<G: GameGraph + Sync>(g: &G, rules: &Rules) -> Result<Solution, Solv
 impl Solved {
     /// Solves `csr` (with `owners`, an arena), on all threads where there
     /// are several.
+    ///
+    /// The solve runs on a thread of its own while this one waits, the
+    /// GIL released, and looks at Python's signals every 50 ms: Ctrl-C
+    /// raises `KeyboardInterrupt` at once (the solve, which cannot be
+    /// stopped halfway, ends on its own thread and is dropped).
     fn new(
         py: Python<'_>,
         csr: Csr,
@@ -203,15 +237,41 @@ impl Solved {
         owners: Option<Vec<Player>>,
     ) -> PyResult<Solved> {
         let edges = csr.edge_count();
-        let solution = match &owners {
-            None => py.detach(|| solve_any(&csr, &rules)),
-            Some(o) => {
-                let arena = Arena::new(&csr, o.clone())
-                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
-                py.detach(|| solve_any(&arena, &rules))
+        if let Some(o) = &owners {
+            // Checked here, so that a wrong arena is an error, not a thread's.
+            Arena::new(&csr, o.clone()).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        }
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("retrograde-solve".into())
+            .spawn(move || {
+                let solution = match &owners {
+                    None => solve_any(&csr, &rules).map_err(|e| e.to_string()),
+                    Some(o) => Arena::new(&csr, o.clone())
+                        .map_err(|e| e.to_string())
+                        .and_then(|arena| solve_any(&arena, &rules).map_err(|e| e.to_string())),
+                };
+                // Nobody listening: the caller was interrupted.
+                let _ = send.send((solution, csr, rules, owners));
+            })
+            .map_err(|e| PyOSError::new_err(format!("cannot start the solve's thread: {e}")))?;
+        let mut receive = receive;
+        let (solution, csr, rules, owners) = loop {
+            // The receiver goes into the wait and comes back (it is Send, not Sync).
+            let (got, back) = py.detach(move || {
+                let got = receive.recv_timeout(std::time::Duration::from_millis(50));
+                (got, receive)
+            });
+            receive = back;
+            match got {
+                Ok(done) => break done,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => py.check_signals()?,
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(PyOSError::new_err("the solve's thread ended without an answer"));
+                }
             }
         };
-        let solution = solution.map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let solution = solution.map_err(PyValueError::new_err)?;
         Ok(Solved {
             csr,
             rules,
@@ -222,14 +282,16 @@ impl Solved {
         })
     }
 
-    fn check(&self, v: u32) -> PyResult<()> {
-        if (v as usize) < self.solution.len() {
-            Ok(())
-        } else {
-            Err(PyValueError::new_err(format!(
-                "position {v} is not in the graph (it has {} positions)",
-                self.solution.len()
-            )))
+    /// `v` as a position, if it is one: any other integer, negative or
+    /// past the graph, is a `ValueError` naming it.
+    fn check(&self, v: i64) -> PyResult<u32> {
+        match u32::try_from(v) {
+            Ok(p) if (p as usize) < self.solution.len() => Ok(p),
+            _ => Err(PyValueError::new_err(format!(
+                "position {v} is not in the graph (it has {} positions, 0 to {})",
+                self.solution.len(),
+                self.solution.len() as i64 - 1
+            ))),
         }
     }
 }
@@ -285,8 +347,8 @@ impl Solved {
     }
 
     /// The value of `v`: (outcome code, remoteness or None for a draw).
-    fn value(&self, v: u32) -> PyResult<(u8, Option<u32>)> {
-        self.check(v)?;
+    fn value(&self, v: i64) -> PyResult<(u8, Option<u32>)> {
+        let v = self.check(v)?;
         let x = self.solution.value(v);
         Ok(x.map_or((DRAW, None), |x| (x.outcome as u8, x.remoteness)))
     }
@@ -294,8 +356,8 @@ impl Solved {
     /// The moves of `v`, best first: (position reached, outcome code for
     /// the player who moves, plies to the end counting this move or None,
     /// plies longer than best play or None where the outcome changes).
-    fn moves(&self, v: u32) -> PyResult<Vec<MoveTuple>> {
-        self.check(v)?;
+    fn moves(&self, v: i64) -> PyResult<Vec<MoveTuple>> {
+        let v = self.check(v)?;
         let answered = self.answered.get_or_init(|| {
             Answered::new(
                 Owned {
@@ -321,8 +383,8 @@ impl Solved {
     /// The line of best play from `v`: the positions, `v` first; a draw's
     /// stops where it repeats or after `max_plies`.
     #[pyo3(signature = (v, max_plies = 1000))]
-    fn line(&self, v: u32, max_plies: usize) -> PyResult<Vec<u32>> {
-        self.check(v)?;
+    fn line(&self, v: i64, max_plies: usize) -> PyResult<Vec<u32>> {
+        let v = self.check(v)?;
         Ok(self.solution.line(v, max_plies).positions)
     }
 
@@ -367,7 +429,7 @@ impl Solved {
             meta = meta.param(k, v);
         }
         if let Some(start) = start {
-            self.check(start)?;
+            self.check(i64::from(start))?;
             meta = meta.param("start", start);
         }
         let names = match names {
@@ -407,9 +469,9 @@ fn named(list: Vec<String>, positions: usize) -> PyResult<Names> {
             list.len()
         )));
     }
-    if let Some(i) = list.iter().position(|n| n.contains(['\n', '\r'])) {
+    if let Some(i) = list.iter().position(|n| n.chars().any(char::is_control)) {
         return Err(PyValueError::new_err(format!(
-            "names[{i}] = {:?}: a name is one line of text",
+            "names[{i}] = {:?}: a name is one line of text without control characters",
             list[i]
         )));
     }
@@ -434,8 +496,21 @@ fn rules(no_move: &str, terminal: Option<(Vec<u32>, Vec<Bound<'_, PyAny>>)>) -> 
                 outcomes.len()
             )));
         }
+        let mut given = std::collections::HashMap::new();
         for (p, o) in positions.into_iter().zip(&outcomes) {
-            pairs.push((p, outcome(o)?));
+            let o = outcome(o)?;
+            if let Some(&before) = given.get(&p) {
+                if before != o {
+                    return Err(PyValueError::new_err(format!(
+                        "terminal: position {p} is labelled both {} and {}",
+                        outcome_name(before),
+                        outcome_name(o)
+                    )));
+                }
+                continue;
+            }
+            given.insert(p, o);
+            pairs.push((p, o));
         }
     }
     Ok(Rules {
@@ -464,7 +539,14 @@ fn solve_edges(
     let rules = rules(no_move, terminal)?;
     let min = rules.labels.max_vertex().map_or(0, |v| v as usize + 1);
     let builder = |vertices: Option<usize>| {
-        let b = CsrBuilder::new().min_vertices(min);
+        let mut b = CsrBuilder::new().min_vertices(min);
+        if let Some(limit) = physical_memory() {
+            // Counted before anything big is allocated: a graph naming
+            // position 4294967294 is refused, not an abort.
+            b = b
+                .memory_limit(limit)
+                .reserve(SOLVE_BYTES_PER_POSITION, SOLVE_BYTES_PER_MOVE);
+        }
         match vertices {
             Some(n) => b.vertices(n),
             None => b,
@@ -543,8 +625,10 @@ fn build<T: Id>(
         sources: s,
         targets: t,
     };
-    py.detach(|| builder.build(&arrays))
-        .map_err(|e| PyValueError::new_err(e.to_string()))
+    py.detach(|| builder.build(&arrays)).map_err(|e| match e {
+        retrograde::Error::TooLarge { .. } => PyMemoryError::new_err(e.to_string()),
+        e => PyValueError::new_err(e.to_string()),
+    })
 }
 
 /// Explores the game `game` (an object with `starts()` and `moves(p)`, and
@@ -602,9 +686,16 @@ fn explore<'py>(
         let p = positions.get_item(next)?;
         let u = next as u32;
         next += 1;
+        if let Some(f) = progress.as_ref().filter(|_| next.is_multiple_of(every)) {
+            f.call1((next, positions.len()))?;
+        }
         if let Some(t) = &terminal {
             let over = t.call1((&p,))?;
-            if !over.is_none() {
+            // None or False: not over (`p == 0 and "lose"` is False
+            // elsewhere); True says over but not how.
+            let not_over = over.is_none()
+                || (over.is_instance_of::<PyBool>() && !over.is_truthy()?);
+            if !not_over {
                 labels.push((u, outcome(&over)?));
                 continue;
             }
@@ -612,11 +703,6 @@ fn explore<'py>(
         for q in moves.call1((&p,))?.try_iter()? {
             let v = number(q?)?;
             edges.push((u, v));
-        }
-        if let Some(f) = &progress {
-            if next.is_multiple_of(every) {
-                f.call1((next, positions.len()))?;
-            }
         }
     }
     let n = positions.len();

@@ -97,6 +97,30 @@ def test_progress_is_told_and_errors_of_the_game_come_through():
 
     with pytest.raises(ValueError, match="no outcome"):
         retrograde.solve_game(BadTerminal())
+
+    # `p == 0 and "lose"` is False where the game goes on: read as not over.
+    class Falsy(TakeAway):
+        def terminal(self, p):
+            return p == 0 and "lose"
+
+    falsy = retrograde.solve_game(Falsy())
+    assert falsy.value(250_000) == retrograde.solve_game(TakeAway()).value(250_000)
+
+    class SaysTrue(TakeAway):
+        def terminal(self, p):
+            return p == 0
+
+    with pytest.raises(TypeError, match="expected an outcome"):
+        retrograde.solve_game(SaysTrue())
+
+    # Every 100,000th position is told, terminal or not.
+    class EndsOften(TakeAway):
+        def terminal(self, p):
+            return "lose" if p % 100_000 == 1 else None
+
+    told = []
+    retrograde.solve_game(EndsOften(), progress=lambda done, found: told.append(done))
+    assert told == [100_000, 200_000], told
     with pytest.raises(ValueError, match="more than 100 positions"):
         retrograde.solve_game(TicTacToe(), max_positions=100)
     with pytest.raises(KeyError, match="not a position"):

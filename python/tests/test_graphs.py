@@ -84,6 +84,28 @@ def test_bad_input_is_a_clear_error():
         retrograde.solve_edges(np.array([0]), np.array([1])).line(5)
 
 
+def test_the_boundary_keeps_the_command_line_s_promises():
+    # A position numbered near 2**32 asks for more memory than the machine
+    # has: refused before anything is allocated, the interpreter alive.
+    with pytest.raises(MemoryError, match="would need"):
+        retrograde.solve_edges(np.array([0], dtype=np.uint32), np.array([4294967294], dtype=np.uint32))
+    # A position is any integer in range; others are ValueErrors, never OverflowErrors.
+    solved = retrograde.solve_edges(np.array([0]), np.array([1]))
+    for bad in (-1, 2, 2**40):
+        for ask in (solved.value, solved.moves, solved.line):
+            with pytest.raises(ValueError, match=f"position {bad} is not in the graph"):
+                ask(bad)
+    # A position labelled twice, differently, is refused naming both.
+    with pytest.raises(ValueError, match="position 1 is labelled both win and lose"):
+        retrograde.solve_edges(np.array([0]), np.array([1]), terminal=([1, 1], ["win", "lose"]))
+    # The same label twice is one label.
+    twice = retrograde.solve_edges(np.array([0]), np.array([1]), terminal=([1, 1], ["win", "win"]))
+    assert twice.value(0)[0] == LOSE
+    # A bool is no outcome.
+    with pytest.raises(TypeError, match="expected an outcome"):
+        retrograde.solve_edges(np.array([0]), np.array([1]), terminal=([1], [True]))
+
+
 def test_scipy_matrices_and_networkx_graphs_give_the_numbered_answers():
     scipy = pytest.importorskip("scipy.sparse")
     nx = pytest.importorskip("networkx")

@@ -97,6 +97,25 @@ fn status_bytes(key: &str) -> Option<u64> {
     Some(kib.saturating_mul(1024))
 }
 
+/// `text` as a terminal shows it safely: control characters (an escape
+/// sequence kept in a database's names) written as escapes (`\u{1b}`),
+/// line breaks too unless `lines`; other text as it is.
+pub fn printable(text: &str, lines: bool) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && !(lines && c == '\n');
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// A refusal for lack of memory: what would need more than the memory
 /// allowed (`main` adds the hint `(see --max-memory)`).
 #[derive(Debug)]
@@ -153,10 +172,10 @@ fn cgroup_limit() -> Option<u64> {
     // The tightest limit on the way up to the root.
     let mut least: Option<u64> = None;
     loop {
-        if let Ok(v) = std::fs::read_to_string(dir.join("memory.max")) {
-            if let Ok(b) = v.trim().parse::<u64>() {
-                least = Some(least.map_or(b, |l| l.min(b)));
-            }
+        if let Ok(v) = std::fs::read_to_string(dir.join("memory.max"))
+            && let Ok(b) = v.trim().parse::<u64>()
+        {
+            least = Some(least.map_or(b, |l| l.min(b)));
         }
         if !dir.pop() || dir.as_os_str() == "/sys/fs" {
             break;
@@ -545,5 +564,19 @@ pub fn endless_note(line: &retrograde::Line, limit: usize) -> Option<String> {
             "... a draw: best play goes on forever (first {limit} plies shown)"
         )),
         (false, _) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable;
+
+    #[test]
+    fn control_characters_from_a_database_reach_the_terminal_escaped() {
+        assert_eq!(printable("a1-b2", false), "a1-b2");
+        assert_eq!(printable("e\u{1b}[31m", false), "e\\u{1b}[31m");
+        assert_eq!(printable("row\nrow\u{7}", true), "row\nrow\\u{7}");
+        assert_eq!(printable("row\nrow", false), "row\\nrow");
+        assert_eq!(printable("dōbutsu", false), "dōbutsu");
     }
 }

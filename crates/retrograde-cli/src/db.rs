@@ -296,7 +296,11 @@ pub fn solvable(db: &Database) -> Result<Box<dyn retrograde::registry::Solvable>
 /// in order, every target a vertex) and the rules it was solved under. The
 /// terminal labels are not kept, so a graph solved with some is refused.
 pub fn graph(db: &Database) -> Result<(Vec<(u32, u32)>, retrograde::Rules)> {
-    let param = |k: &str| db.meta().params.get(k).map(String::as_str).unwrap_or("");
+    let param = |k: &str| match db.meta().params.get(k).map(String::as_str) {
+        // A database saved from Python or a library names no graph file.
+        None | Some("") if k == "graph" => "GRAPH",
+        p => p.unwrap_or(""),
+    };
     if !param("reach").is_empty() {
         anyhow::bail!(
             "{} was solved from a PGSolver game, whose targets it does not keep: give the game \

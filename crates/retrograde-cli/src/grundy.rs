@@ -246,15 +246,33 @@ pub fn run(args: Args) -> Result<ExitCode> {
             values.len()
         );
     }
-    let asked = read_sums(&args, values.len(), names.as_ref())?;
-    let answers = match &graph {
-        Some(graph) if !asked.is_empty() => {
-            let answers = times.time("sums", || answer(graph, &values, &asked));
-            print_sums(&answers, names.as_ref(), args.json)?;
-            answers
-        }
-        _ => Vec::new(),
-    };
+    // Each sum answered as it is read, and printed at once; only --json
+    // holds the answers (its one object lists them), within the memory
+    // the graph left.
+    let mut answers = Vec::new();
+    if let Some(graph) = &graph {
+        let left = budget.limit.saturating_sub(
+            (values.len() as u64)
+                .saturating_mul(budget.per_vertex)
+                .saturating_add(edges.saturating_mul(budget.per_edge)),
+        );
+        let mut held = 0u64;
+        let mut out = std::io::stdout().lock();
+        times.time("sums", || {
+            for_each_sum(&args, values.len(), names.as_ref(), |asked| {
+                let a = answer(graph, &values, asked);
+                if args.json {
+                    held += ANSWER_BYTES + 12 * a.tokens.len() as u64;
+                    common::check_memory("the answers --json holds", held, left)?;
+                    answers.push(a);
+                } else {
+                    print_sum(&mut out, &a, names.as_ref())?;
+                }
+                Ok(())
+            })
+        })?;
+        out.flush()?;
+    }
     if let Some(path) = &output {
         times.time("write", || {
             write_values(&mut files, path, &values, names.as_ref())
@@ -321,9 +339,25 @@ struct Asked {
     tokens: Vec<u32>,
 }
 
-/// The sums of `--tokens` and `--sums FILE`, each token a vertex of the
-/// graph (by name with `--names`): an error names the file and line.
-fn read_sums(args: &Args, n: usize, names: Option<&Names>) -> Result<Vec<Asked>> {
+/// The longest line of a sums file read: a sum of some hundred thousand
+/// tokens. A longer one (`/dev/zero` has no line break) is refused.
+const MAX_SUM_LINE: usize = 1 << 20;
+
+/// What an answer held for `--json` costs besides its tokens (12 bytes
+/// each: the token and its value).
+const ANSWER_BYTES: u64 = 96;
+
+/// Calls `each` with the sums of `--tokens`, then of `--sums FILE`, one
+/// at a time as the file is read (a stream: nothing held but the line),
+/// each token a vertex of the graph (by name with `--names`): an error
+/// names the file and line.
+fn for_each_sum(
+    args: &Args,
+    n: usize,
+    names: Option<&Names>,
+    mut each: impl FnMut(&Asked) -> Result<()>,
+) -> Result<()> {
+    use std::io::BufRead;
     let vertex = |text: &str| -> Result<u32, String> {
         let v = names::resolve(names, text)?;
         if v as usize >= n {
@@ -331,46 +365,59 @@ fn read_sums(args: &Args, n: usize, names: Option<&Names>) -> Result<Vec<Asked>>
         }
         Ok(v)
     };
-    let mut asked = Vec::new();
     for t in &args.tokens {
         let tokens = t
             .split(',')
             .map(|w| vertex(w.trim()))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| anyhow::anyhow!("--tokens {t}: {e}"))?;
-        asked.push(Asked { tokens });
+        each(&Asked { tokens })?;
     }
-    if let Some(path) = &args.sums {
-        let text = if path.as_os_str() == "-" {
-            std::io::read_to_string(std::io::stdin())
-        } else {
-            std::fs::read_to_string(path)
+    let Some(path) = &args.sums else {
+        return Ok(());
+    };
+    let shown = common::shown(path);
+    let cannot = |e: std::io::Error| anyhow::anyhow!("{shown}: cannot read the sums: {e}");
+    let mut input: Box<dyn BufRead> = if path.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::io::BufReader::new(
+            std::fs::File::open(path).map_err(cannot)?,
+        ))
+    };
+    let expected = "expected tokens: vertices separated by commas or blanks";
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        bytes.clear();
+        let read = std::io::Read::take(&mut input, MAX_SUM_LINE as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(cannot)?;
+        if read == 0 {
+            break;
         }
-        .with_context(|| format!("{}: cannot read the sums", common::shown(path)))?;
-        for (i, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("");
-            let words: Vec<&str> = line
-                .split(|c: char| c == ',' || c.is_whitespace())
-                .filter(|w| !w.is_empty())
-                .collect();
-            if words.is_empty() {
-                continue;
-            }
-            let tokens = words
-                .into_iter()
-                .map(vertex)
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| {
-                    anyhow::anyhow!(
-                        "{}:{}: {e} (expected tokens: vertices separated by commas or blanks)",
-                        common::shown(path),
-                        i + 1
-                    )
-                })?;
-            asked.push(Asked { tokens });
+        if bytes.len() > MAX_SUM_LINE {
+            anyhow::bail!(
+                "{shown}:{number}: a line of more than {MAX_SUM_LINE} bytes ({expected}, a sum a line)"
+            );
         }
+        let line = std::str::from_utf8(&bytes)
+            .map_err(|_| anyhow::anyhow!("{shown}:{number}: not UTF-8 text ({expected})"))?;
+        let line = line.split('#').next().unwrap_or("");
+        let words: Vec<&str> = line
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+            .collect();
+        if words.is_empty() {
+            continue;
+        }
+        let tokens = words
+            .into_iter()
+            .map(vertex)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| anyhow::anyhow!("{shown}:{number}: {e} ({expected})"))?;
+        each(&Asked { tokens })?;
     }
-    Ok(asked)
+    Ok(())
 }
 
 /// A sum answered.
@@ -381,57 +428,46 @@ struct Answer {
     best: Option<SumMove>,
 }
 
-fn answer(graph: &Graph, values: &GrundyValues, asked: &[Asked]) -> Vec<Answer> {
-    asked
+fn answer(graph: &Graph, values: &GrundyValues, a: &Asked) -> Answer {
+    // Every token was checked to be a vertex; a vertex of a graph is a
+    // position.
+    let each: Vec<Loopy> = a
+        .tokens
         .iter()
-        .map(|a| {
-            // Every token was checked to be a vertex; a vertex of a graph
-            // is a position.
-            let each: Vec<Loopy> = a
-                .tokens
-                .iter()
-                .map(|&v| values.value(v).unwrap_or(Loopy::Finite(0)))
-                .collect();
-            let tokens: Vec<Token<'_, Graph>> = a
-                .tokens
-                .iter()
-                .map(|&at| Token { graph, values, at })
-                .collect();
-            Answer {
-                tokens: a.tokens.clone(),
-                value: grundy::sum(&each),
-                values: each,
-                best: grundy::winning_move(&tokens),
-            }
-        })
-        .collect()
+        .map(|&v| values.value(v).unwrap_or(Loopy::Finite(0)))
+        .collect();
+    let tokens: Vec<Token<'_, Graph>> = a
+        .tokens
+        .iter()
+        .map(|&at| Token { graph, values, at })
+        .collect();
+    Answer {
+        tokens: a.tokens.clone(),
+        value: grundy::sum(&each),
+        values: each,
+        best: grundy::winning_move(&tokens),
+    }
 }
 
 /// One line a sum: `3,3,7: inf{0} (win): move the token on 7 to 2`.
-fn print_sums(answers: &[Answer], names: Option<&Names>, json: bool) -> Result<()> {
-    if json {
-        return Ok(());
-    }
-    let mut out = std::io::stdout().lock();
-    for a in answers {
-        let tokens: Vec<String> = a.tokens.iter().map(|&v| names::shown(names, v)).collect();
+fn print_sum(out: &mut impl Write, a: &Answer, names: Option<&Names>) -> Result<()> {
+    let tokens: Vec<String> = a.tokens.iter().map(|&v| names::shown(names, v)).collect();
+    write!(
+        out,
+        "{}: {} ({})",
+        tokens.join(","),
+        a.value,
+        a.value.outcome().as_str()
+    )?;
+    if let Some(m) = a.best {
         write!(
             out,
-            "{}: {} ({})",
-            tokens.join(","),
-            a.value,
-            a.value.outcome().as_str()
+            ": move the token on {} to {}",
+            tokens[m.token],
+            names::shown(names, m.to)
         )?;
-        if let Some(m) = a.best {
-            write!(
-                out,
-                ": move the token on {} to {}",
-                tokens[m.token],
-                names::shown(names, m.to)
-            )?;
-        }
-        writeln!(out)?;
     }
+    writeln!(out)?;
     Ok(())
 }
 

@@ -1,11 +1,16 @@
 //! The HTTP/1.x server under `serve`: one GET a connection, answered and
 //! closed. Small on purpose, so that every resource is bounded and every
 //! failure handled here: at most [`WORKERS`] connections at once (one
-//! thread and one descriptor each), a deadline for reading a request, a
-//! bounded head and body, and an accept loop that outlives a descriptor
-//! limit (it waits for connections to close) and says so on standard error,
-//! at most once a minute for each kind of trouble.
+//! thread and one descriptor each), a deadline for reading a request and
+//! one for writing the whole answer (a client that reads slowly holds its
+//! worker [`WRITE_TIME`] at most), a bounded head and body, answers that
+//! share the server's own texts rather than copy them, only the host names
+//! the server listens under in `Host:` (a page of another origin cannot
+//! reach it by DNS rebinding), and an accept loop that outlives a
+//! descriptor limit (it waits for connections to close) and says so on
+//! standard error, at most once a minute for each kind of trouble.
 
+use std::borrow::Cow;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Condvar, Mutex};
@@ -27,8 +32,9 @@ const MAX_BODY: u64 = 64 << 10;
 /// The time a client has to send its request (longer: 408).
 const READ_TIME: Duration = Duration::from_secs(10);
 
-/// The time a client has to read the answer.
-const WRITE_TIME: Duration = Duration::from_secs(10);
+/// The time a client has to read the whole answer; the connection is
+/// closed then, however much of it was read.
+pub const WRITE_TIME: Duration = Duration::from_secs(10);
 
 /// A request: its method and its target (the path and the query).
 pub struct Request<'a> {
@@ -36,16 +42,19 @@ pub struct Request<'a> {
     pub target: &'a str,
 }
 
-/// An answer: status, content type, body.
-pub type Answer = (u16, &'static str, String);
+/// An answer: status, content type, body (the server's own text, shared,
+/// or one made for the request).
+pub type Answer<'a> = (u16, &'static str, Cow<'a, str>);
+
+/// What a connection's handler is given: the request, answered.
+pub type Handler<'a> = dyn for<'r> Fn(&Request<'r>) -> Answer<'a> + Sync + 'a;
 
 /// Answers connections on `listener` until `requests` have been served
-/// (`None`: for ever), each on a thread of its own, with `answer`.
-pub fn serve(
-    listener: &TcpListener,
-    requests: Option<usize>,
-    answer: &(dyn Fn(&Request<'_>) -> Answer + Sync),
-) {
+/// (`None`: for ever), each on a thread of its own, with `answer`; a
+/// request whose `Host:` is not one of the names the listener is reached
+/// by (`127.0.0.1`, `localhost`, `[::1]`, with its port) is refused (403).
+pub fn serve(listener: &TcpListener, requests: Option<usize>, answer: &Handler<'_>) {
+    let port = listener.local_addr().map_or(0, |a| a.port());
     let active = Active::default();
     let said = Said::default();
     std::thread::scope(|scope| {
@@ -70,7 +79,7 @@ pub fn serve(
                 .spawn_scoped(scope, move || {
                     // Freed however the thread ends.
                     let _slot = Slot(active_ref);
-                    connection(stream, answer);
+                    connection(stream, port, answer);
                 });
             if let Err(e) = spawned {
                 // The closure, and with it the connection, is dropped.
@@ -119,20 +128,88 @@ fn descriptor_limit() -> Option<libc::rlim_t> {
 }
 
 /// One connection: read one request, answer it, close.
-fn connection(mut stream: TcpStream, answer: &(dyn Fn(&Request<'_>) -> Answer + Sync)) {
+fn connection(mut stream: TcpStream, port: u16, answer: &Handler<'_>) {
     let deadline = Instant::now() + READ_TIME;
     let reply = match read_request(&mut stream, deadline) {
         Got::Gone => return,
         Got::Refused(reply) => reply,
         Got::Request(head) => match parse(&head) {
+            Ok(_) if !host_allowed(&head, port) => error(
+                403,
+                "the Host header names another host: only 127.0.0.1, localhost and [::1] are answered",
+            ),
             Ok(request) => answer(&request),
             Err(reply) => reply,
         },
     };
-    let _ = stream.set_write_timeout(Some(WRITE_TIME));
-    // A client that went away is not our failure.
-    let _ = stream.write_all(&response(reply));
+    let (status, kind, body) = reply;
+    let head = response_head(status, kind, body.len());
+    // The whole answer by its deadline; a client that went away, or reads
+    // too slowly, is not our failure.
+    let deadline = Instant::now() + WRITE_TIME;
+    if write_by(&mut stream, head.as_bytes(), deadline).is_ok() {
+        let _ = write_by(&mut stream, body.as_bytes(), deadline);
+    }
     finish(stream);
+}
+
+/// Whether the request's `Host:` (if it has one) is a name the server is
+/// reached by on this machine, with the listener's port or none.
+fn host_allowed(head: &[u8], port: u16) -> bool {
+    let mut hosts = head
+        .split(|&b| b == b'\n')
+        .skip(1)
+        .filter_map(|line| line.split_once_byte(b':'))
+        .filter(|(name, _)| name.trim_ascii().eq_ignore_ascii_case(b"host"))
+        .map(|(_, value)| value.trim_ascii());
+    let Some(host) = hosts.next() else {
+        // HTTP/1.0 has none; a browser always sends one.
+        return true;
+    };
+    if hosts.next().is_some() {
+        return false;
+    }
+    let Ok(host) = std::str::from_utf8(host) else {
+        return false;
+    };
+    let host = host.to_ascii_lowercase();
+    let name = match host.rsplit_once(':') {
+        Some((name, p)) if !name.ends_with(':') && !p.contains(']') => {
+            if p != port.to_string() {
+                return false;
+            }
+            name
+        }
+        _ => host.as_str(),
+    };
+    matches!(name, "127.0.0.1" | "localhost" | "[::1]")
+}
+
+/// Writes all of `bytes` by `deadline`, however slowly the client reads.
+fn write_by(stream: &mut TcpStream, mut bytes: &[u8], deadline: Instant) -> Result<(), Stop> {
+    while !bytes.is_empty() {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(Stop::Late);
+        }
+        stream
+            .set_write_timeout(Some(left))
+            .map_err(|_| Stop::Gone)?;
+        // A piece at a time, so that the deadline is looked at between.
+        let piece = &bytes[..bytes.len().min(64 << 10)];
+        match stream.write(piece) {
+            Ok(0) => return Err(Stop::Gone),
+            Ok(n) => bytes = &bytes[n..],
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(_) => return Err(Stop::Gone),
+        }
+    }
+    Ok(())
 }
 
 /// What reading a request came to.
@@ -140,7 +217,7 @@ enum Got {
     /// The head (its body read and dropped).
     Request(Vec<u8>),
     /// An answer without reading further.
-    Refused(Answer),
+    Refused(Answer<'static>),
     /// The client closed or broke the connection: nobody to answer.
     Gone,
 }
@@ -234,7 +311,7 @@ fn head_end(bytes: &[u8]) -> Option<usize> {
 
 /// The answer to a head longer than [`MAX_HEAD`]: 414 if its address is
 /// too long, 431 otherwise.
-fn too_long(head: &[u8]) -> Answer {
+fn too_long(head: &[u8]) -> Answer<'static> {
     let line = head.split(|&b| b == b'\n').next().unwrap_or(head);
     if line.len() > MAX_URL {
         error(414, &format!("the address is longer than {MAX_URL} bytes"))
@@ -246,7 +323,7 @@ fn too_long(head: &[u8]) -> Answer {
     }
 }
 
-fn late() -> Answer {
+fn late() -> Answer<'static> {
     error(
         408,
         &format!(
@@ -257,7 +334,7 @@ fn late() -> Answer {
 }
 
 /// The body's length the head declares (0 if none).
-fn content_length(head: &[u8]) -> Result<u64, Answer> {
+fn content_length(head: &[u8]) -> Result<u64, Answer<'static>> {
     let mut length = None;
     for line in head.split(|&b| b == b'\n').skip(1) {
         let Some((name, value)) = line.split_once_byte(b':') else {
@@ -299,7 +376,7 @@ impl SplitOnce for [u8] {
 }
 
 /// The request line of `head`: `METHOD TARGET HTTP/1.x`.
-fn parse(head: &[u8]) -> Result<Request<'_>, Answer> {
+fn parse(head: &[u8]) -> Result<Request<'_>, Answer<'static>> {
     let line = head.split(|&b| b == b'\n').next().unwrap_or(head);
     let bad = || error(400, "not an HTTP request (expected GET /path HTTP/1.1)");
     let line = std::str::from_utf8(line.trim_ascii_end()).map_err(|_| bad())?;
@@ -322,7 +399,7 @@ fn parse(head: &[u8]) -> Result<Request<'_>, Answer> {
 
 /// An error as the API gives it: `{"error": "..."}`, the message cut to
 /// 300 characters (it may quote what the client sent).
-pub fn error(status: u16, message: &str) -> Answer {
+pub fn error(status: u16, message: &str) -> Answer<'static> {
     let message: String = if message.chars().count() > 300 {
         message.chars().take(300).chain("…".chars()).collect()
     } else {
@@ -331,15 +408,16 @@ pub fn error(status: u16, message: &str) -> Answer {
     (
         status,
         "application/json",
-        serde_json::json!({ "error": message }).to_string(),
+        Cow::Owned(serde_json::json!({ "error": message }).to_string()),
     )
 }
 
-/// The bytes of the response to send.
-fn response((status, kind, body): Answer) -> Vec<u8> {
+/// The head of the response to send, before a body of `length` bytes.
+fn response_head(status: u16, kind: &str, length: usize) -> String {
     let reason = match status {
         200 => "OK",
         400 => "Bad Request",
+        403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
         408 => "Request Timeout",
@@ -350,14 +428,10 @@ fn response((status, kind, body): Answer) -> Vec<u8> {
         _ => "Internal Server Error",
     };
     let allow = if status == 405 { "Allow: GET\r\n" } else { "" };
-    let mut out = format!(
-        "HTTP/1.1 {status} {reason}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
-         Cache-Control: no-store\r\n{allow}Connection: close\r\n\r\n",
-        body.len()
+    format!(
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: {kind}\r\nContent-Length: {length}\r\n\
+         Cache-Control: no-store\r\n{allow}Connection: close\r\n\r\n"
     )
-    .into_bytes();
-    out.extend_from_slice(body.as_bytes());
-    out
 }
 
 /// Closes the connection so that the client reads the whole answer: what
@@ -475,6 +549,33 @@ mod tests {
             head("GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"),
             Err(411)
         );
+    }
+
+    #[test]
+    fn only_the_names_of_this_machine_are_answered_as_host() {
+        let ok = |host: &str| {
+            let head = format!("GET / HTTP/1.1\r\n{host}\r\n\r\n");
+            host_allowed(head.as_bytes(), 8080)
+        };
+        for good in [
+            "Host: 127.0.0.1:8080",
+            "host: LOCALHOST:8080",
+            "Host: localhost",
+            "Host: [::1]:8080",
+            "Accept: */*",
+        ] {
+            assert!(ok(good), "{good}");
+        }
+        for bad in [
+            "Host: evil.example:8080",
+            "Host: evil.example",
+            "Host: 127.0.0.1:9090",
+            "Host: 127.0.0.1.evil.example:8080",
+            "Host: localhost:8080\r\nHost: evil.example",
+            "Host: ",
+        ] {
+            assert!(!ok(bad), "{bad}");
+        }
     }
 
     #[test]

@@ -285,14 +285,14 @@ impl GraphFile<'_> {
             let g = bars.spin("read", || binary::read(&input))?;
             // Mapped in place: only what the caller adds on top must fit.
             budget.check(g.vertex_count() as u64, g.edge_count())?;
-            if let Some(n) = self.vertices {
-                if n != g.vertex_count() {
-                    anyhow::bail!(
-                        "{}: --vertices {n}, but the binary graph has {} vertices",
-                        self.path.display(),
-                        g.vertex_count()
-                    );
-                }
+            if let Some(n) = self.vertices
+                && n != g.vertex_count()
+            {
+                anyhow::bail!(
+                    "{}: --vertices {n}, but the binary graph has {} vertices",
+                    self.path.display(),
+                    g.vertex_count()
+                );
             }
             g
         } else {

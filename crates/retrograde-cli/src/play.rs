@@ -8,6 +8,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+
+use crate::common::printable;
 use retrograde::Outcome;
 use retrograde::db::Database;
 use retrograde::play::{Answer, MoveAnswer, Playable, Probe};
@@ -136,7 +138,11 @@ impl Table<'_> {
                     return Ok(());
                 }
                 let best = &a.moves[0];
-                writeln!(out, "the perfect player plays {}", best.name)?;
+                writeln!(
+                    out,
+                    "the perfect player plays {}",
+                    printable(&best.name, false)
+                )?;
                 self.history.push(best.to);
                 continue;
             }
@@ -169,7 +175,7 @@ impl Table<'_> {
                 Some(m) => self.history.push(m.to),
                 None => writeln!(
                     out,
-                    "{said:?} is not a move here: give its number (1 to {}) or its name",
+                    "{said:?} is not a move here: give its name or its number (#1 to #{})",
                     a.moves.len()
                 )?,
             },
@@ -184,7 +190,7 @@ impl Table<'_> {
         let game = self.probe.game;
         match (game.owner(self.history[0]), game.owner(self.history[ply])) {
             (Some(a), Some(b)) => a == b,
-            _ => ply % 2 == 0,
+            _ => ply.is_multiple_of(2),
         }
     }
 
@@ -203,17 +209,25 @@ impl Table<'_> {
         Ok(())
     }
 
-    /// The move `said` names among `a`'s: its number in the list, or its
-    /// name in the game's notation.
+    /// The move `said` names among `a`'s: its name in the game's notation
+    /// first (as the page's `&move=` reads it: a graph's move named by its
+    /// vertex, `3`, is the move to vertex 3), else its number in the list;
+    /// `#3` is always the third in the list.
     fn chosen_move<'m>(&self, said: &str, a: &'m Answer) -> Option<&'m MoveAnswer> {
-        said.parse::<usize>()
-            .ok()
-            .filter(|&k| (1..=a.moves.len()).contains(&k))
-            .map(|k| &a.moves[k - 1])
-            .or_else(|| {
-                let (name, to) = self.probe.game.find_move(a.position, said)?;
-                a.moves.iter().find(|m| m.name == name && m.to == to)
-            })
+        let numbered = |text: &str| {
+            text.parse::<usize>()
+                .ok()
+                .filter(|&k| (1..=a.moves.len()).contains(&k))
+                .map(|k| &a.moves[k - 1])
+        };
+        if let Some(k) = said.strip_prefix('#') {
+            return numbered(k);
+        }
+        let named = || {
+            let (name, to) = self.probe.game.find_move(a.position, said)?;
+            a.moves.iter().find(|m| m.name == name && m.to == to)
+        };
+        named().or_else(|| numbered(said))
     }
 }
 
@@ -222,8 +236,20 @@ impl Table<'_> {
 fn show_position(out: &mut impl Write, game: &dyn Playable, a: &Answer, ply: usize) -> Result<()> {
     let p = a.position;
     writeln!(out)?;
-    out.write_all(game.board(p).as_bytes())?;
-    writeln!(out, "ply {ply}: {} to move: {}", game.to_move(p), a.value)?;
+    // A board is lines; one without a final line break (a graph's vertex
+    // name) still ends its line before the ply's.
+    let board = game.board(p);
+    let board = printable(&board, true);
+    out.write_all(board.as_bytes())?;
+    if !board.is_empty() && !board.ends_with('\n') {
+        writeln!(out)?;
+    }
+    writeln!(
+        out,
+        "ply {ply}: {} to move: {}",
+        printable(&game.to_move(p), false),
+        a.value
+    )?;
     if a.moves.is_empty() {
         let result = match a.value.outcome {
             Outcome::Win => "wins",
@@ -238,7 +264,7 @@ fn show_position(out: &mut impl Write, game: &dyn Playable, a: &Answer, ply: usi
             out,
             "  {:>3}. {:<10} {:<12} {:>5}",
             i + 1,
-            m.name,
+            printable(&m.name, false),
             m.value.to_string(),
             crate::query::delta(m.delta)
         )?;

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+
+use crate::common::printable;
 use retrograde::play::{Answer, Playable, Probe};
 
 /// Options of `retrograde query`.
@@ -105,22 +107,23 @@ pub fn text(out: &mut dyn Write, game: &dyn Playable, a: &Answer) -> std::io::Re
     writeln!(
         out,
         "{}: {} for {} to move",
-        game.notation(a.position),
+        printable(&game.notation(a.position), false),
         a.value,
-        game.to_move(a.position)
+        printable(&game.to_move(a.position), false)
     )?;
     if a.moves.is_empty() {
         writeln!(out, "  no moves: the game is over")?;
     }
-    let width = a.moves.iter().map(|m| m.name.len()).max().unwrap_or(0);
-    for m in &a.moves {
+    let names: Vec<_> = a.moves.iter().map(|m| printable(&m.name, false)).collect();
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(0);
+    for (m, name) in a.moves.iter().zip(&names) {
         writeln!(
             out,
             "  {:<width$}  {:<12} {:>5}  {}",
-            m.name,
+            name,
             m.value.to_string(),
             delta(m.delta),
-            game.notation(m.to)
+            printable(&game.notation(m.to), false)
         )?;
     }
     Ok(())

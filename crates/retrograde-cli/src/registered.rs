@@ -185,6 +185,12 @@ impl Registered {
         let asked = self.matches.get_one::<String>("position");
         out.check(asked.is_some())?;
         let game = self.entry.open(&self.meta())?;
+        if out.save.save.is_some() && !game.numbered() {
+            anyhow::bail!(
+                "{} gives its positions no numbers (StateGame::encode and decode), and a database keeps each record under its position's number: it can be solved, but not saved (drop --save, or give the game numbers)",
+                self.entry.name()
+            );
+        }
         // Bad notation is an error before any work.
         let asked = asked.map(|t| crate::db::parse(&*game, t)).transpose()?;
         let mut times = Timings::default();
@@ -350,8 +356,10 @@ impl Report<'_> {
     fn json(&self) -> Result<()> {
         #[derive(serde::Serialize)]
         struct Start {
-            position: String,
-            to_move: String,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            position: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            to_move: Option<String>,
             outcome: &'static str,
             remoteness: Option<u32>,
         }
@@ -382,12 +390,21 @@ impl Report<'_> {
             params: &meta.params,
             outcomes: self.counted().0,
             by_side: self.by_side(),
-            start: self.start().map(|(position, to_move, v)| Start {
-                position,
-                to_move,
-                outcome: v.outcome.as_str(),
-                remoteness: v.remoteness,
-            }),
+            start: match self.start() {
+                Some((position, to_move, v)) => Some(Start {
+                    position: Some(position),
+                    to_move: Some(to_move),
+                    outcome: v.outcome.as_str(),
+                    remoteness: v.remoteness,
+                }),
+                // A game without numbers: the value alone.
+                None => self.solution.start_value().map(|v| Start {
+                    position: None,
+                    to_move: None,
+                    outcome: v.outcome.as_str(),
+                    remoteness: v.remoteness,
+                }),
+            },
             position: self.position.map(|a| crate::query::json(self.game, a)),
             verified: self.verified,
             time: report::Time::of(self.times),
@@ -399,6 +416,9 @@ impl Report<'_> {
     fn text(&self, data: &mut dyn Write, quiet: bool) -> Result<()> {
         if let Some((name, to_move, v)) = self.start() {
             writeln!(data, "{name}: {v} for {to_move}")?;
+        } else if let Some(v) = self.solution.start_value() {
+            // A game without numbers: its start has no notation here.
+            writeln!(data, "the start: {v} for the player to move")?;
         }
         if let Some(a) = self.position {
             crate::query::text(data, self.game, a)?;

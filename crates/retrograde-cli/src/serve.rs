@@ -98,6 +98,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let probe = Probe { game, db: &records };
     let info = info(&db, game, trace.as_ref(), args.trace_limit)?;
     let trace_json = trace.as_ref().map(serde_json::to_string).transpose()?;
+    drop(trace);
+    // The animation is kept as its text, answered without a copy: counted
+    // against the memory allowed with the database.
+    if let Some(t) = &trace_json {
+        common::check_memory(
+            "the animation of the solve (see --trace-limit)",
+            t.len() as u64,
+            common::memory_limit(args.max_memory),
+        )?;
+    }
     let trace = trace_json.as_deref();
     http::serve(&listener, args.requests, &|request| {
         answer(request, &probe, &info, trace)
@@ -167,8 +177,12 @@ fn trace(db: &Database, limit: usize) -> Result<Option<Trace>> {
             let owners = db.owners()?;
             let bytes = owner_bytes(owners.as_deref());
             let (_, events) = traced(graph, owners, &rules)?;
+            // A named graph's vertices by name, as the rest of the page shows them.
+            let names = db.names()?;
             Ok(Some(Trace {
-                labels: (0..n).map(|v| v.to_string()).collect(),
+                labels: (0..n)
+                    .map(|v| retrograde::io::names::shown(names.as_ref(), v))
+                    .collect(),
                 edges: edges.iter().map(|&(a, b)| [a, b]).collect(),
                 events,
                 owners: bytes,
@@ -229,9 +243,13 @@ fn info(db: &Database, game: &dyn Playable, trace: Option<&Trace>, limit: usize)
     // As the game's report counts them: less the records that only stand
     // for a finished game.
     let positions = probe.positions()?;
+    let lays_out = match db.meta().game.as_str() {
+        "graph" => db.meta().params.get("labels").is_none_or(|l| l == "0"),
+        _ => crate::db::solvable(db)?.lays_out(),
+    };
     let untraced = match trace {
         Some(_) => None,
-        None if positions as usize > limit => Some(format!(
+        None if positions as usize > limit && lays_out => Some(format!(
             "The solve is animated for games of up to {limit} positions; this one has {positions}. \
              Where it can be laid out as one graph, `retrograde serve FILE --trace-limit {positions}` \
              animates it (the page then needs memory and time in proportion)."
@@ -287,17 +305,22 @@ fn example(db: &Database, game: &dyn Playable) -> Result<Option<u64>> {
             return;
         }
         any.get_or_insert(p);
-        if let (retrograde::Outcome::Win, Some(r)) = (v.outcome, v.remoteness) {
-            if best.is_none_or(|(b, _)| r > b) {
-                best = Some((r, p));
-            }
+        if let (retrograde::Outcome::Win, Some(r)) = (v.outcome, v.remoteness)
+            && best.is_none_or(|(b, _)| r > b)
+        {
+            best = Some((r, p));
         }
     })?;
     Ok(best.map(|b| b.1).or(any))
 }
 
 /// The response to one request: status, content type, body.
-fn answer(request: &Request<'_>, probe: &Probe<'_>, info: &str, trace: Option<&str>) -> Answer {
+fn answer<'a>(
+    request: &Request<'_>,
+    probe: &Probe<'_>,
+    info: &'a str,
+    trace: Option<&'a str>,
+) -> Answer<'a> {
     if request.method != "GET" {
         return error(405, "only GET is served");
     }
@@ -401,7 +424,7 @@ fn answer(request: &Request<'_>, probe: &Probe<'_>, info: &str, trace: Option<&s
                         after,
                     };
                     match serde_json::to_string(&page) {
-                        Ok(body) => (200, "application/json", body),
+                        Ok(body) => (200, "application/json", body.into()),
                         Err(e) => error(500, &e.to_string()),
                     }
                 }

@@ -69,9 +69,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         rules,
         names,
         owners,
+        reach,
         ..
     } = times.time("read graph", || args.game.load_game(budget, &bars))?;
     if is_database(&solution) {
+        same_rules(&solution, &rules, reach.as_ref())?;
         same_owners(&solution, owners.as_deref())?;
     }
     let graph = graph.with_successors();
@@ -183,6 +185,71 @@ fn same_owners(path: &std::path::Path, given: Option<&[retrograde::Player]>) -> 
             ),
             None => Ok(()),
         },
+    }
+}
+
+/// Checks that the graph's database at `path` was solved under the rules
+/// given for the check: its header keeps the rule for a position without
+/// moves, how many terminal labels there were (and their file), and the
+/// target of a PGSolver game. A solution checked under other rules would
+/// be reported wrong for the options, not for itself: the difference is
+/// named instead.
+fn same_rules(
+    path: &std::path::Path,
+    rules: &retrograde::Rules,
+    reach: Option<&retrograde::io::pgsolver::Reach>,
+) -> Result<()> {
+    let db = crate::db::open(path)?;
+    if db.meta().game != "graph" {
+        // Said by the check itself: a database of another game.
+        return Ok(());
+    }
+    let params = &db.meta().params;
+    let param = |k: &str| params.get(k).map(String::as_str);
+    let shown = common::shown(path);
+    let given = match rules.no_move {
+        retrograde::NoMoveRule::Lose => "lose",
+        retrograde::NoMoveRule::Win => "win",
+    };
+    if let Some(kept) = param("no_move").filter(|&k| k != given) {
+        anyhow::bail!(
+            "{shown} was solved with --no-move {kept}, but is checked with --no-move {given}: \
+             check it with --no-move {kept}"
+        );
+    }
+    if let Some(kept) = param("labels").and_then(|k| k.parse::<usize>().ok()) {
+        let given = rules.labels.len();
+        if kept != given {
+            let file = param("terminal").map_or(String::new(), |f| format!(" (--terminal {f})"));
+            anyhow::bail!(
+                "{shown} was solved with {kept} terminal label{}{file}, but {given} {} given: \
+                 check it with the labels it was solved with",
+                if kept == 1 { "" } else { "s" },
+                if given == 1 { "was" } else { "were" }
+            );
+        }
+    }
+    let kept = param("reach").and_then(|r| r.parse::<u64>().ok());
+    let reacher = param("reacher").unwrap_or("?");
+    match (kept, reach) {
+        (None, None) => Ok(()),
+        (Some(k), None) => anyhow::bail!(
+            "{shown} was solved as a reachability game (--reach {k} --reacher {reacher}): \
+             check it with the same options"
+        ),
+        (None, Some(r)) => anyhow::bail!(
+            "{shown} was not solved as a reachability game: check it without --reach {}",
+            r.priority
+        ),
+        (Some(k), Some(r)) if k != r.priority || reacher != r.reacher.to_string() => {
+            anyhow::bail!(
+                "{shown} was solved with --reach {k} --reacher {reacher}, but is checked with \
+                 --reach {} --reacher {}: check it with the options it was solved with",
+                r.priority,
+                r.reacher
+            )
+        }
+        _ => Ok(()),
     }
 }
 

@@ -434,10 +434,10 @@ fn corrupting_proxy(listener: TcpListener, to: String, flip: usize) -> std::thre
                         Ok(0) | Err(_) => break,
                         Ok(n) => n,
                     };
-                    if let Some(at) = flip.map(|f| f + 40) {
-                        if (seen..seen + n).contains(&at) {
-                            buf[at - seen] ^= 0x10;
-                        }
+                    if let Some(at) = flip.map(|f| f + 40)
+                        && (seen..seen + n).contains(&at)
+                    {
+                        buf[at - seen] ^= 0x10;
                     }
                     seen += n;
                     if b.write_all(&buf[..n]).is_err() {

@@ -361,6 +361,8 @@ fn every_kind_of_saved_game_plays_and_verifies() {
         "1\nq\n",
     );
     assert!(t.contains("ply 1: "), "{t}");
+    // The board, a vertex's name, is a line of its own.
+    assert!(t.contains("\n0\nply 0: "), "{t}");
     let v = run(&["verify", "chase.db"], d);
     ok(&v);
     ok(&run(&["verify", graph.to_str().unwrap(), "chase.db"], d));
@@ -375,6 +377,62 @@ fn verify_refuses_a_database_of_another_game() {
     let graph = data("chase.txt");
     let o = run(&["verify", graph.to_str().unwrap(), "krk.db"], dir.path());
     assert_refused(&o, "krk.db is a database of chess KRK, not of a graph");
+}
+
+#[test]
+fn verify_names_the_rules_a_database_was_solved_under_before_judging_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let graph = data("chase.txt");
+    let g = graph.to_str().unwrap();
+    ok(&run(
+        &["solve", g, "--no-move", "win", "--save", "misere.db"],
+        d,
+    ));
+    // Right under its own rules.
+    ok(&run(&["verify", g, "misere.db", "--no-move", "win"], d));
+    // Checked under other rules: the difference named, not violations.
+    let o = run(&["verify", g, "misere.db"], d);
+    assert_refused(
+        &o,
+        "misere.db was solved with --no-move win, but is checked with --no-move lose",
+    );
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    std::fs::write(d.join("labels.txt"), "2 win\n").unwrap();
+    ok(&run(
+        &[
+            "solve",
+            g,
+            "--terminal",
+            "labels.txt",
+            "--save",
+            "labelled.db",
+        ],
+        d,
+    ));
+    ok(&run(
+        &["verify", g, "labelled.db", "--terminal", "labels.txt"],
+        d,
+    ));
+    let o = run(&["verify", g, "labelled.db"], d);
+    assert_refused(
+        &o,
+        "labelled.db was solved with 1 terminal label (--terminal labels.txt), but 0 were given",
+    );
+    // A PGSolver game's reachability target, and who reaches it.
+    let arena =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/arenas/charger.gm");
+    let a = arena.to_str().unwrap();
+    ok(&run(&["solve", a, "--reach", "1", "--save", "reach.db"], d));
+    ok(&run(&["verify", a, "reach.db", "--reach", "1"], d));
+    let o = run(
+        &["verify", a, "reach.db", "--reach", "1", "--reacher", "0"],
+        d,
+    );
+    assert_refused(
+        &o,
+        "reach.db was solved with --reach 1 --reacher 1, but is checked with --reach 1 --reacher 0",
+    );
 }
 
 #[test]
@@ -434,7 +492,7 @@ fn play_stops_naming_the_line_of_standard_input_that_is_not_utf8() {
 fn far_database(path: &Path) {
     use retrograde::{Outcome, Value};
     let value = |r: u64| {
-        let outcome = if r % 2 == 0 {
+        let outcome = if r.is_multiple_of(2) {
             Outcome::Win
         } else {
             Outcome::Lose
@@ -513,4 +571,25 @@ fn a_graph_of_names_is_saved_with_them_and_queried_and_played_by_name() {
     );
     let t = play(dir.path(), &["walk.db", "--position", "home"], "away\nq\n");
     assert!(t.contains("your move: away"), "{t}");
+}
+
+#[test]
+fn in_play_a_move_named_by_a_number_is_that_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // At "a" the moves go to "2" and to "b", both losses for the mover
+    // there: "2" names the move to vertex 2, whatever its place in the
+    // list (as the page's &move=2 does); "#2" is the second in the list.
+    std::fs::write(d.join("g.txt"), "a 2\na b\nb c\n2 c\nc e\n").unwrap();
+    ok(&run(&["solve", "g.txt", "--names", "--save", "g.db"], d));
+    let t = play(d, &["g.db", "--position", "a", "--you", "both"], "2\nq\n");
+    assert!(t.contains("\n2\nply 1: "), "{t}");
+    let t = play(d, &["g.db", "--position", "a", "--you", "both"], "#2\nq\n");
+    let second = t
+        .lines()
+        .find(|l| l.trim_start().starts_with("2. "))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap()
+        .to_string();
+    assert!(t.contains(&format!("\n{second}\nply 1: ")), "{t}");
 }

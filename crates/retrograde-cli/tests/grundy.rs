@@ -124,6 +124,56 @@ fn sums_from_a_file_name_their_line_when_a_token_is_no_vertex() {
         "{}",
         stderr(&o)
     );
+    // A stream: the sums before the bad line are answered as they are read.
+    assert!(stdout(&o).starts_with("1,6: "), "{}", stdout(&o));
+    // Not UTF-8, or a line without end: refused naming the line.
+    fs::write(d.join("bytes.txt"), b"1 6\n3 \xff\n").unwrap();
+    let o = run(
+        &["grundy", chase.to_str().unwrap(), "--sums", "bytes.txt"],
+        d,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("bytes.txt:2: not UTF-8 text"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(
+        &[
+            "grundy",
+            chase.to_str().unwrap(),
+            "--sums",
+            "/dev/zero",
+            "-q",
+        ],
+        d,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("/dev/zero:1: a line of more than 1048576 bytes"),
+        "{}",
+        stderr(&o)
+    );
+    // --json holds its answers within --max-memory.
+    fs::write(d.join("many.txt"), "1 6\n".repeat(100_000)).unwrap();
+    let o = run(
+        &[
+            "grundy",
+            chase.to_str().unwrap(),
+            "--sums",
+            "many.txt",
+            "--json",
+            "--max-memory",
+            "1M",
+        ],
+        d,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("the answers --json holds would need about"),
+        "{}",
+        stderr(&o)
+    );
     let o = run(&["grundy", chase.to_str().unwrap(), "--tokens", "1,x"], d);
     assert_eq!(o.status.code(), Some(2));
     assert!(

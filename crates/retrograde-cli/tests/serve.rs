@@ -142,8 +142,11 @@ fn the_api_answers_as_query_does() {
     let (status, info) = get(&s, "/api/info");
     assert_eq!((status, info["name"].as_str()), (200, Some("chess KRK")));
     assert_eq!(info["trace"], false);
+    // A chess ending is never laid out as one graph: no --trace-limit
+    // would animate it, so none is suggested.
+    let untraced = info["untraced"].as_str().unwrap();
     assert!(
-        info["untraced"].as_str().unwrap().contains("--trace-limit"),
+        untraced.contains("is not laid out as one graph") && !untraced.contains("--trace-limit"),
         "{info}"
     );
     // No start: a position to try instead, a won one.
@@ -238,9 +241,74 @@ fn bad_requests_get_a_4xx_with_a_message_and_the_server_goes_on() {
         (200, Some("lose")),
         "{body}"
     );
+    // A page of another origin that reaches the server by DNS rebinding
+    // names its own host: refused, whatever it asks.
+    for host in ["evil.example", "evil.example:80", "127.0.0.1:1"] {
+        let (status, body) = raw(
+            &s,
+            &format!("GET /api/info HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+        );
+        assert_eq!(status, 403, "{host}: {body}");
+        assert!(body.contains("names another host"), "{body}");
+    }
+    let port = s.addr.rsplit(':').next().unwrap();
+    let (status, _) = raw(
+        &s,
+        &format!("GET /api/info HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n"),
+    );
+    assert_eq!(status, 200);
     // Still serving.
     let (status, start) = get(&s, "/api/query?position=1l1%2F3%2F3%2F1L1+b+-");
     assert_eq!((status, start["outcome"].as_str()), (200, Some("win")));
+}
+
+#[test]
+fn clients_that_read_their_answers_slowly_hold_their_workers_a_bounded_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A chain of 20,000 vertices: its solve's animation is megabytes.
+    let chain: String = (0..20_000).map(|v| format!("{v} {}\n", v + 1)).collect();
+    std::fs::write(d.join("chain.txt"), chain).unwrap();
+    let s = serve(d, "chain.txt");
+    // Every worker taken by a client that asks for the animation and reads
+    // a few bytes of it now and then (its window kept small), for longer
+    // than the server gives an answer.
+    let slow: Vec<_> = (0..32)
+        .map(|_| {
+            let c = TcpStream::connect(&s.addr).unwrap();
+            let fd = std::os::fd::AsRawFd::as_raw_fd(&c);
+            let small: libc::c_int = 2048;
+            // SAFETY: a valid socket and an int option of its size.
+            unsafe {
+                libc::setsockopt(
+                    fd,
+                    libc::SOL_SOCKET,
+                    libc::SO_RCVBUF,
+                    (&small as *const libc::c_int).cast(),
+                    std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+                );
+            }
+            let mut c = c;
+            let ask = format!("GET /api/trace HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr);
+            c.write_all(ask.as_bytes()).unwrap();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 200];
+                for _ in 0..12 {
+                    if matches!(c.read(&mut buf), Ok(0) | Err(_)) {
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(1500));
+                }
+            })
+        })
+        .collect();
+    // A client that comes after them is answered once their time is up
+    // (before, each kept its worker as long as it went on reading).
+    let (status, info) = get(&s, "/api/info");
+    assert_eq!(status, 200, "{info}");
+    for reader in slow {
+        reader.join().unwrap();
+    }
 }
 
 #[test]

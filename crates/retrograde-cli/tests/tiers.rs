@@ -7,10 +7,13 @@ use std::path::Path;
 use crate::common::*;
 
 /// Every file of `dir` by name, with its bytes.
+/// The files of a tier directory and their bytes, less the lock a run
+/// holds (`tiers.lock`, empty).
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().is_some_and(|n| n != retrograde::tier::LOCK))
         .map(|p| {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
             (name, fs::read(&p).unwrap())
@@ -134,6 +137,22 @@ fn kpk_mates_in_28_with_white_to_move_and_a_stopped_run_resumes_to_the_same_file
         assert!(!line.contains("taken"), "{line}");
     }
     assert_eq!(files(&tiers), first, "the resumed run's files differ");
+
+    // Every file of the directory is one the tools open, KK's included.
+    let o = run(&["verify", t], dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let kk = tiers.join("KK.db");
+    let o = run(
+        &["query", kk.to_str().unwrap(), "8/8/8/8/8/8/8/K6k w - - 0 1"],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Bare kings: the game is over, level.
+    assert!(
+        stdout(&o).starts_with("8/8/8/8/8/8/8/K6k w - - 0 1: tie in 0"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -248,6 +267,18 @@ fn nine_mens_morris_with_three_stones_each_is_solved_queried_and_played_tier_by_
         "{out}"
     );
     assert!(out.contains("a4-d7xb2"), "{out}");
+    // The longest loss that analyze names is a position of the tier, and lost in 26.
+    let o = run(&["analyze", db, "--json"], dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let longest = json["longest_loss"]["position"].as_str().unwrap();
+    let o = run(&["query", db, longest], dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with(&format!("{longest}: lose in 26 for")),
+        "{}",
+        stdout(&o)
+    );
 
     // A move out of the tier the database holds: placing the last stone
     // with a mill in 2.1-2.1 leaves Black two stones, a game over.

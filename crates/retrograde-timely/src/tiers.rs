@@ -145,7 +145,7 @@ type Ends = Arc<Mutex<Option<(Receiver<Request>, Sender<Reply>)>>>;
 ///                 .solve_shared(&Pile, &3, &relay)
 ///                 .unwrap();
 ///             relay.finish().unwrap();
-///             let value = root.map(|r| r.solution().value(&retrograde::tier::Slot::In(9)).unwrap());
+///             let value = root.map(|r| r.value(&9).unwrap());
 ///             (run.tiers.len(), value)
 ///         })
 ///     })
@@ -424,7 +424,11 @@ impl Incoming {
         };
         let key = (from, file.clone());
         if !self.partial.contains_key(&key) {
-            let f = tempfile::NamedTempFile::new_in(&dir).map_err(io)?;
+            // Registered, so that an interrupt removes it; a run stopped
+            // harder leaves it for the next run on the directory to clear.
+            let f = retrograde::io::temporary_file(&dir, &file).map_err(|e| Error::Failed {
+                message: format!("receiving {file} from process {from}: {e}"),
+            })?;
             self.partial.insert(
                 key.clone(),
                 Partial {
@@ -445,12 +449,16 @@ impl Incoming {
         }
         p.file.as_file().write_all_at(&bytes, offset).map_err(io)?;
         p.received += bytes.len() as u64;
-        if p.received >= p.total {
-            if let Some(p) = self.partial.remove(&key) {
-                p.file.as_file().sync_all().map_err(io)?;
-                p.file.persist(dir.join(&file)).map_err(|e| io(e.error))?;
-                self.whole.push((file, from as usize));
-            }
+        if p.received >= p.total
+            && let Some(p) = self.partial.remove(&key)
+        {
+            p.file.as_file().sync_all().map_err(io)?;
+            retrograde::io::persist_temporary(p.file, &dir.join(&file)).map_err(|e| {
+                Error::Failed {
+                    message: format!("receiving {file} from process {from}: {e}"),
+                }
+            })?;
+            self.whole.push((file, from as usize));
         }
         Ok(())
     }

@@ -456,12 +456,12 @@ fn check_value(m: &Successions, stated: Value, fail: &mut dyn FnMut(Condition)) 
         Outcome::Lose => {
             if let Some(to) = m.first_not_win {
                 fail(Condition::LoseEscapes { to });
-            } else if let Some(greatest) = m.greatest_win {
-                if rem != Some(greatest + 1) {
-                    fail(Condition::LoseRemoteness {
-                        expected: greatest + 1,
-                    });
-                }
+            } else if let Some(greatest) = m.greatest_win
+                && rem != Some(greatest + 1)
+            {
+                fail(Condition::LoseRemoteness {
+                    expected: greatest + 1,
+                });
             }
         }
         Outcome::Tie => {

@@ -298,3 +298,40 @@ fn a_database_written_without_names_keeps_the_header_it_had() {
     assert!(!header.contains("names"), "{header}");
     assert_eq!(Database::open(&path).unwrap().names().unwrap(), None);
 }
+
+/// Take 1 or 2 from a pile; numbered or not.
+struct Pile {
+    numbered: bool,
+}
+
+impl StateGame for Pile {
+    type Position = u8;
+    fn starts(&self) -> Vec<u8> {
+        vec![7]
+    }
+    fn for_each_move<F: FnMut(u8)>(&self, p: &u8, mut f: F) {
+        (1..=2).filter(|&k| k <= *p).for_each(|k| f(p - k));
+    }
+    fn encode(&self, p: &u8) -> Option<u64> {
+        self.numbered.then_some(u64::from(*p))
+    }
+    fn decode(&self, c: u64) -> Option<u8> {
+        u8::try_from(c).ok().filter(|_| self.numbered)
+    }
+}
+
+#[test]
+fn a_game_without_numbers_says_it_cannot_be_saved_but_still_values_its_start() {
+    use retrograde::registry::{How, Solvable, States};
+    for numbered in [false, true] {
+        let game = States::new(Pile { numbered }, Meta::new("pile"));
+        assert_eq!(game.numbered(), numbered);
+        let solution = game.solve(&How::default()).unwrap();
+        // 7 = 3·2 + 1: the player to move takes 1 and wins in 5.
+        let v = solution.start_value().unwrap();
+        assert_eq!(
+            (v.outcome, v.remoteness),
+            (retrograde::Outcome::Win, Some(5))
+        );
+    }
+}

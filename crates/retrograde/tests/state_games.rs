@@ -134,7 +134,8 @@ impl StateGame for GraphGame {
     }
     fn decode(&self, code: u64) -> Option<u32> {
         let p = u32::try_from(code / KEY).ok()?;
-        (self.keyed && code % KEY == 0 && (p as usize) < self.g.vertex_count()).then_some(p)
+        (self.keyed && code.is_multiple_of(KEY) && (p as usize) < self.g.vertex_count())
+            .then_some(p)
     }
 }
 
@@ -438,7 +439,7 @@ fn a_large_game_by_number_is_the_same_game_as_by_hash() {
             }
         }
         fn terminal(&self, p: &u32) -> Option<Outcome> {
-            (p % 97 == 0).then_some(Outcome::Lose)
+            p.is_multiple_of(97).then_some(Outcome::Lose)
         }
         fn encode(&self, p: &u32) -> Option<u64> {
             let (q, r) = (u64::from(*p / 7), u64::from(*p % 7));

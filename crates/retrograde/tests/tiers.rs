@@ -194,6 +194,7 @@ fn files(dir: &Path) -> Vec<(String, usize, u64)> {
     let mut out: Vec<(String, usize, u64)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().is_some_and(|n| n != retrograde::tier::LOCK))
         .map(|p| {
             let bytes = std::fs::read(&p).unwrap();
             let mut h = DefaultHasher::new();
@@ -517,4 +518,108 @@ proptest! {
         }
         prop_assert_eq!(solved, below);
     }
+}
+
+/// A directory is written by one run at a time: a second solver on it is
+/// refused while the first holds it, and takes it once the first is gone.
+#[test]
+fn a_directory_is_written_by_one_run_at_a_time() {
+    let g = chain();
+    let dir = tempfile::tempdir().unwrap();
+    let first = TierSolver::new(dir.path());
+    first.solve(&g, &[1]).unwrap();
+    let e = TierSolver::new(dir.path()).solve(&g, &[2]).unwrap_err();
+    assert!(matches!(e, TierError::Busy { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .contains("another run is solving into this directory"),
+        "{e}"
+    );
+    drop(first);
+    TierSolver::new(dir.path()).solve(&g, &[2]).unwrap();
+}
+
+/// A temporary file a run stopped hard left behind (a tier half written,
+/// or half received from another process) is cleared by the next run.
+#[test]
+fn a_stopped_runs_temporary_files_are_cleared_by_the_next() {
+    let g = chain();
+    let dir = tempfile::tempdir().unwrap();
+    TierSolver::new(dir.path()).solve(&g, &[1]).unwrap();
+    let left = dir.path().join(".t2.db.Ab3xYz.tmp");
+    std::fs::write(&left, b"half a tier").unwrap();
+    TierSolver::new(dir.path()).solve(&g, &[2]).unwrap();
+    assert!(!left.exists());
+    assert!(files(dir.path()).iter().all(|(f, ..)| !f.ends_with(".tmp")));
+}
+
+/// A root the directory holds whole is taken from it, not solved or
+/// written again; the figures told are the database's own.
+#[test]
+fn a_complete_root_is_taken_as_it_is() {
+    for dense in [false, true] {
+        let g = Tiered { dense, ..chain() };
+        let dir = tempfile::tempdir().unwrap();
+        let (_, first) = TierSolver::new(dir.path()).solve_root(&g, &2).unwrap();
+        let before = files(dir.path());
+        let modified = std::fs::metadata(dir.path().join("t2.db"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        let (run, again) = TierSolver::new(dir.path()).solve_root(&g, &2).unwrap();
+        assert!(run.tiers.iter().all(|t| t.resumed), "{:?}", run.tiers);
+        assert_eq!(files(dir.path()), before);
+        assert_eq!(
+            std::fs::metadata(dir.path().join("t2.db"))
+                .unwrap()
+                .modified()
+                .unwrap(),
+            modified
+        );
+        for p in [128, 129] {
+            assert_eq!(again.value(&p), first.value(&p), "dense {dense}, {p}");
+        }
+        use retrograde::registry::GameSolution;
+        assert!(again.verify(5).unwrap().is_ok());
+    }
+}
+
+/// A manifest that names a file outside its directory is refused.
+#[test]
+fn a_manifest_naming_a_file_elsewhere_is_refused() {
+    let g = chain();
+    let dir = tempfile::tempdir().unwrap();
+    TierSolver::new(dir.path()).solve(&g, &[2]).unwrap();
+    let mut m = retrograde::tier::Manifest::read(dir.path())
+        .unwrap()
+        .unwrap();
+    m.tiers[0].file = "../elsewhere/t0.db".into();
+    m.write(dir.path()).unwrap();
+    let Err(e) = TierDirectory::open(dir.path()) else {
+        panic!("a manifest naming ../elsewhere/t0.db was opened");
+    };
+    let e = e.to_string();
+    assert!(e.contains("which is not a file of the directory"), "{e}");
+}
+
+/// A tier's database replaced by another tier's, or cut short, is said to
+/// be so when a position of it is asked for, not taken for a position it
+/// does not hold.
+#[test]
+fn a_sibling_that_is_not_what_the_manifest_lists_is_refused() {
+    let g = chain();
+    let dir = tempfile::tempdir().unwrap();
+    TierSolver::new(dir.path()).solve(&g, &[2]).unwrap();
+    std::fs::copy(dir.path().join("t0.db"), dir.path().join("t1.db")).unwrap();
+    let tiers = TierDirectory::open(dir.path()).unwrap();
+    let e = tiers.value(&g, &65).unwrap_err().to_string();
+    assert!(
+        e.contains("t1.db") && e.contains("it is not this game's tier"),
+        "{e}"
+    );
+    let bytes = std::fs::read(dir.path().join("t0.db")).unwrap();
+    std::fs::write(dir.path().join("t0.db"), &bytes[..bytes.len() / 2]).unwrap();
+    let tiers = TierDirectory::open(dir.path()).unwrap();
+    let e = tiers.value(&g, &0).unwrap_err().to_string();
+    assert!(e.contains("not what tiers.json lists for tier t0"), "{e}");
 }

@@ -155,6 +155,15 @@ pub enum DbError {
         /// Bytes allowed.
         limit: u64,
     },
+    /// A database read beside this one (another tier of its directory)
+    /// is not what the directory's manifest lists.
+    #[error("{}: {why}", crate::io::paths::shown(path))]
+    Beside {
+        /// The other database.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
     /// The keys given to the writer are not strictly increasing.
     #[error("keys must be strictly increasing: key {index} ({key}) is not above the one before")]
     UnsortedKeys {

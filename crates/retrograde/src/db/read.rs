@@ -331,10 +331,10 @@ impl Database {
     /// Block `b`'s packed records, decompressed (kept among the last
     /// [`CACHE_BYTES`] decompressed).
     fn block(&self, b: u64) -> Result<Arc<[u8]>, DbError> {
-        if let Ok(cache) = self.cache.lock() {
-            if let Some(bytes) = cache.blocks.get(&b) {
-                return Ok(bytes.clone());
-            }
+        if let Ok(cache) = self.cache.lock()
+            && let Some(bytes) = cache.blocks.get(&b)
+        {
+            return Ok(bytes.clone());
         }
         let bytes: Arc<[u8]> = self.unpacked_block(b)?.into();
         if let Ok(mut cache) = self.cache.lock() {

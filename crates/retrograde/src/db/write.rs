@@ -567,32 +567,32 @@ fn check_source<F>(source: &Source<'_, F>) -> Result<(), DbError> {
             });
         }
     }
-    if let Some(values) = source.grundy {
-        if values.len() as u64 != n || source.moves.is_none() {
-            return Err(DbError::SourceMismatch {
-                records: n,
-                other: values.len() as u64,
-                what: "loopy nim values (one a record, with the moves, expected)",
-            });
-        }
+    if let Some(values) = source.grundy
+        && (values.len() as u64 != n || source.moves.is_none())
+    {
+        return Err(DbError::SourceMismatch {
+            records: n,
+            other: values.len() as u64,
+            what: "loopy nim values (one a record, with the moves, expected)",
+        });
     }
-    if let Some(owners) = source.owners {
-        if owners.len() as u64 != n {
-            return Err(DbError::SourceMismatch {
-                records: n,
-                other: owners.len() as u64,
-                what: "owners (one a record expected)",
-            });
-        }
+    if let Some(owners) = source.owners
+        && owners.len() as u64 != n
+    {
+        return Err(DbError::SourceMismatch {
+            records: n,
+            other: owners.len() as u64,
+            what: "owners (one a record expected)",
+        });
     }
-    if let Some(names) = source.names {
-        if names.len() as u64 > n {
-            return Err(DbError::SourceMismatch {
-                records: n,
-                other: names.len() as u64,
-                what: "names (at most one a record expected)",
-            });
-        }
+    if let Some(names) = source.names
+        && names.len() as u64 > n
+    {
+        return Err(DbError::SourceMismatch {
+            records: n,
+            other: names.len() as u64,
+            what: "names (at most one a record expected)",
+        });
     }
     Ok(())
 }

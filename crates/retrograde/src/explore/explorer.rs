@@ -182,10 +182,10 @@ impl<'p> Explorer<'p> {
     }
 
     fn explore_reserving<G: StateGame>(&self, game: G, reserve: u64) -> Result<Explored<G>> {
-        if !self.by_hash {
-            if let Some(starts) = super::by_key::numbered_starts(&game) {
-                return super::by_key::explore(self, game, starts, reserve);
-            }
+        if !self.by_hash
+            && let Some(starts) = super::by_key::numbered_starts(&game)
+        {
+            return super::by_key::explore(self, game, starts, reserve);
         }
         let mut found = self.discover(&game, reserve)?;
         self.progress.begin("reverse", 0);

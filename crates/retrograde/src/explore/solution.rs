@@ -154,11 +154,11 @@ impl<G: StateGame> StateSolution<G> {
         let here = self.value(p)?;
         let mut moves = Vec::new();
         self.game().for_each_move(p, |q| {
-            if let Some(w) = explored.index(&q) {
-                if let Some(after) = self.solved.value(w) {
-                    let same = explored.same_player(v, w);
-                    moves.push(StateMove::new(q, after, same, here));
-                }
+            if let Some(w) = explored.index(&q)
+                && let Some(after) = self.solved.value(w)
+            {
+                let same = explored.same_player(v, w);
+                moves.push(StateMove::new(q, after, same, here));
             }
         });
         kernel::best_first(&mut moves, |m| m.value);

@@ -402,7 +402,7 @@ mod tests {
             }
         }
         fn is_position(&self, p: u32) -> bool {
-            p % 2 == 0
+            p.is_multiple_of(2)
         }
         fn show(&self, p: u32) -> String {
             format!("square {p}")

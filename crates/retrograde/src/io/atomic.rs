@@ -325,6 +325,45 @@ pub fn remove_temporary_files() -> WritesHeld {
     WritesHeld { _pending: pending }
 }
 
+/// A temporary file in `dir` that will become `dir/name`, named as the
+/// atomic writes name theirs (`.NAME.XXXXXX.tmp`) and registered so that
+/// an interrupt removes it ([`remove_temporary_files`]): for a file that
+/// arrives in pieces (a tier sent by another process). Put it in place with
+/// [`persist_temporary`].
+///
+/// # Errors
+/// The file could not be created.
+pub fn temporary_file(dir: &Path, name: &str) -> Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    let prefix = format!(".{name}.");
+    builder.prefix(&prefix).suffix(".tmp");
+    let mut pending = pending();
+    let tmp = builder
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(dir.join(name), without_temporary_name(e)))?;
+    pending.push(tmp.path().to_path_buf());
+    Ok(tmp)
+}
+
+/// Renames a [`temporary_file`] into place at `to`, and forgets it.
+///
+/// # Errors
+/// The rename failed (the temporary file is then removed).
+pub fn persist_temporary(tmp: tempfile::NamedTempFile, to: &Path) -> Result<()> {
+    let path = tmp.path().to_path_buf();
+    let done = tmp.persist(to).map_err(|e| Error::io(to, e.error));
+    pending().retain(|p| *p != path);
+    done.map(|_| ())
+}
+
+/// Whether `name` is the name of a temporary file an atomic write or a
+/// [`temporary_file`] makes (`.NAME.XXXXXX.tmp`): what a directory that
+/// one run at a time writes into may clear of an earlier run stopped
+/// without the chance to remove its own.
+pub fn is_temporary_name(name: &str) -> bool {
+    name.starts_with('.') && name.ends_with(".tmp") && name.len() > ".x.XXXXXX.tmp".len() - 1
+}
+
 /// Held by [`remove_temporary_files`]: until it is dropped, atomic writes
 /// cannot start.
 pub struct WritesHeld {

@@ -109,10 +109,10 @@ impl Drop for Mapped {
         if self.changed() {
             // Once a file: a long-running program that never asks
             // (`changed_while_mapped`) keeps at most one entry a file.
-            if let Ok(mut changed) = CHANGED.lock() {
-                if !changed.contains(&self.path) {
-                    changed.push(self.path.clone());
-                }
+            if let Ok(mut changed) = CHANGED.lock()
+                && !changed.contains(&self.path)
+            {
+                changed.push(self.path.clone());
             }
         }
         if let Some(s) = self.slot {

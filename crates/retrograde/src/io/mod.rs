@@ -15,6 +15,9 @@ pub mod pgsolver;
 pub mod solution;
 mod text;
 
-pub use atomic::{Outputs, WritesHeld, check_output, remove_temporary_files, write_atomically};
+pub use atomic::{
+    Outputs, WritesHeld, check_output, is_temporary_name, persist_temporary,
+    remove_temporary_files, temporary_file, write_atomically,
+};
 pub use input::Input;
 pub use mapped::{MAPPED_PATH_BYTES, changed_while_mapped, mapped_path_at};

@@ -178,7 +178,7 @@ impl Reach {
     pub fn priority(priority: u64) -> Reach {
         Reach {
             priority,
-            reacher: if priority % 2 == 0 {
+            reacher: if priority.is_multiple_of(2) {
                 Player::First
             } else {
                 Player::Second

@@ -751,11 +751,25 @@ pub trait Solvable: Playable + Send {
         Ok(None)
     }
 
+    /// Whether [`Solvable::small_graph`] lays the game out when it has no
+    /// more than its limit of positions (a larger limit would then
+    /// animate it); `false`, the default, where it never does.
+    fn lays_out(&self) -> bool {
+        false
+    }
+
     /// Whether reports split the counts by the player to move
     /// ([`Playable::to_move`]): worth it where the sides play differently
     /// (a chess ending's stronger side). `false` by default.
     fn counts_by_side(&self) -> bool {
         false
+    }
+
+    /// Whether a solution can be saved: the game numbers its positions
+    /// ([`StateGame::encode`](crate::StateGame::encode)), the number being
+    /// the key its database keeps a record under. `true` by default.
+    fn numbered(&self) -> bool {
+        true
     }
 }
 

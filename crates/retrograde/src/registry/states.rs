@@ -137,6 +137,11 @@ impl<G: StateGame> Playable for States<G> {
 }
 
 impl<G: StateGame + Send> Solvable for States<G> {
+    fn numbered(&self) -> bool {
+        let starts = self.game.starts();
+        starts.is_empty() || starts.iter().any(|s| self.game.encode(s).is_some())
+    }
+
     fn solve(&self, how: &How<'_>) -> Result<Box<dyn GameSolution + '_>, RunError> {
         let key = |p: &G::Position| self.game.encode(p);
         Ok(Box::new(run::solve_states(&self.game, how, key)?))
@@ -145,6 +150,10 @@ impl<G: StateGame + Send> Solvable for States<G> {
     fn check(&self, db: &Database, how: &How<'_>, keep: usize) -> Result<Checked, RunError> {
         let key = |p: &G::Position| self.game.encode(p);
         run::check_states(&self.game, db, how, key, keep)
+    }
+
+    fn lays_out(&self) -> bool {
+        true
     }
 
     /// Explored within the memory `limit` positions could need (256 bytes

@@ -78,6 +78,13 @@ impl<G: TieredGame> Playable for Tiers<G> {
     fn key(&self, p: u64) -> Option<u64> {
         crate::tier::key_of(self.game(), &self.game().decode(p)?)
     }
+    /// The position kept under `key`: its dense number's on the dense rung
+    /// ([`position_of_key`](crate::tier::position_of_key)).
+    fn position_at(&self, key: u64) -> u64 {
+        crate::tier::position_of_key(self.game(), key)
+            .and_then(|p| self.game().encode(&p))
+            .unwrap_or(key)
+    }
     fn tier_of(&self, key: u64) -> Option<String> {
         tier_of(self.game(), key)
     }

@@ -118,15 +118,16 @@ impl Trace for Recorder {
             left: counter,
         });
         let pi = p as usize;
-        if !self.decided[pi] && state != UNDECIDED {
-            if let Some(outcome) = kernel::outcome(state) {
-                self.decided[pi] = true;
-                self.events.push(Event::Decided {
-                    position: p,
-                    outcome,
-                    remoteness: rem,
-                });
-            }
+        if !self.decided[pi]
+            && state != UNDECIDED
+            && let Some(outcome) = kernel::outcome(state)
+        {
+            self.decided[pi] = true;
+            self.events.push(Event::Decided {
+                position: p,
+                outcome,
+                remoteness: rem,
+            });
         }
     }
 

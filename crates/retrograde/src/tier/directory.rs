@@ -95,6 +95,12 @@ impl Manifest {
                 m.format, m.version
             )));
         }
+        if let Some(t) = m.tiers.iter().find(|t| !is_plain_name(&t.file)) {
+            return Err(bad(format!(
+                "tier {} lists the file {:?}, which is not a file of the directory (a name, no path)",
+                t.name, t.file
+            )));
+        }
         Ok(Some(m))
     }
 
@@ -118,6 +124,16 @@ impl Manifest {
     pub fn tier(&self, name: &str) -> Option<&ManifestTier> {
         self.tiers.iter().find(|t| t.name == name)
     }
+}
+
+/// Whether `file` names a file in the directory itself: one plain
+/// component, not `.` or `..`.
+fn is_plain_name(file: &str) -> bool {
+    let mut parts = Path::new(file).components();
+    matches!(
+        (parts.next(), parts.next()),
+        (Some(std::path::Component::Normal(n)), None) if n == std::ffi::OsStr::new(file)
+    ) && !file.contains(['/', '\\'])
 }
 
 /// The checksum and size of a file, as the manifest lists them: read in
@@ -260,11 +276,28 @@ impl TierDirectory {
             return Ok(db);
         }
         let listed = &self.manifest.tiers[i];
-        let db = open_tier(
-            &self.dir.join(&listed.file),
-            &self.manifest.game,
-            &listed.name,
-        )?;
+        let path = self.dir.join(&listed.file);
+        // The size and the header's figures are checked here, the contents
+        // block by block as they are read (the whole file's checksum, which
+        // `verify` and a resumed run read, would cost a pass over it).
+        let differs = |why: String| TierError::Foreign {
+            path: path.clone(),
+            why: format!("{why}, not what {MANIFEST} lists for tier {}", listed.name),
+        };
+        let bytes = std::fs::metadata(&path)
+            .map_err(|e| crate::Error::io(&path, e))?
+            .len();
+        if bytes != listed.bytes {
+            return Err(differs(format!("{bytes} bytes")));
+        }
+        let db = open_tier(&path, &self.manifest.game, &listed.name)?;
+        let h = db.header();
+        if (h.positions, h.longest) != (listed.positions, listed.longest) {
+            return Err(differs(format!(
+                "{} positions, longest {:?}",
+                h.positions, h.longest
+            )));
+        }
         Ok(self.open[i].get_or_init(|| db))
     }
 
@@ -350,8 +383,12 @@ impl crate::play::Records for WithTiers<'_> {
             Ok(Some(db)) => db.value(key),
             Ok(None) => Ok(None),
             Err(TierError::Db(e)) => Err(e),
-            // Another game's file where the tier should be: not this game's value.
-            Err(_) => Ok(None),
+            // Another file where the tier should be: said, not taken for a
+            // position the tier does not hold.
+            Err(e) => Err(crate::db::DbError::Beside {
+                path: dir.dir().join(super::solver::file_name(&tier)),
+                why: e.to_string(),
+            }),
         }
     }
 

@@ -59,11 +59,31 @@
 //! stand-ins (at most four a remoteness) are left out of its database and
 //! its counts.
 //!
+//! # The dense rung
+//! A tier whose positions fill one range of the game's dense numbers
+//! ([`TieredGame::tier_numbers`]) and that gives un-moves
+//! ([`TieredGame::for_each_unmove`]) is not explored at all: it is solved
+//! by the lean engine over its numbers, as a numbered game is, in a few
+//! bytes a position (the values and a move counter; no hash table, no
+//! recorded moves). A move into a child tier is taken as an *event*: each
+//! child's database is read a block at a time into one array, and every
+//! child position of a given level is pushed back through its un-moves
+//! into the tier, level by level, alongside the tier's own levels. Its
+//! database keeps the tier's range from its first number on, one record a
+//! number. A tier that gives numbers but
+//! no un-moves is explored as above; the two rungs give the same values,
+//! the same counts and the same files' answers (checked on random tiered
+//! games in the tests). [`check_unmoves`] checks a tier's un-moves against
+//! its moves, with multiplicity, as
+//! [`TierOptions::check_unmoves`] does before each tier is solved.
+//!
 //! # Complexity
 //! Each tier costs what an [`Explorer`](crate::Explorer) solve of its own
 //! positions costs, plus one database probe (a few reads of a mapped file)
 //! for every move that leaves it; the whole game is solved in time linear
 //! in its moves, and in the memory of its largest tier plus the stand-ins.
+//! On the dense rung a tier costs time linear in its numbers and its
+//! moves, and memory linear in its numbers plus its largest child's.
 
 mod dense;
 mod directory;
@@ -81,7 +101,7 @@ pub use directory::{MANIFEST, Manifest, ManifestTier, TierDirectory, WithTiers};
 pub use plan::{Plan, plan};
 pub use share::{TierShare, share_out};
 pub use solver::{
-    DENSE_BYTES_PER_NUMBER, TierDone, TierOptions, TierRun, TierSolution, TierSolver,
+    DENSE_BYTES_PER_NUMBER, LOCK, TierDone, TierOptions, TierRun, TierSolution, TierSolver,
 };
 pub use view::{Slot, TierView};
 
@@ -282,6 +302,12 @@ pub enum TierError {
         tier: String,
         /// What the check found.
         check: Box<UnmoveCheck>,
+    },
+    /// Another run is writing the directory.
+    #[error("{}: another run is solving into this directory (it holds {}); wait for it to end, or use another directory", crate::io::paths::shown(dir), crate::io::paths::shown(&dir.join(LOCK)))]
+    Busy {
+        /// The directory.
+        dir: PathBuf,
     },
     /// A tier asked for on the dense rung that the game does not number
     /// densely.

@@ -80,7 +80,13 @@ pub struct TierSolver<'p> {
     on_tier: Option<&'p (dyn Fn(&TierDone) + Sync)>,
     concurrent: usize,
     check_unmoves: bool,
+    /// The directory's lock, held from the first write until the solver
+    /// is dropped (`None` inside: a directory that cannot be written).
+    lock: std::sync::OnceLock<Option<std::fs::File>>,
 }
+
+/// The lock file a run holds in its tier directory.
+pub const LOCK: &str = "tiers.lock";
 
 /// Bytes a number of a tier on the dense rung is estimated to need while
 /// the tier is solved: its state byte and `u16` remoteness, an event for
@@ -102,6 +108,7 @@ impl TierSolver<'static> {
             on_tier: None,
             concurrent: 1,
             check_unmoves: false,
+            lock: std::sync::OnceLock::new(),
         }
     }
 }
@@ -235,7 +242,25 @@ impl<'p> TierSolver<'p> {
         let plan = plan(game, std::slice::from_ref(root))?;
         let names: Vec<String> = plan.tiers.iter().map(|t| game.tier_name(t)).collect();
         let mut run = self.solve(game, &plan.children_of_root())?;
-        let manifest = std::sync::Mutex::new(self.manifest()?);
+        let mut manifest = self.manifest()?;
+        // A root the directory holds, whole, is not solved again: on the
+        // dense rung its values are read back; explored, it is explored
+        // again (its answers are by position) but its file is left as it is.
+        if let Some(done) = self.resume(game, root, &mut manifest)? {
+            let solution = match game.tier_numbers(root) {
+                Some(numbers) => {
+                    let path = self.dir.join(file_name(&game.tier_name(root)));
+                    let db = open_tier(&path, &self.meta, &game.tier_name(root))?;
+                    let view =
+                        DenseTier::new(game, root.clone(), numbers, self.children(game, root)?)?;
+                    TierSolution(Inner::Dense(Box::new(DenseSolution::stored(view, &db)?)))
+                }
+                None => self.solve_one(game, root)?,
+            };
+            run.tiers.push(done);
+            return Ok((run, solution));
+        }
+        let manifest = std::sync::Mutex::new(manifest);
         let (solution, done) = self.solve_kept(game, root, &manifest, &names)?;
         run.tiers.push(done);
         Ok((run, solution))
@@ -372,6 +397,7 @@ impl<'p> TierSolver<'p> {
             });
         }
         std::fs::create_dir_all(&self.dir).map_err(|e| crate::Error::io(&self.dir, e))?;
+        self.hold()?;
         match Manifest::read(&self.dir)? {
             None => Ok(Manifest::new(self.meta.clone())),
             Some(m) if m.game == self.meta => Ok(m),
@@ -384,6 +410,58 @@ impl<'p> TierSolver<'p> {
                 ),
             }),
         }
+    }
+
+    /// Takes the directory's lock for this solver's lifetime (once): one
+    /// run at a time writes a directory. Then clears the temporary files an
+    /// earlier run stopped without the chance to remove (a tier half
+    /// written, or half received from another process). A directory that
+    /// cannot be written is read without a lock.
+    ///
+    /// # Errors
+    /// Another run holds the lock ([`TierError::Busy`]).
+    fn hold(&self) -> Result<(), TierError> {
+        if self.lock.get().is_some() {
+            return Ok(());
+        }
+        let path = self.dir.join(LOCK);
+        let file = match std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+        {
+            Ok(f) => f,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied
+                ) =>
+            {
+                let _ = self.lock.set(None);
+                return Ok(());
+            }
+            Err(e) => return Err(crate::Error::io(&path, e).into()),
+        };
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(TierError::Busy {
+                    dir: self.dir.clone(),
+                });
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(crate::Error::io(&path, e).into()),
+        }
+        if let Ok(entries) = std::fs::read_dir(&self.dir) {
+            for e in entries.flatten() {
+                let name = e.file_name();
+                if name.to_str().is_some_and(crate::io::is_temporary_name) {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
+        let _ = self.lock.set(Some(file));
+        Ok(())
     }
 
     /// The tier as an earlier run left it, if it is listed, whole and
@@ -405,11 +483,17 @@ impl<'p> TierSolver<'p> {
                     super::dense::keeps_numbers(&db, &name, &numbers)?;
                 }
                 db.check()?;
+                // What is told is read from the database just checked; a
+                // database whose figures are not the manifest's is not taken.
+                let h = db.header();
+                if (h.positions, h.longest) != (listed.positions, listed.longest) {
+                    return Ok(None);
+                }
                 let done = TierDone {
                     name,
-                    positions: listed.positions,
+                    positions: h.positions,
                     moves: None,
-                    longest: listed.longest,
+                    longest: h.longest,
                     seconds: started.elapsed().as_secs_f64(),
                     resumed: true,
                     received_from: None,

@@ -347,10 +347,10 @@ impl Board {
             }
         };
         for (df, dr) in KING {
-            if let Some(to) = square(file(own_king) + df, rank(own_king) + dr) {
-                if let Some(taken) = target(to) {
-                    self.play(Mover::King, to, taken, None).map(&mut f);
-                }
+            if let Some(to) = square(file(own_king) + df, rank(own_king) + dr)
+                && let Some(taken) = target(to)
+            {
+                self.play(Mover::King, to, taken, None).map(&mut f);
             }
         }
         for i in 0..self.n {
@@ -363,10 +363,10 @@ impl Board {
                 Piece::Pawn => self.pawn_moves(i, occ, &target, &mut f),
                 Piece::Knight => {
                     for (df, dr) in KNIGHT {
-                        if let Some(to) = square(file(from) + df, rank(from) + dr) {
-                            if let Some(taken) = target(to) {
-                                self.play(Mover::Man(i), to, taken, None).map(&mut f);
-                            }
+                        if let Some(to) = square(file(from) + df, rank(from) + dr)
+                            && let Some(taken) = target(to)
+                        {
+                            self.play(Mover::Man(i), to, taken, None).map(&mut f);
                         }
                     }
                 }
@@ -414,23 +414,22 @@ impl Board {
                 self.play(Mover::Man(i), to, taken, None).map(&mut *f);
             }
         };
-        if let Some(one) = square(file(from), rank(from) + ahead) {
-            if occ >> one & 1 == 0 {
-                emit(one, None);
-                if rank(from) == start {
-                    if let Some(two) = square(file(from), rank(from) + 2 * ahead) {
-                        if occ >> two & 1 == 0 {
-                            emit(two, None);
-                        }
-                    }
-                }
+        if let Some(one) = square(file(from), rank(from) + ahead)
+            && occ >> one & 1 == 0
+        {
+            emit(one, None);
+            if rank(from) == start
+                && let Some(two) = square(file(from), rank(from) + 2 * ahead)
+                && occ >> two & 1 == 0
+            {
+                emit(two, None);
             }
         }
         for side in [-1, 1] {
-            if let Some(to) = square(file(from) + side, rank(from) + ahead) {
-                if let Some(Some(taken)) = target(to) {
-                    emit(to, Some(taken));
-                }
+            if let Some(to) = square(file(from) + side, rank(from) + ahead)
+                && let Some(Some(taken)) = target(to)
+            {
+                emit(to, Some(taken));
             }
         }
         if let Some(m) = self.en_passant(i) {

@@ -301,10 +301,11 @@ impl Ending {
         let men = self.men().to_vec();
         let mut out = Vec::new();
         let mut add = |m: Vec<Man>| {
-            if let Some(e) = Ending::of(&m) {
-                if e != self && !out.contains(&e) {
-                    out.push(e);
-                }
+            if let Some(e) = Ending::of(&m)
+                && e != self
+                && !out.contains(&e)
+            {
+                out.push(e);
             }
         };
         for i in 0..men.len() {

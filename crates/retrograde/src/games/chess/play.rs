@@ -70,10 +70,10 @@ impl Playable for Endgame {
 
     fn moves(&self, p: u64) -> Vec<(String, u64)> {
         let mut out = Vec::new();
-        if let Some(p) = self.at(p) {
-            if self.terminal(&p).is_none() {
-                self.for_each_raw_move(p, |m| out.push((m.to_string(), m.to.0)));
-            }
+        if let Some(p) = self.at(p)
+            && self.terminal(&p).is_none()
+        {
+            self.for_each_raw_move(p, |m| out.push((m.to_string(), m.to.0)));
         }
         out
     }
@@ -81,10 +81,10 @@ impl Playable for Endgame {
     /// Standard algebraic notation, with `+` for check and `#` for mate.
     fn written_moves(&self, p: u64) -> Vec<String> {
         let mut moves = Vec::new();
-        if let Some(p) = self.at(p) {
-            if self.terminal(&p).is_none() {
-                self.for_each_raw_move(p, |m| moves.push(m));
-            }
+        if let Some(p) = self.at(p)
+            && self.terminal(&p).is_none()
+        {
+            self.for_each_raw_move(p, |m| moves.push(m));
         }
         moves
             .iter()
@@ -189,7 +189,9 @@ Examples:
         true,
     ))
     .tiered();
-    for ending in Ending::all() {
+    // KK too, last: every capture of the last man ends there, and each
+    // tier directory keeps its database, which the tools open by this name.
+    for ending in Ending::all().into_iter().chain(std::iter::once(Ending::KK)) {
         entry = entry.variant(ending.name(), ending.name());
     }
     entry

@@ -178,6 +178,10 @@ impl Solvable for CopThief {
         registry::check_dense(self, &self.rules(), db, how, None, keep)
     }
 
+    fn lays_out(&self) -> bool {
+        true
+    }
+
     fn small_graph(&self, limit: usize) -> Result<Option<SmallGraph>, RunError> {
         if self.position_count() > limit {
             return Ok(None);

@@ -218,13 +218,16 @@ pub fn rank(mask: u32) -> u64 {
     r
 }
 
-/// The `k`-subset of rank `r` (see [`rank`]).
+/// The `k`-subset of rank `r` (see [`rank`]): its points from the
+/// highest down, each the highest point whose binomial fits what is left
+/// (one scan down the 24 points in all).
 pub fn unrank(mut r: u64, k: usize) -> u32 {
     let mut mask = 0;
+    let mut p = 24;
     for i in (1..=k).rev() {
-        let mut p = i - 1;
-        while p < 24 && BINOMIAL[p + 1][i] <= r {
-            p += 1;
+        p -= 1;
+        while p > 0 && BINOMIAL[p][i] > r {
+            p -= 1;
         }
         r -= BINOMIAL[p][i];
         mask |= 1 << p;
@@ -247,13 +250,19 @@ pub fn compress(mask: u32, within: u32) -> u32 {
 
 /// The inverse of [`compress`]: bit `j` of `packed` placed at `within`'s
 /// `j`-th point.
-pub fn expand(packed: u32, within: u32) -> u32 {
+pub fn expand(mut packed: u32, within: u32) -> u32 {
     let (mut out, mut w, mut j) = (0, within, 0);
-    while w != 0 {
-        let p = w.trailing_zeros();
-        out |= ((packed >> j) & 1) << p;
-        w &= w - 1;
+    while packed != 0 && w != 0 {
+        let next = packed.trailing_zeros();
+        // Skip `within`'s points up to the `next`-th.
+        while j < next && w != 0 {
+            w &= w - 1;
+            j += 1;
+        }
+        out |= w & w.wrapping_neg();
+        w &= w.wrapping_sub(1);
         j += 1;
+        packed &= packed - 1;
     }
     out
 }
@@ -305,7 +314,12 @@ mod tests {
             assert_eq!(point(&name(p)), Some(p));
         }
         assert_eq!(reading_order().len(), 24);
-        for mask in [0, 1, 0b1011, 0xf0_0f01, ALL] {
+        let mut x = 5u64;
+        let masks = (0..2000).map(|_| {
+            x = crate::graph::splitmix64(x);
+            (x as u32) & ALL & (x >> 32) as u32
+        });
+        for mask in [0, 1, 0b1011, 0xf0_0f01, ALL].into_iter().chain(masks) {
             let k = mask.count_ones() as usize;
             assert!(rank(mask) < BINOMIAL[24][k]);
             assert_eq!(unrank(rank(mask), k), mask);

@@ -149,16 +149,16 @@ impl Collector<'_> {
     /// Refuses a file that ended early; `next_line` is where the next vertex
     /// was due (asked for only then).
     fn finish(self, next_line: impl FnOnce() -> u64) -> Result<Solution> {
-        if let Some(n) = self.vertices {
-            if self.state.len() < n {
-                return Err(self.error(
-                    next_line(),
-                    format!(
-                        "the solution ends after {} vertices, but the graph has {n}",
-                        self.state.len()
-                    ),
-                ));
-            }
+        if let Some(n) = self.vertices
+            && self.state.len() < n
+        {
+            return Err(self.error(
+                next_line(),
+                format!(
+                    "the solution ends after {} vertices, but the graph has {n}",
+                    self.state.len()
+                ),
+            ));
         }
         Ok(Solution::from_parts(self.state, self.remoteness, self.best))
     }

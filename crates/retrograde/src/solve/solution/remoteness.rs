@@ -36,14 +36,14 @@ impl Remoteness {
     /// Makes room for remoteness `r`: `u16`s hold up to 65534; past that,
     /// every value is widened to `u32` (in time and memory **O(n)**, once).
     pub fn fit(&mut self, r: u32) {
-        if let Remoteness::Narrow(a) = self {
-            if r >= u32::from(u16::MAX) {
-                let wide = a
-                    .iter()
-                    .map(|&x| if x == u16::MAX { NONE } else { u32::from(x) })
-                    .collect();
-                *self = Remoteness::Wide(wide);
-            }
+        if let Remoteness::Narrow(a) = self
+            && r >= u32::from(u16::MAX)
+        {
+            let wide = a
+                .iter()
+                .map(|&x| if x == u16::MAX { NONE } else { u32::from(x) })
+                .collect();
+            *self = Remoteness::Wide(wide);
         }
     }
 

@@ -215,6 +215,7 @@ pub(crate) fn check_database<G: TieredGame>(
     keep: usize,
 ) -> Result<crate::registry::Checked, TierError> {
     laid_out(view, db)?;
+    view.ask_owners();
     let n = view.len();
     let held = |i: u32| TierError::NotHeld {
         tier: view.name.clone(),

@@ -206,6 +206,13 @@ impl<'g, G: TieredGame> DenseTier<'g, G> {
         })
     }
 
+    /// Asks the game who moves at each position from now on, rather than
+    /// only where a solve's start found some position naming its mover:
+    /// for answers read back or checked, which have no start.
+    pub(crate) fn ask_owners(&self) {
+        self.owners.store(true, Relaxed);
+    }
+
     /// The tier's name.
     pub(crate) fn name(&self) -> &str {
         &self.name
@@ -283,10 +290,10 @@ impl<'g, G: TieredGame> DenseTier<'g, G> {
 
     fn value_elsewhere(&self, q: &G::Position, number: Option<u64>) -> Option<Value> {
         // By its number, in the child tier whose numbers hold it.
-        if let Some(code) = number {
-            if let Some(child) = self.children.iter().find(|c| c.holds(code)) {
-                return self.held(child, q, code);
-            }
+        if let Some(code) = number
+            && let Some(child) = self.children.iter().find(|c| c.holds(code))
+        {
+            return self.held(child, q, code);
         }
         let to = self.game.tier(q);
         if to == self.tier {
@@ -370,10 +377,10 @@ impl<'g, G: TieredGame> DenseTier<'g, G> {
         self.game.for_each_numbered_move(&p, |q, c| match c {
             Some(c) if numbers.contains(&c) => inside.push((c - numbers.start) as u32),
             _ if valued => {
-                if let Some(c) = c {
-                    if let Some(child) = self.children.iter().find(|k| k.holds(c)) {
-                        child.prefetch(c);
-                    }
+                if let Some(c) = c
+                    && let Some(child) = self.children.iter().find(|k| k.holds(c))
+                {
+                    child.prefetch(c);
                 }
                 elsewhere.push((q, c));
             }

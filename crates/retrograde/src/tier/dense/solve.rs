@@ -247,12 +247,11 @@ fn wide_counters<G: TieredGame>(
         .for_each(|(k, (c, states))| {
             let mut scratch = Scratch::default();
             for (j, (c, &s)) in c.iter_mut().zip(states.iter()).enumerate() {
-                if s == UNDECIDED {
-                    if let Examined::Open { inside, outside } =
+                if s == UNDECIDED
+                    && let Examined::Open { inside, outside } =
                         view.examine((k * CHUNK + j) as u32, &mut scratch, true)
-                    {
-                        *c = inside + outside.counted();
-                    }
+                {
+                    *c = inside + outside.counted();
                 }
             }
             layout::widen(states, c);
@@ -401,6 +400,38 @@ impl<'g, G: TieredGame> DenseSolution<'g, G> {
             labels: crate::Labels::default(),
         };
         let values = solve(&view, rules.no_move, progress)?;
+        let name = view.name.clone();
+        let solved = Solved::new(view, rules, values).map_err(|e| TierError::Solve {
+            tier: name,
+            source: e.into(),
+        })?;
+        Ok(DenseSolution { solved })
+    }
+
+    /// `view`'s tier as its database `db` holds it (the values read back,
+    /// checked against the tier's numbers).
+    pub(crate) fn stored(
+        view: DenseTier<'g, G>,
+        db: &crate::db::Database,
+    ) -> Result<DenseSolution<'g, G>, TierError> {
+        let numbers = view.first()..view.first() + u64::from(view.len());
+        super::keeps_numbers(db, &view.name, &numbers)?;
+        view.ask_owners();
+        let mut values = db.values()?;
+        values.remoteness.fit(view.longest + 1);
+        for v in values.len() as u32..view.vertex_count() as u32 {
+            let (o, r) = view.stand_in_value(v);
+            values.state.push(o as u8);
+            let draw = o == Outcome::Draw;
+            match &mut values.remoteness {
+                Remoteness::Narrow(a) => a.push(if draw { u16::MAX } else { r as u16 }),
+                Remoteness::Wide(a) => a.push(if draw { u32::MAX } else { r }),
+            }
+        }
+        let rules = Rules {
+            no_move: view.game.no_move(),
+            labels: crate::Labels::default(),
+        };
         let name = view.name.clone();
         let solved = Solved::new(view, rules, values).map_err(|e| TierError::Solve {
             tier: name,
