@@ -291,9 +291,11 @@ fn un_moves_are_the_moves_reversed() {
     for folded in [true, false] {
         let g = game(folded);
         let names: &[&str] = if folded {
-            &["3-3", "4-3", "4-4", "3.1-3.0", "2.2-2.1", "0.4-0.4"]
+            // 4-3, 4-4 and 5-5 are checked through the command line
+            // (`--check-unmoves`: CI and BENCHMARKS.md).
+            &["3-3", "3.1-3.0", "2.2-2.1", "0.4-0.4"]
         } else {
-            &["3-3", "3.1-3.0", "0.4-0.4"]
+            &["2.2-2.1", "0.4-0.4"]
         };
         for &name in names {
             let tier = Tier::from_name(name).unwrap();
