@@ -136,6 +136,13 @@ def test_a_saved_graph_is_read_by_the_command_line(cli, tmp_path):
     assert s.save(str(db)) > 0
     out = subprocess.run([cli, "query", str(db), "0", "3"], check=True, capture_output=True, text=True).stdout
     assert "lose in 2" in out and "draw" in out, out
+    # Solved with labels, which a database does not keep: verify says what to
+    # give, a place for the graph named, as no graph file was read.
+    labelled = retrograde.solve_edges(np.array([0, 1]), np.array([1, 2]), terminal=([2], ["win"]))
+    labelled.save(str(tmp_path / "l.db"))
+    v = subprocess.run([cli, "verify", str(tmp_path / "l.db")], capture_output=True, text=True)
+    assert v.returncode == 2, v.stderr
+    assert "retrograde verify GRAPH --terminal LABELS" in v.stderr, v.stderr
 
 
 def test_numpy_moves_with_owners_solve_as_the_command_line_s_arena(cli, tmp_path):
