@@ -21,7 +21,7 @@ use pyo3::types::{PyBool, PyDict, PyList};
 use retrograde::db::{Compression, Meta, Source, Writer};
 use retrograde::graph::Arena;
 use retrograde::io::names::Names;
-use retrograde::solve::{fits_parallel, solve_parallel};
+use retrograde::solve::{fits_parallel, solve_parallel_with_progress};
 use retrograde::{
     Answers, Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Labels, NoMoveRule, Outcome, Player,
     Rules, Solution, SolveError, Solved as Answered, Successors,
@@ -214,11 +214,26 @@ impl Successors for Owned {
 }
 
 /// Solves `g`, on all threads where there are several.
-fn solve_any<G: GameGraph + Sync>(g: &G, rules: &Rules) -> Result<Solution, SolveError> {
+fn solve_any<G: GameGraph + Sync>(
+    g: &G,
+    rules: &Rules,
+    stop: &Stop,
+) -> Result<Solution, SolveError> {
     if fits_parallel(g.vertex_count()) && rayon_threads() > 1 {
-        solve_parallel(g, rules)
+        solve_parallel_with_progress(g, rules, stop)
     } else {
-        retrograde::solve(g, rules)
+        retrograde::solve::solve_with_progress(g, rules, stop)
+    }
+}
+
+/// A solve's progress that reports nothing and stops when asked (the
+/// caller was interrupted).
+#[derive(Default)]
+struct Stop(std::sync::atomic::AtomicBool);
+
+impl retrograde::solve::Progress for Stop {
+    fn stop(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
@@ -228,8 +243,8 @@ impl Solved {
     ///
     /// The solve runs on a thread of its own while this one waits, the
     /// GIL released, and looks at Python's signals every 50 ms: Ctrl-C
-    /// raises `KeyboardInterrupt` at once (the solve, which cannot be
-    /// stopped halfway, ends on its own thread and is dropped).
+    /// raises `KeyboardInterrupt` at once, and the solve is told to stop
+    /// (it does within 65,536 positions or a level).
     fn new(
         py: Python<'_>,
         csr: Csr,
@@ -242,14 +257,18 @@ impl Solved {
             Arena::new(&csr, o.clone()).map_err(|e| PyValueError::new_err(e.to_string()))?;
         }
         let (send, receive) = std::sync::mpsc::channel();
+        let stop = std::sync::Arc::new(Stop::default());
+        let stopped = std::sync::Arc::clone(&stop);
         std::thread::Builder::new()
             .name("retrograde-solve".into())
             .spawn(move || {
                 let solution = match &owners {
-                    None => solve_any(&csr, &rules).map_err(|e| e.to_string()),
+                    None => solve_any(&csr, &rules, &stopped).map_err(|e| e.to_string()),
                     Some(o) => Arena::new(&csr, o.clone())
                         .map_err(|e| e.to_string())
-                        .and_then(|arena| solve_any(&arena, &rules).map_err(|e| e.to_string())),
+                        .and_then(|arena| {
+                            solve_any(&arena, &rules, &stopped).map_err(|e| e.to_string())
+                        }),
                 };
                 // Nobody listening: the caller was interrupted.
                 let _ = send.send((solution, csr, rules, owners));
@@ -265,7 +284,12 @@ impl Solved {
             receive = back;
             match got {
                 Ok(done) => break done,
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => py.check_signals()?,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        stop.0.store(true, std::sync::atomic::Ordering::Relaxed);
+                        return Err(e);
+                    }
+                }
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                     return Err(PyOSError::new_err("the solve's thread ended without an answer"));
                 }

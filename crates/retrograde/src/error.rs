@@ -227,6 +227,9 @@ pub enum SolveError {
         /// Positions in the graph.
         graph: u64,
     },
+    /// The caller asked the solve to stop ([`Progress::stop`](crate::solve::Progress::stop)).
+    #[error("the solve was stopped before it ended")]
+    Stopped,
 }
 
 /// What named an out-of-range vertex, for [`Error::VertexOutOfRange`].

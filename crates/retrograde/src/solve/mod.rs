@@ -43,6 +43,14 @@ pub trait Progress: Sync {
     fn advance(&self, _n: u64) {}
     /// The phase is over.
     fn end(&self) {}
+    /// Whether the caller asks the solve to stop (an interrupt): looked at
+    /// where work is told, every 65,536 positions or every level, after
+    /// which [`solve_with_progress`] and [`solve_parallel_with_progress`]
+    /// return [`SolveError::Stopped`](crate::SolveError::Stopped). `false`
+    /// by default.
+    fn stop(&self) -> bool {
+        false
+    }
 }
 
 /// Reports nothing.
@@ -56,7 +64,7 @@ mod tests {
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
     use super::*;
-    use crate::{Csr, Labels, Outcome, Rules};
+    use crate::{Csr, Labels, Outcome, Rules, SolveError};
 
     /// Adds up what a solve reports.
     #[derive(Default)]
@@ -102,5 +110,48 @@ mod tests {
         check("lean", &|t| {
             solve_lean_with_progress(&g, &rules, t).unwrap();
         });
+    }
+
+    /// Asks to stop once `after` units are done.
+    struct StopAfter {
+        done: AtomicU64,
+        after: u64,
+    }
+
+    impl Progress for StopAfter {
+        fn advance(&self, n: u64) {
+            self.done.fetch_add(n, Relaxed);
+        }
+        fn stop(&self) -> bool {
+            self.done.load(Relaxed) >= self.after
+        }
+    }
+
+    #[test]
+    fn a_solve_asked_to_stop_stops_and_says_so() {
+        // A chain of 300,000: its levels are many, its positions too.
+        let n = 300_000u32;
+        let edges: Vec<(u32, u32)> = (0..n - 1).map(|v| (v, v + 1)).collect();
+        let g = Csr::from_edges(n as usize, &edges);
+        let rules = Rules::normal();
+        for after in [0, 1, 100_000, 400_000] {
+            let stop = || StopAfter {
+                done: AtomicU64::new(0),
+                after,
+            };
+            let s = solve_with_progress(&g, &rules, &stop());
+            assert_eq!(s.err(), Some(SolveError::Stopped), "sequential, {after}");
+            let s = solve_parallel_with_progress(&g, &rules, &stop());
+            assert_eq!(s.err(), Some(SolveError::Stopped), "parallel, {after}");
+        }
+        // Never asked: the same solve as without.
+        let never = StopAfter {
+            done: AtomicU64::new(0),
+            after: u64::MAX,
+        };
+        assert_eq!(
+            solve_with_progress(&g, &rules, &never).unwrap(),
+            solve(&g, &rules).unwrap()
+        );
     }
 }

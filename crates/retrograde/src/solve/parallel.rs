@@ -82,6 +82,9 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
 
     let any_tie = start_terminals(g, rules, &a);
     progress.advance(n as u64);
+    if progress.stop() {
+        return Err(SolveError::Stopped);
+    }
     let win_lose = terminals(&a, Phase::WinLose);
     let ties = if any_tie {
         terminals(&a, Phase::Tie)
@@ -89,7 +92,9 @@ pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
         Vec::new()
     };
     for (phase, frontier) in Phase::BOTH.into_iter().zip([win_lose, ties]) {
-        walk_levels(g, &a, phase, frontier, progress);
+        if !walk_levels(g, &a, phase, frontier, progress) {
+            return Err(SolveError::Stopped);
+        }
         // In the tie phase every key left is a Win candidate's, below any
         // deciding key: the first Tie successor claims the position.
     }
@@ -172,7 +177,8 @@ fn terminals(a: &Shared<'_>, phase: Phase) -> Vec<u32> {
 }
 
 /// Decides the positions of `phase` level by level, from its terminal
-/// positions `frontier`, until a level decides nothing.
+/// positions `frontier`, until a level decides nothing; `false` if
+/// `progress` asked it to stop first.
 #[inline]
 fn walk_levels<G: GameGraph + Sync + ?Sized>(
     g: &G,
@@ -180,15 +186,19 @@ fn walk_levels<G: GameGraph + Sync + ?Sized>(
     phase: Phase,
     mut frontier: Vec<u32>,
     progress: &dyn Progress,
-) {
+) -> bool {
     let mut level: u32 = 0;
     while !frontier.is_empty() {
         progress.advance(frontier.len() as u64);
+        if progress.stop() {
+            return false;
+        }
         let next = claim_predecessors(g, a, &frontier, level);
         decide_claimed(a, &next, phase, level);
         frontier = next;
         level += 1;
     }
+    true
 }
 
 /// Step A of a level: walks the moves of the level's positions `frontier`

@@ -83,6 +83,9 @@ pub(crate) fn run<G: GameGraph + ?Sized, T: super::trace::Trace>(
     for v in 0..n as u32 {
         if (v + 1) % (1 << 16) == 0 {
             progress.advance(1 << 16);
+            if progress.stop() {
+                return Err(SolveError::Stopped);
+            }
         }
         let start = kernel::start_of(g, v, labels.at(v), rules.no_move);
         trace.start(v, start.code, start.moves);
@@ -114,6 +117,9 @@ pub(crate) fn run<G: GameGraph + ?Sized, T: super::trace::Trace>(
             trace.dequeue(u);
             if head % (1 << 16) == 0 {
                 progress.advance(1 << 16);
+                if progress.stop() {
+                    return Err(SolveError::Stopped);
+                }
             }
             let (us, ru) = (state[u as usize], rem[u as usize]);
             let owner = g.owner(u);
