@@ -185,28 +185,16 @@ fn host_allowed(head: &[u8], port: u16) -> bool {
     matches!(name, "127.0.0.1" | "localhost" | "[::1]")
 }
 
-/// Writes all of `bytes` by `deadline`, however slowly the client reads.
+/// Writes all of `bytes` by `deadline`, however slowly the client reads:
+/// a piece at a time, so that the deadline is looked at between.
 fn write_by(stream: &mut TcpStream, mut bytes: &[u8], deadline: Instant) -> Result<(), Stop> {
     while !bytes.is_empty() {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(Stop::Late);
-        }
-        stream
-            .set_write_timeout(Some(left))
-            .map_err(|_| Stop::Gone)?;
-        // A piece at a time, so that the deadline is looked at between.
         let piece = &bytes[..bytes.len().min(64 << 10)];
-        match stream.write(piece) {
-            Ok(0) => return Err(Stop::Gone),
-            Ok(n) => bytes = &bytes[n..],
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) => {}
-            Err(_) => return Err(Stop::Gone),
+        match by_deadline(stream, deadline, TcpStream::set_write_timeout, |s| {
+            s.write(piece)
+        })? {
+            0 => return Err(Stop::Gone),
+            n => bytes = &bytes[n..],
         }
     }
     Ok(())
@@ -275,21 +263,34 @@ enum Stop {
 
 /// One read, waiting until `deadline` at most.
 fn read_by(stream: &mut TcpStream, buf: &mut [u8], deadline: Instant) -> Result<usize, Stop> {
+    by_deadline(stream, deadline, TcpStream::set_read_timeout, |s| {
+        s.read(buf)
+    })
+}
+
+/// One `io` on `stream` (a read or a write), its timeout set by `timeout`
+/// to the time left until `deadline`, tried again when interrupted or
+/// timed out until the deadline passes.
+fn by_deadline<T>(
+    stream: &mut TcpStream,
+    deadline: Instant,
+    timeout: fn(&TcpStream, Option<Duration>) -> std::io::Result<()>,
+    mut io: impl FnMut(&mut TcpStream) -> std::io::Result<T>,
+) -> Result<T, Stop> {
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(Stop::Late);
         }
-        stream
-            .set_read_timeout(Some(left))
-            .map_err(|_| Stop::Gone)?;
-        match stream.read(buf) {
+        timeout(stream, Some(left)).map_err(|_| Stop::Gone)?;
+        match io(stream) {
             Ok(n) => return Ok(n),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e)
                 if matches!(
                     e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    std::io::ErrorKind::Interrupted
+                        | std::io::ErrorKind::WouldBlock
+                        | std::io::ErrorKind::TimedOut
                 ) => {}
             Err(_) => return Err(Stop::Gone),
         }

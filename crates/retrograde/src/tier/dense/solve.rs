@@ -395,17 +395,8 @@ impl<'g, G: TieredGame> DenseSolution<'g, G> {
         view: DenseTier<'g, G>,
         progress: &dyn Progress,
     ) -> Result<DenseSolution<'g, G>, TierError> {
-        let rules = Rules {
-            no_move: view.game.no_move(),
-            labels: crate::Labels::default(),
-        };
-        let values = solve(&view, rules.no_move, progress)?;
-        let name = view.name.clone();
-        let solved = Solved::new(view, rules, values).map_err(|e| TierError::Solve {
-            tier: name,
-            source: e.into(),
-        })?;
-        Ok(DenseSolution { solved })
+        let values = solve(&view, view.game.no_move(), progress)?;
+        DenseSolution::of(view, values)
     }
 
     /// `view`'s tier as its database `db` holds it (the values read back,
@@ -428,6 +419,13 @@ impl<'g, G: TieredGame> DenseSolution<'g, G> {
                 Remoteness::Wide(a) => a.push(if draw { u32::MAX } else { r }),
             }
         }
+        DenseSolution::of(view, values)
+    }
+
+    /// `view`'s solution of `values`, under the game's rule for a position
+    /// without moves (no labels: a tier's terminal positions are in its
+    /// values).
+    fn of(view: DenseTier<'g, G>, values: Values) -> Result<DenseSolution<'g, G>, TierError> {
         let rules = Rules {
             no_move: view.game.no_move(),
             labels: crate::Labels::default(),
