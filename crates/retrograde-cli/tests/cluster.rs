@@ -469,9 +469,11 @@ fn a_byte_flipped_between_processes_never_gives_a_wrong_answer() {
     let expected = dir.path().join("sequential.tsv");
     sequential(&graph, &[], &expected);
     let expected = fs::read(&expected).unwrap();
-    let mut failed = 0;
-    for flip in [3, 17, 64, 200, 513, 1500, 4000, 9000] {
-        let real = free_addresses(2);
+    // The trials run at once (each mostly waits out a stall timeout), on
+    // addresses taken together so that no two trials share one.
+    let flips = [3, 17, 64, 200, 513, 1500, 4000, 9000];
+    let addresses = free_addresses(2 * flips.len());
+    let trial = |flip: usize, real: &[String]| -> bool {
         let proxy = TcpListener::bind("127.0.0.1:0").unwrap();
         let proxied = vec![proxy.local_addr().unwrap().to_string(), real[1].clone()];
         let relay = corrupting_proxy(proxy, real[0].clone(), flip);
@@ -493,32 +495,51 @@ fn a_byte_flipped_between_processes_never_gives_a_wrong_answer() {
                     "--process",
                     &p.to_string(),
                 ])
-                .args(["--stall-timeout", "3", "--connect-timeout", "30"])
+                // A damaged greeting leaves a process waiting for its peer
+                // until the connect timeout.
+                .args(["--stall-timeout", "3", "--connect-timeout", "10"])
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
                 .unwrap()
         };
-        let zero = spawn(0, &real);
+        let zero = spawn(0, real);
         let one = spawn(1, &proxied);
         let o0 = wait_bounded(zero, Duration::from_secs(60));
         let o1 = wait_bounded(one, Duration::from_secs(60));
         let _ = relay.join();
-        match o0.status.code() {
-            Some(0) => assert_eq!(fs::read(&out).unwrap(), expected, "flip at {flip}"),
+        let detected = match o0.status.code() {
+            Some(0) => {
+                assert_eq!(fs::read(&out).unwrap(), expected, "flip at {flip}");
+                false
+            }
             Some(2) => {
-                failed += 1;
                 assert!(!out.exists(), "flip at {flip}: output left behind");
                 assert_eq!(stderr(&o0).lines().count(), 1, "{}", stderr(&o0));
+                true
             }
             other => panic!("flip at {flip}: exit {other:?}: {}", stderr(&o0)),
-        }
+        };
         assert!(
             matches!(o1.status.code(), Some(0 | 2)),
             "flip at {flip}: {}",
             stderr(&o1)
         );
-    }
+        detected
+    };
+    let trial = &trial;
+    let failed = std::thread::scope(|s| {
+        let trials: Vec<_> = flips
+            .iter()
+            .zip(addresses.chunks(2))
+            .map(|(&flip, real)| s.spawn(move || trial(flip, real)))
+            .collect();
+        trials
+            .into_iter()
+            .map(|t| t.join().expect("a trial failed"))
+            .filter(|&detected| detected)
+            .count()
+    });
     assert!(failed > 0, "no flip was detected at all");
 }
 
