@@ -32,7 +32,7 @@ fn ok(o: &std::process::Output) -> String {
 
 #[test]
 fn a_pgsolver_game_gives_the_hand_worked_winners_and_strategies() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let gm = example("charger.gm");
     let gm = gm.to_str().unwrap();
     let o = run(
@@ -81,7 +81,7 @@ fn a_pgsolver_game_gives_the_hand_worked_winners_and_strategies() {
 
 #[test]
 fn an_edge_list_with_owners_solves_as_its_pgsolver_game_on_every_engine() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let gm = example("charger.gm");
     let want = ok(&run(
@@ -140,7 +140,7 @@ fn an_edge_list_with_owners_solves_as_its_pgsolver_game_on_every_engine() {
 
 #[test]
 fn verify_checks_a_solution_against_the_owners() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let gm = example("charger.gm");
     let gm = gm.to_str().unwrap();
@@ -179,7 +179,7 @@ fn verify_checks_a_solution_against_the_owners() {
 
 #[test]
 fn verify_refuses_a_database_checked_against_other_owners_than_it_keeps() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let (txt, owners, labels) = (
         example("charger.txt"),
@@ -282,7 +282,7 @@ fn verify_refuses_a_database_checked_against_other_owners_than_it_keeps() {
 
 #[test]
 fn a_saved_arena_says_who_moves_and_values_moves_that_keep_the_turn() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let gm = example("charger.gm");
     ok(&run(
@@ -329,7 +329,7 @@ fn a_saved_arena_says_who_moves_and_values_moves_that_keep_the_turn() {
 
 #[test]
 fn bad_arenas_are_refused_naming_the_file_and_line() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let gm = example("charger.gm");
     let gm = gm.to_str().unwrap();
@@ -374,7 +374,7 @@ fn bad_arenas_are_refused_naming_the_file_and_line() {
 
 #[test]
 fn dots_and_boxes_is_solved_queried_and_played_with_the_extra_turn() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let o = run(
         &[
@@ -450,7 +450,7 @@ fn dots_and_boxes_is_solved_queried_and_played_with_the_extra_turn() {
 
 #[test]
 fn a_pgsolver_game_and_an_arena_solve_on_a_cluster_of_processes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let hosts = write_hostfile(d, &free_addresses(2));
     let gm = example("charger.gm");

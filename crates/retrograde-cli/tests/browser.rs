@@ -42,7 +42,7 @@ fn the_page_plays_moves_and_animates_the_solve_in_a_browser() {
         );
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let ok = |args: &[&str]| {
         let o = run(args, d);

@@ -12,7 +12,7 @@ use crate::common::*;
 #[test]
 fn hand_worked_fixtures_solve_to_their_expected_files() {
     let dir = data("");
-    let out_dir = tempfile::tempdir().unwrap();
+    let out_dir = retrograde::io::scratch_dir().unwrap();
     let mut checked = 0;
     for entry in fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
@@ -114,7 +114,7 @@ fn reads_standard_input() {
 
 #[test]
 fn bad_edge_list_exits_2_naming_file_and_line_and_writes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     fs::write(dir.path().join("bad.txt"), "0 1\n# fine\n1 two\n").unwrap();
     let o = run(&["solve", "bad.txt", "-o", "out.tsv"], dir.path());
     assert_eq!(o.status.code(), Some(2));
@@ -130,7 +130,7 @@ fn bad_edge_list_exits_2_naming_file_and_line_and_writes_nothing() {
 
 #[test]
 fn missing_input_and_unwritable_output_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let o = run(&["solve", "nope.txt"], dir.path());
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("nope.txt"));
@@ -144,7 +144,7 @@ fn missing_input_and_unwritable_output_exit_2() {
 
 #[test]
 fn vertex_outside_the_graph_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     fs::write(dir.path().join("g.txt"), "0 1\n").unwrap();
     let o = run(&["solve", "g.txt", "--query", "2"], dir.path());
     assert_eq!(o.status.code(), Some(2));
@@ -160,7 +160,7 @@ fn vertex_outside_the_graph_is_refused() {
 
 #[test]
 fn huge_vertex_id_is_refused_without_allocating() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     fs::write(dir.path().join("g.txt"), "0 4294967294\n").unwrap();
     let o = run(&["solve", "g.txt", "--max-memory", "64M"], dir.path());
     assert_eq!(o.status.code(), Some(2));
@@ -185,7 +185,7 @@ fn solve_to(dir: &Path, graph: &str, threads: &str, out: &str, extra: &[&str]) -
 
 #[test]
 fn text_binary_and_thread_counts_give_identical_solutions() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     for args in [
         ["generate", "-n", "3000", "-m", "4500", "-s", "7", "g.txt"],
@@ -229,7 +229,7 @@ fn text_binary_and_thread_counts_give_identical_solutions() {
 
 #[test]
 fn corrupted_or_truncated_binary_graph_exits_2() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     assert!(
         run(&["generate", "-n", "100", "-m", "300", "g.rgb"], d)
@@ -307,7 +307,7 @@ mod verify {
 
     #[test]
     fn tampered_solution_exits_1_listing_violations() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let good = fs::read_to_string(data("chase.expected")).unwrap();
         // 7 is a win in 5 via 4; claim a win in 3.
         let bad = good.replace("7\twin\t5\t4", "7\twin\t3\t4");
@@ -329,7 +329,7 @@ mod verify {
 
     #[test]
     fn wrong_rule_exits_1_and_show_limits_the_list() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         fs::write(dir.path().join("g.txt"), "0 1\n").unwrap();
         let o = run(
             &["solve", "g.txt", "--vertices", "5", "-q", "-o", "s.tsv"],
@@ -360,7 +360,7 @@ mod verify {
 
     #[test]
     fn malformed_solution_exits_2_naming_file_and_line() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         fs::write(dir.path().join("g.txt"), "0 1\n1 2\n").unwrap();
         fs::write(dir.path().join("s.tsv"), "0\tlose\t2\t1\n1\twin\t-\t2\n").unwrap();
         let o = run(&["verify", "g.txt", "s.tsv"], dir.path());
@@ -382,7 +382,7 @@ mod verify {
 
     #[test]
     fn solve_then_verify_round_trip_through_standard_input() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let graph: String = (0..500u32)
             .map(|v| format!("{v} {}\n{v} {}\n", (v * 7 + 3) % 500, (v * v + 1) % 500))
             .collect();
@@ -423,7 +423,7 @@ mod interrupt {
     /// (exit 130) or complete (the run finished first).
     fn interrupt_while_writing(signal: &str) {
         const N: usize = 2_000_000;
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let mut graph = String::with_capacity(N * 16);
         for v in 0..N - 1 {
             graph.push_str(&format!("{v} {}\n", v + 1));
@@ -481,7 +481,7 @@ mod bad_input {
     /// Runs `args` in a fresh directory holding `files`; returns the output
     /// and the directory's listing afterwards.
     fn run_in(files: &[(&str, &[u8])], args: &[&str]) -> (Output, Vec<String>) {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         for (name, content) in files {
             fs::write(dir.path().join(name), content).unwrap();
         }
@@ -785,7 +785,7 @@ mod bad_input {
     #[test]
     fn unreadable_file() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let path = dir.path().join("g.txt");
         fs::write(&path, "0 1\n").unwrap();
         fs::set_permissions(&path, fs::Permissions::from_mode(0o000)).unwrap();
@@ -911,7 +911,7 @@ mod bad_binary {
     }
 
     fn refused(bytes: &[u8], want: &str) {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         fs::write(dir.path().join("g.rgb"), bytes).unwrap();
         let o = run(&["solve", "g.rgb", "-o", "out.tsv"], dir.path());
         let e = stderr(&o);
@@ -1016,7 +1016,7 @@ mod bad_binary {
 
     #[test]
     fn vertices_option_must_match() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         fs::write(dir.path().join("g.rgb"), good()).unwrap();
         let o = run(&["solve", "g.rgb", "--vertices", "9"], dir.path());
         assert_eq!(o.status.code(), Some(2));
@@ -1036,7 +1036,7 @@ mod promises {
     use std::fs::OpenOptions;
 
     fn dir_with_graph() -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         fs::write(dir.path().join("g.txt"), "0 1\n1 2\n").unwrap();
         dir
     }
@@ -1092,7 +1092,7 @@ mod promises {
 
     #[test]
     fn a_run_with_two_outputs_commits_both_or_neither() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         fs::write(dir.path().join("b.txt"), "1 3\nP.T\n").unwrap();
         fs::write(dir.path().join("e.txt"), "EARLIER").unwrap();
         let o = run(
@@ -1122,7 +1122,7 @@ mod promises {
 
     #[test]
     fn two_outputs_or_an_output_and_an_input_that_are_one_file_are_refused() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         fs::write(dir.path().join("b.txt"), "1 3\nP.T\n").unwrap();
         let o = run(
             &[
@@ -1170,7 +1170,7 @@ mod promises {
 
     #[test]
     fn an_io_error_names_its_cause_once() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         fs::create_dir(dir.path().join("adir")).unwrap();
         let o = run(&["solve", "adir"], dir.path());
         assert_eq!(
@@ -1200,7 +1200,7 @@ mod promises {
 
     #[test]
     fn a_file_name_with_a_newline_keeps_the_message_on_one_line() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         fs::write(dir.path().join("b\nad.txt"), "0 x\n").unwrap();
         let o = run(&["solve", "b\nad.txt"], dir.path());
         assert_refused(&o, "\"b\\nad.txt\":line 1: expected the second vertex id");
@@ -1257,7 +1257,7 @@ mod promises {
 
     #[test]
     fn a_run_too_large_for_the_address_space_limit_is_refused_not_aborted() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         // 10^8 vertices: below the machine's memory, above the 300 MB allowed.
         fs::write(dir.path().join("g.txt"), "0 99999999\n").unwrap();
         let o = under_ulimit(300_000, &["solve", "g.txt"], dir.path());
@@ -1277,7 +1277,7 @@ mod promises {
 
     #[test]
     fn generate_refuses_a_graph_too_large_before_building_it() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let o = run(
             &["generate", "-n", "10", "-m", "10000000000000000", "g.rgb"],
             dir.path(),
@@ -1338,7 +1338,7 @@ mod promises {
 
     #[test]
     fn a_memory_refusal_names_the_whole_graph_and_the_memory_reason() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         fs::write(dir.path().join("g.txt"), "0 1\n2 7\n9 3\n").unwrap();
         let o = run(&["solve", "g.txt", "--max-memory", "100"], dir.path());
         assert_refused(
@@ -1367,7 +1367,7 @@ mod outputs {
     /// A directory holding the hand-worked graph `g.txt`, the board `b.txt`
     /// and `out.tsv` with the content `EARLIER`.
     fn workspace() -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         fs::copy(data("chase.txt"), dir.path().join("g.txt")).unwrap();
         fs::write(dir.path().join("b.txt"), "1 3\nP.T\n").unwrap();
         fs::write(dir.path().join("out.tsv"), "EARLIER").unwrap();
@@ -1785,7 +1785,7 @@ mod pipeline {
         assert_eq!(j["positions"], 10);
         assert_eq!(j["violations_total"], 0);
 
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let good = fs::read_to_string(data("chase.expected")).unwrap();
         fs::write(
             dir.path().join("bad.tsv"),
@@ -1811,7 +1811,7 @@ mod pipeline {
 
     #[test]
     fn convert_and_generate_json_say_what_was_written() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let d = dir.path();
         let j = json(&run(
             &["generate", "-n", "50", "-m", "200", "g.rgb", "--json"],
@@ -1836,7 +1836,7 @@ mod pipeline {
 
     #[test]
     fn graphs_to_standard_output_keep_it_clean() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let o = run(&["generate", "-n", "5", "-m", "7", "-"], dir.path());
         assert!(o.status.success(), "{}", stderr(&o));
         let edges = stdout(&o).lines().filter(|l| !l.starts_with('#')).count();
@@ -1859,7 +1859,7 @@ mod pipeline {
 
     #[test]
     fn every_solution_format_verifies() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let graph = data("chase.txt");
         let graph = graph.to_str().unwrap();
         for (format, header, first) in [
@@ -1904,7 +1904,7 @@ mod pipeline {
 
     #[test]
     fn counts_are_singular_for_one() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         fs::write(dir.path().join("g.txt"), "0 1\n").unwrap();
         let o = run(&["-j", "1", "solve", "g.txt"], dir.path());
         let s = stderr(&o);
@@ -1914,7 +1914,7 @@ mod pipeline {
 
     #[test]
     fn summaries_separate_thousands() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let o = run(
             &["generate", "-n", "2500", "-m", "12000", "g.txt"],
             dir.path(),
@@ -2014,7 +2014,7 @@ mod generate {
 
     #[test]
     fn acyclic_graphs_solve_without_draws() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let o = run(
             &[
                 "generate",
@@ -2037,7 +2037,7 @@ mod generate {
 
     #[test]
     fn out_degree_gives_every_vertex_that_many_moves() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let o = run(
             &["generate", "-n", "700", "--out-degree", "4", "g.txt"],
             dir.path(),
@@ -2102,7 +2102,7 @@ mod names {
 
     #[test]
     fn named_solution_files_verify_in_every_format() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let graph = data("named.txt");
         let graph = graph.to_str().unwrap();
         for format in ["tsv", "csv", "jsonl"] {
@@ -2135,7 +2135,7 @@ mod names {
 
     #[test]
     fn named_labels_and_json_answers_use_names() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         fs::write(dir.path().join("l.txt"), "end win\n").unwrap();
         let graph = data("named.txt");
         let o = run(
@@ -2211,7 +2211,7 @@ mod names {
     /// or given.
     #[test]
     fn a_named_solution_verifies_whatever_its_first_name_looks_like() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         for first in [
             "a,b",
             "{x}",
@@ -2264,7 +2264,7 @@ mod names {
     /// vertex are refused where the graph names them.
     #[test]
     fn names_that_cannot_be_written_back_are_refused_with_line_and_column() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         for (text, want) in [
             (
                 "a b\nb #c\n",
@@ -2287,7 +2287,7 @@ mod names {
     /// Regression: with --names, a Matrix Market file's size line was read as a move.
     #[test]
     fn a_matrix_market_file_is_refused_with_names() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let text = "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2\n";
         fs::write(dir.path().join("m.mtx"), text).unwrap();
         let o = run(&["solve", "m.mtx", "--names"], dir.path());
@@ -2300,7 +2300,7 @@ mod names {
 
     #[test]
     fn names_are_refused_where_vertices_are_numbers() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let o = run(
             &[
                 "convert",
@@ -2341,7 +2341,7 @@ mod progress {
 
     #[test]
     fn a_terminal_sees_bytes_read_from_a_pipe_and_the_solve_bar() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let o = run(
             &["generate", "-q", "-n", "200000", "-m", "2000000", "big.txt"],
             dir.path(),
@@ -2597,7 +2597,7 @@ fn fifo(path: &Path) {
 
 #[test]
 fn a_graph_rewritten_while_it_was_read_ends_in_an_error_naming_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     fs::write(d.join("g.txt"), "a b\nb c\n").unwrap();
     fifo(&d.join("labels"));
@@ -2632,7 +2632,7 @@ fn a_graph_rewritten_while_it_was_read_ends_in_an_error_naming_it() {
 
 #[test]
 fn a_graph_cut_short_while_it_was_read_exits_2_naming_it_never_by_a_signal() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     // Large enough (64 MB) that it is still being read when it is cut.
     let mut text = Vec::with_capacity(64 << 20);
@@ -2718,7 +2718,7 @@ mod memory {
 
     #[test]
     fn every_command_under_an_address_space_cap_completes_or_refuses_with_exit_2() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let d = dir.path();
         let boards = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/boards");
         let (pillar, walls) = (boards.join("pillar.txt"), boards.join("walls100.txt"));
@@ -2761,7 +2761,7 @@ mod memory {
 
     #[test]
     fn threads_that_do_not_fit_under_a_cap_are_fewer_with_a_note_not_a_panic() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         // 500 stacks of 2 MiB are more than a 300 MiB cap holds.
         let Some(o) = capped(
             300,
@@ -2789,7 +2789,7 @@ mod memory {
 
     #[test]
     fn export_and_verify_of_a_database_honour_max_memory() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let d = dir.path();
         let pillar = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/boards/pillar.txt");
         let o = run(

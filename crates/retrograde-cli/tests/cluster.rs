@@ -86,7 +86,7 @@ fn cluster(
 }
 
 fn check_cluster_matches_sequential(seed: u64, processes: usize, threads: usize, extra: &[&str]) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let graph = random_graph(dir.path(), seed, 400, 1100);
     let expected = dir.path().join("sequential.tsv");
     sequential(&graph, extra, &expected);
@@ -126,7 +126,7 @@ fn to_binary(text: &Path) -> PathBuf {
 
 #[test]
 fn a_binary_graph_on_three_processes_matches_byte_for_byte() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let text = random_graph(dir.path(), 7, 400, 1100);
     let binary = to_binary(&text);
     let expected = dir.path().join("sequential.tsv");
@@ -154,7 +154,7 @@ fn a_binary_graph_on_three_processes_matches_byte_for_byte() {
 
 #[test]
 fn a_share_over_max_memory_is_refused_in_every_process() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let text = random_graph(dir.path(), 8, 400, 1100);
     let binary = to_binary(&text);
     let got = dir.path().join("cluster.tsv");
@@ -189,7 +189,7 @@ fn two_processes_match_the_sequential_solver_byte_for_byte() {
 
 #[test]
 fn three_processes_with_labels_and_misere_match_byte_for_byte() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let labels = dir.path().join("labels.txt");
     fs::write(
         &labels,
@@ -203,7 +203,7 @@ fn three_processes_with_labels_and_misere_match_byte_for_byte() {
 
 #[test]
 fn engine_timely_in_one_process_matches_byte_for_byte() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let graph = random_graph(dir.path(), 4, 300, 900);
     let expected = dir.path().join("sequential.tsv");
     sequential(&graph, &["--no-move", "win"], &expected);
@@ -242,7 +242,7 @@ fn engine_timely_in_one_process_matches_byte_for_byte() {
 
 #[test]
 fn bad_input_fails_the_same_way_in_every_process() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let graph = dir.path().join("bad.txt");
     fs::write(&graph, "0 1\n1 2\n2 0\n3 three\n4 5\n").unwrap();
     let out = dir.path().join("out.tsv");
@@ -287,7 +287,7 @@ fn wait_bounded(mut child: Child, limit: Duration) -> Output {
 /// after --connect-timeout (1 s here; the bound checked is generous).
 #[test]
 fn a_process_whose_peer_never_comes_up_fails_within_the_timeout() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let graph = random_graph(dir.path(), 5, 50, 100);
     let hosts = write_hostfile(dir.path(), &free_addresses(2));
     let out = dir.path().join("out.tsv");
@@ -316,7 +316,7 @@ fn a_process_whose_peer_never_comes_up_fails_within_the_timeout() {
 /// the handshake and hangs up) makes the other process stop with an error.
 #[test]
 fn a_peer_that_dies_makes_the_others_stop_with_an_error() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let graph = random_graph(dir.path(), 6, 50, 100);
     let fake = TcpListener::bind("127.0.0.1:0").unwrap();
     let mut addresses = free_addresses(1);
@@ -348,7 +348,7 @@ fn a_peer_that_dies_makes_the_others_stop_with_an_error() {
 /// for both.
 #[test]
 fn peers_whose_graphs_differ_in_content_but_not_in_size_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let a = dir.path().join("a.txt");
     let b = dir.path().join("b.txt");
     fs::write(&a, "0 1\n1 2\n").unwrap();
@@ -383,7 +383,7 @@ fn peers_whose_graphs_differ_in_content_but_not_in_size_are_refused() {
 /// its connection open (stopped, hung) made the other process wait for ever.
 #[test]
 fn a_peer_that_stays_connected_but_silent_is_named_after_the_stall_timeout() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let graph = random_graph(dir.path(), 7, 50, 100);
     let fake = TcpListener::bind("127.0.0.1:0").unwrap();
     let mut addresses = free_addresses(1);
@@ -464,7 +464,7 @@ fn corrupting_proxy(listener: TcpListener, to: String, flip: usize) -> std::thre
 /// answer.
 #[test]
 fn a_byte_flipped_between_processes_never_gives_a_wrong_answer() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let graph = random_graph(dir.path(), 8, 300, 900);
     let expected = dir.path().join("sequential.tsv");
     sequential(&graph, &[], &expected);

@@ -19,7 +19,7 @@ fn board(name: &str) -> PathBuf {
 /// --process I --threads T`, each under `prefix` (a command that runs the
 /// rest, such as `prlimit --as=N`; empty for none). Process 0 first.
 fn cluster(args: &[&str], processes: usize, threads: usize, prefix: &[&str]) -> Vec<Output> {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let hosts = write_hostfile(dir.path(), &free_addresses(processes));
     run_all((0..processes).map(|p| {
         let mut c = match prefix.split_first() {
@@ -46,7 +46,7 @@ fn ok(o: &Output) -> String {
 
 #[test]
 fn cop_thief_on_a_cluster_prints_what_the_queue_engine_prints() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     for name in [
         "examples/boards/museum.txt", // draws
         "examples/boards/pillar.txt", // the police catches the thief
@@ -137,7 +137,7 @@ fn stats_name_the_engine_and_every_process_reports() {
 
 #[test]
 fn what_needs_the_whole_solution_is_refused_on_the_timely_engine() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let b = board("examples/boards/museum.txt");
     let b = b.to_str().unwrap();
     let db = dir.path().join("m.db");
@@ -200,7 +200,7 @@ fn a_board_one_capped_process_is_refused_four_capped_processes_solve() {
         );
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let b = open_board(dir.path(), 75);
     let b = b.to_str().unwrap();
     let one = Command::new("prlimit")
@@ -256,7 +256,7 @@ fn a_board_one_capped_process_is_refused_four_capped_processes_solve() {
 /// the connection timeout and then blamed the network.
 #[test]
 fn a_share_only_one_process_refuses_stops_every_process_at_once() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let b = open_board(dir.path(), 40);
     let hosts = write_hostfile(dir.path(), &free_addresses(3));
     let outputs = run_all((0..3).map(|p| {

@@ -14,7 +14,7 @@ use crate::common::*;
 
 /// Runs `cop-thief` on a board given as text, in a fresh directory.
 fn on_board(text: &str, extra: &[&str]) -> Output {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     fs::write(dir.path().join("b.txt"), text).unwrap();
     let mut args = vec!["cop-thief", "b.txt"];
     args.extend(extra);
@@ -177,7 +177,7 @@ fn map_line_and_json() {
 
 #[test]
 fn svg_is_written_atomically() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let board = boards().join("walled_apart.txt");
     let svg = dir.path().join("map.svg");
     let o = run(
@@ -218,7 +218,7 @@ fn check_reports_agreement() {
 /// same outcome and remoteness for the start as `cop-thief --json`.
 #[test]
 fn export_then_solve_reproduces_the_game() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     for name in ["corridor.txt", "walled_apart.txt", "one_step_from_exit.txt"] {
         let board = boards().join(name);
@@ -310,7 +310,7 @@ fn more_bad_boards_exit_2_with_their_message() {
 
 #[test]
 fn the_picture_explains_itself() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let board = boards().join("corridor.txt");
     let o = run(
         &[

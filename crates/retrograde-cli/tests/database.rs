@@ -51,7 +51,7 @@ fn play(dir: &Path, args: &[&str], input: &str) -> String {
 
 #[test]
 fn a_saved_chess_ending_answers_a_query_as_the_solve_does() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     krk(dir.path());
     let q = json(&run(&["query", "krk.db", KRK_FEN, "--json"], dir.path()));
     let g = json(&run(
@@ -89,7 +89,7 @@ fn a_saved_chess_ending_answers_a_query_as_the_solve_does() {
 
 #[test]
 fn query_prints_the_value_then_the_moves_best_first() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     krk(dir.path());
     let o = run(&["query", "krk.db", KRK_FEN], dir.path());
     ok(&o);
@@ -108,7 +108,7 @@ fn query_prints_the_value_then_the_moves_best_first() {
 
 #[test]
 fn a_position_not_in_the_game_exits_2_naming_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     krk(dir.path());
     // Kings side by side.
     let o = run(
@@ -145,7 +145,7 @@ fn data_start(bytes: &[u8]) -> usize {
 
 #[test]
 fn a_flipped_byte_or_a_file_cut_short_exits_2_naming_the_block() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     krk(dir.path());
     let path = dir.path().join("krk.db");
     let good = std::fs::read(&path).unwrap();
@@ -171,7 +171,7 @@ fn a_flipped_byte_or_a_file_cut_short_exits_2_naming_the_block() {
 
 #[test]
 fn analyze_gives_the_counts_and_histogram_of_the_solve() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     krk(dir.path());
     let a = json(&run(
         &["analyze", "krk.db", "--json", "--svg", "krk.svg"],
@@ -200,7 +200,7 @@ fn analyze_gives_the_counts_and_histogram_of_the_solve() {
 
 #[test]
 fn play_takes_moves_by_number_and_name_and_takes_them_back() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     ok(&run(
         &["game", "tic-tac-toe", "--save", "ttt.db", "-q"],
         dir.path(),
@@ -225,7 +225,7 @@ fn play_takes_moves_by_number_and_name_and_takes_them_back() {
 
 #[test]
 fn play_reads_chess_moves_in_standard_algebraic_notation() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     krk(dir.path());
     // Ra4 (standard), a move that is no move, then black's king in the long form.
     let t = play(
@@ -243,7 +243,7 @@ fn play_reads_chess_moves_in_standard_algebraic_notation() {
 
 #[test]
 fn every_command_counts_a_chess_ending_alike() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let o = run(
         &["game", "chess", "KRK", "--save", "krk.db", "--json"],
         dir.path(),
@@ -257,7 +257,7 @@ fn every_command_counts_a_chess_ending_alike() {
 
 #[test]
 fn a_move_that_changes_the_outcome_has_no_delta() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     krk(dir.path());
     // The rook hangs on b2: moves that leave it end level (a tie in 2).
     let fen = "8/8/8/8/8/2k5/1R6/7K w - - 0 1";
@@ -278,7 +278,7 @@ fn a_move_that_changes_the_outcome_has_no_delta() {
 
 #[test]
 fn watching_plays_best_moves_to_the_end_of_the_game() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     ok(&run(
         &["game", "tic-tac-toe", "--save", "ttt.db", "-q"],
         dir.path(),
@@ -297,7 +297,7 @@ fn watching_plays_best_moves_to_the_end_of_the_game() {
 
 #[test]
 fn every_kind_of_saved_game_plays_and_verifies() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let board = data("../../examples/boards/museum.txt");
     let board = board.to_str().unwrap();
@@ -372,7 +372,7 @@ fn every_kind_of_saved_game_plays_and_verifies() {
 
 #[test]
 fn verify_refuses_a_database_of_another_game() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     krk(dir.path());
     let graph = data("chase.txt");
     let o = run(&["verify", graph.to_str().unwrap(), "krk.db"], dir.path());
@@ -381,7 +381,7 @@ fn verify_refuses_a_database_of_another_game() {
 
 #[test]
 fn verify_names_the_rules_a_database_was_solved_under_before_judging_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let graph = data("chase.txt");
     let g = graph.to_str().unwrap();
@@ -437,7 +437,7 @@ fn verify_names_the_rules_a_database_was_solved_under_before_judging_it() {
 
 #[test]
 fn save_refuses_to_overwrite_its_input() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let graph = dir.path().join("g.txt");
     std::fs::write(&graph, "0 1\n").unwrap();
     let o = run(&["solve", "g.txt", "--save", "g.txt"], dir.path());
@@ -447,7 +447,7 @@ fn save_refuses_to_overwrite_its_input() {
 
 #[test]
 fn dot_colours_vertices_by_outcome_and_draws_best_moves_bold() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let graph = data("chase.txt");
     ok(&run(
         &["solve", graph.to_str().unwrap(), "--dot", "g.dot", "-q"],
@@ -475,7 +475,7 @@ fn dot_colours_vertices_by_outcome_and_draws_best_moves_bold() {
 
 #[test]
 fn play_stops_naming_the_line_of_standard_input_that_is_not_utf8() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     ok(&run(&["game", "tic-tac-toe", "--save", "t.db", "-q"], d));
     let out = play_with(d, &["t.db", "--you", "both"], b"5\nb2\xff\n1\n");
@@ -517,7 +517,7 @@ fn far_database(path: &Path) {
 
 #[test]
 fn analyze_of_a_database_claiming_a_huge_remoteness_allocates_by_its_records() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     far_database(&dir.path().join("far.db"));
     // A histogram indexed by remoteness would ask for 96 GB here.
     let j = json(&run(
@@ -542,7 +542,7 @@ fn analyze_of_a_database_claiming_a_huge_remoteness_allocates_by_its_records() {
 
 #[test]
 fn a_graph_of_names_is_saved_with_them_and_queried_and_played_by_name() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     std::fs::write(
         dir.path().join("walk.txt"),
         "# home -> away -> pit; pit has no move\nhome away\naway pit\n",
@@ -575,7 +575,7 @@ fn a_graph_of_names_is_saved_with_them_and_queried_and_played_by_name() {
 
 #[test]
 fn in_play_a_move_named_by_a_number_is_that_move() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     // At "a" the moves go to "2" and to "b", both losses for the mover
     // there: "2" names the move to vertex 2, whatever its place in the

@@ -33,7 +33,7 @@ fn with_stdin(args: &[&str], dir: &std::path::Path, input: &[u8]) -> std::proces
 
 #[test]
 fn values_of_chase_are_the_hand_worked_ones_from_text_binary_and_matrix_market() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let chase = data("chase.txt");
     let chase = chase.to_str().unwrap();
@@ -79,7 +79,7 @@ fn values_of_chase_are_the_hand_worked_ones_from_text_binary_and_matrix_market()
 
 #[test]
 fn sums_are_answered_with_a_winning_move_in_text_and_json() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let chase = data("chase.txt");
     let chase = chase.to_str().unwrap();
     let o = run(
@@ -110,7 +110,7 @@ fn sums_are_answered_with_a_winning_move_in_text_and_json() {
 
 #[test]
 fn sums_from_a_file_name_their_line_when_a_token_is_no_vertex() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     fs::write(d.join("sums.txt"), "# two sums\n1 6\n\n3,7,99\n").unwrap();
     let chase = data("chase.txt");
@@ -185,7 +185,7 @@ fn sums_from_a_file_name_their_line_when_a_token_is_no_vertex() {
 
 #[test]
 fn named_vertices_are_read_and_written_by_name() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let named = data("named.txt");
     let o = run(
         &[
@@ -211,7 +211,7 @@ fn named_vertices_are_read_and_written_by_name() {
 
 #[test]
 fn values_and_json_cannot_share_standard_output() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let chase = data("chase.txt");
     let o = run(
         &["grundy", chase.to_str().unwrap(), "--json", "-o", "-"],
@@ -227,7 +227,7 @@ fn values_and_json_cannot_share_standard_output() {
 
 #[test]
 fn a_saved_database_keeps_the_values_and_answers_sums_without_the_graph() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let named = data("named.txt");
     let o = run(
@@ -301,7 +301,7 @@ fn a_saved_database_keeps_the_values_and_answers_sums_without_the_graph() {
 
 #[test]
 fn svg_draws_every_vertex_with_its_value_and_refuses_big_graphs() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let chase = data("chase.txt");
     let o = run(
@@ -343,7 +343,7 @@ fn svg_draws_every_vertex_with_its_value_and_refuses_big_graphs() {
 
 #[test]
 fn a_graph_on_standard_input_is_read_whole_and_sums_may_come_from_it_too() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let o = with_stdin(&["grundy", "-", "-q"], dir.path(), b"0 1\n2 3\n4 5\n");
     assert_eq!(stdout(&o), "0\t1\n1\t0\n2\t1\n3\t0\n4\t1\n5\t0\n");
     let chase = data("chase.txt");

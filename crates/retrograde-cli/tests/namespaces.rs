@@ -124,7 +124,7 @@ fn a_graph_solved_across_namespaces_with_latency_matches_byte_for_byte() {
     let Some(hosts) = Hosts::new("g", 3, "2ms") else {
         return skip();
     };
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let graph = dir.path().join("g.txt");
     let o = bin()
         .args(["generate", "-q", "-n", "3000", "-m", "12000", "-s", "5"])
@@ -168,7 +168,7 @@ fn a_board_solved_across_namespaces_with_latency_gives_the_same_report() {
     let Some(hosts) = Hosts::new("c", 4, "1ms") else {
         return skip();
     };
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let board = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/boards/museum.txt");
     let board = board.to_str().unwrap();
     let want = ok(&bin()

@@ -71,7 +71,7 @@ fn get(s: &Server, path: &str) -> (u16, serde_json::Value) {
 
 #[test]
 fn the_api_answers_as_query_does() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     assert!(
         run(&["game", "chess", "KRK", "--save", "krk.db", "-q"], d)
@@ -169,7 +169,7 @@ fn the_api_answers_as_query_does() {
 
 #[test]
 fn bad_requests_get_a_4xx_with_a_message_and_the_server_goes_on() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let lions = [
         "game",
@@ -264,7 +264,7 @@ fn bad_requests_get_a_4xx_with_a_message_and_the_server_goes_on() {
 
 #[test]
 fn clients_that_read_their_answers_slowly_hold_their_workers_a_bounded_time() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     // A chain of 20,000 vertices: its solve's animation is megabytes.
     let chain: String = (0..20_000).map(|v| format!("{v} {}\n", v + 1)).collect();
@@ -313,7 +313,7 @@ fn clients_that_read_their_answers_slowly_hold_their_workers_a_bounded_time() {
 
 #[test]
 fn a_graph_is_solved_and_its_solve_traced() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     std::fs::copy(data("chase.txt"), d.join("chase.txt")).unwrap();
     let s = serve(d, "chase.txt");
@@ -361,7 +361,7 @@ const CORNER: &str = "/api/query?position=x..%2F...%2F...";
 
 #[test]
 fn the_server_answers_from_the_database_it_opened_when_the_file_is_replaced_or_cut_short() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     for (game, db) in [("tic-tac-toe", "t.db"), ("chess", "krk.db")] {
         let mut args = vec!["game", game];
@@ -416,7 +416,7 @@ fn settle(pid: u32, want: usize) -> usize {
 
 #[test]
 fn requests_that_announce_a_body_and_close_early_leave_no_descriptor_open() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     assert!(
         run(&["game", "tic-tac-toe", "--save", "t.db", "-q"], d)
@@ -442,7 +442,7 @@ fn requests_that_announce_a_body_and_close_early_leave_no_descriptor_open() {
 #[test]
 fn under_a_low_descriptor_limit_the_server_goes_on_and_says_so_once() {
     use std::os::unix::process::CommandExt;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     assert!(
         run(&["game", "tic-tac-toe", "--save", "t.db", "-q"], d)
@@ -503,7 +503,7 @@ fn under_a_low_descriptor_limit_the_server_goes_on_and_says_so_once() {
 
 #[test]
 fn the_api_says_who_moves_in_an_arena_and_in_dots_and_boxes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     let gm = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/arenas/charger.gm");
     let o = run(

@@ -29,7 +29,7 @@ fn names(files: &[(String, Vec<u8>)]) -> Vec<&str> {
 
 #[test]
 fn kpk_mates_in_28_with_white_to_move_and_a_stopped_run_resumes_to_the_same_files() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let tiers = dir.path().join("tiers");
     let t = tiers.to_str().unwrap();
     let o = run(
@@ -157,7 +157,7 @@ fn kpk_mates_in_28_with_white_to_move_and_a_stopped_run_resumes_to_the_same_file
 
 #[test]
 fn a_tier_directory_of_another_game_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let tiers = dir.path().join("tiers");
     let t = tiers.to_str().unwrap();
     let o = run(&["game", "chess", "KRK", "--tiers", t, "-q"], dir.path());
@@ -174,7 +174,7 @@ fn a_tier_directory_of_another_game_is_refused() {
 
 #[test]
 fn a_tier_directory_that_is_a_file_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let file = dir.path().join("file");
     fs::write(&file, "not a directory").unwrap();
     let o = run(
@@ -197,7 +197,7 @@ fn a_tier_directory_that_is_a_file_is_refused() {
 
 #[test]
 fn game_position_values_a_promotion_from_the_tier_it_leads_to() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let o = run(
         &[
             "game",
@@ -222,7 +222,7 @@ fn game_position_values_a_promotion_from_the_tier_it_leads_to() {
 /// and a tier name that is none refused.
 #[test]
 fn nine_mens_morris_with_three_stones_each_is_solved_queried_and_played_tier_by_tier() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let tiers = dir.path().join("morris");
     let t = tiers.to_str().unwrap();
     let o = run(
@@ -353,7 +353,7 @@ fn morris_process(hosts: &Path, p: usize, dir: &Path) -> std::process::Command {
 
 #[test]
 fn tiers_shared_by_three_processes_give_the_report_and_files_of_one_and_resume() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let alone = dir.path().join("alone");
     let o = run(
         &[

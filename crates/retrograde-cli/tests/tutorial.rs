@@ -36,7 +36,7 @@ fn ok(o: &Output) -> String {
 
 #[test]
 fn the_tutorial_game_is_listed_solved_saved_and_checked() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     assert!(ok(&morris(&["game", "list"], d)).contains("morris"));
     let j: serde_json::Value =
@@ -74,7 +74,7 @@ fn the_tutorial_game_is_listed_solved_saved_and_checked() {
 
 #[test]
 fn the_tutorial_game_is_queried_played_and_served_by_name() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let d = dir.path();
     ok(&morris(&["game", "morris", "--save", "m.db", "-q"], d));
     // Queried by its notation, its moves named as the game names them.

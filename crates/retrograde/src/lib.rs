@@ -1,10 +1,60 @@
-//! Strongly solve two-player games on arbitrary directed graphs, cycles included.
+//! Strongly solve two-player games whose positions form any directed graph,
+//! cycles included: for **every** position, whether the player to move
+//! **wins**, **loses**, **ties** (the game ends level) or can only **draw**
+//! (it never ends), how many plies best play lasts (its *remoteness*: the
+//! winner hurries, the loser holds out) and a best move, by retrograde
+//! analysis in time linear in the number of moves.
 //!
-//! Positions are vertices `0..V`, moves are edges, players alternate. For every
-//! position, [`solve()`] finds whether the player to move wins, loses or can only
-//! draw, how many plies best play lasts (its *remoteness*: the winner hurries,
-//! the loser holds out) and a best move — by retrograde analysis in
-//! **O(V + E)** time.
+//! A game is written from its rules alone: a position type of its own, its
+//! moves, the positions where it is over.
+//!
+//! ```
+//! use retrograde::{solve_states, Outcome, StateGame, Value};
+//!
+//! /// Take 1 or 2 counters from a pile of 7; who cannot move loses.
+//! struct Pile;
+//!
+//! impl StateGame for Pile {
+//!     type Position = u8;
+//!     fn starts(&self) -> Vec<u8> {
+//!         vec![7]
+//!     }
+//!     fn for_each_move<F: FnMut(u8)>(&self, p: &u8, mut f: F) {
+//!         (1..=2).filter(|&k| k <= *p).for_each(|k| f(p - k));
+//!     }
+//! }
+//!
+//! let s = solve_states(Pile).unwrap();
+//! assert_eq!(s.value(&7).unwrap(), Value::new(Outcome::Win, Some(5)));
+//! assert_eq!(s.best_move(&7).unwrap(), Some(6)); // leave a multiple of 3
+//! assert_eq!(s.value(&6).unwrap().outcome, Outcome::Lose);
+//! ```
+//!
+//! # One ladder, from rules to speed
+//! Every game climbs the same ladder. Each rung is something more the game
+//! gives, and unlocks a faster, leaner path to the same answers; nothing
+//! below it changes.
+//!
+//! | rung | the game gives | what it gets | example |
+//! |---|---|---|---|
+//! | 1. rules | [`StateGame`]: starts, moves, terminal values; optionally a canonical form, notation, move names, who moves | explored by hash and solved ([`Explorer`]); played, queried and served by name through the [`registry`] | [`explore`] |
+//! | 2. numbers | [`StateGame::encode`] and [`StateGame::decode`] | explored by number, about 21 bytes a position; saved and probed as a [database](db) | [`registry`] |
+//! | 3. dense numbers and un-moves | positions `0..n` and the moves into each: [`Game`] | the lean engine ([`solve_game`]): no exploring, about 3 bytes a position; the cluster | [`game`] |
+//! | 4. tiers | [`tier::TieredGame`]: tiers that moves leave only downward; each on the dense rung with [`tier::TieredGame::tier_numbers`] and [`tier::TieredGame::for_each_unmove`] | solved a tier at a time in the memory of the largest ([`tier::TierSolver`]), resumable | [`tier`] |
+//!
+//! A game registered in the [`registry`] (one line, [`registry::Entry`])
+//! reaches every tool of the command line: solve and save, query, play,
+//! analyze, verify, serve. The built-in games ([`games`]) are written the
+//! same way: tic-tac-toe and dots and boxes on the second rung, the cop and
+//! the thief, Teeko and Dōbutsu shōgi on the third, the chess endings on the
+//! fourth (their tiers explored), and Nine Men's Morris on the fourth with
+//! its tiers on the dense rung.
+//!
+//! # Graphs and engines
+//! Underneath, a game is a graph: positions are vertices `0..V`, moves are
+//! edges. [`GameGraph`] and [`Successors`] are the small traits every engine
+//! reads; [`Csr`] (built by [`CsrBuilder`]) is an explicit graph, read from
+//! a file by [`io`].
 //!
 //! ```
 //! use retrograde::{solve, Answers, Csr, Outcome, Rules};
@@ -22,19 +72,14 @@
 //! assert_eq!(s.line(4, 10).positions, vec![4, 3, 0, 1, 2]);
 //! ```
 //!
-//! The pieces:
 //! - [`Outcome`], [`Rules`] ([`NoMoveRule`] and terminal [`Labels`]): the model.
-//! - [`GameGraph`] and [`Successors`]: the small traits the solver reads a game
-//!   through; [`Csr`] is the explicit graph, built by [`CsrBuilder`].
-//! - [`solve()`] and its result [`Solution`]; [`solve::reference`] is the slow
-//!   yardstick from the definitions.
+//! - [`solve()`] and its result [`Solution`]; [`solve`](mod@solve) holds the
+//!   engines (sequential, parallel, lean) and [`solve::reference`], the slow
+//!   yardstick written from the definitions.
 //! - [`verify()`]: checks a solution against the game from local conditions,
 //!   without trusting any solver ([`Report`], [`Violation`], [`Condition`]).
-//! - [`game`]: games generated on the fly — the [`Game`] trait, the lean
-//!   [`solve_game`], [`materialise`](game::materialise) and the
-//!   [`check_game`](game::check_game) self-check; [`games`] holds the built-in
-//!   ones (the cop and the thief).
-//! - [`io`]: the text edge list, terminal labels and solution formats.
+//! - [`db`]: the database file; [`play`]: probing it, moves best first.
+//! - [`grundy`]: loopy nim values, for sums of games.
 #![deny(missing_docs)]
 
 // The tutorial's game is compiled into the library as its users write it.

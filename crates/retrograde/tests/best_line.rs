@@ -163,7 +163,7 @@ fn is_best(here: Value, after: Value) -> bool {
 
 /// The database of `sol`, keyed by canonical vertex, and a probe's view.
 fn database(game: &Shuffled, sol: &StateSolution<&Shuffled>) -> (tempfile::TempDir, Database) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let path = dir.path().join("shuffled.db");
     let explored = sol.explored();
     db::Writer::new(game.meta())
@@ -257,7 +257,7 @@ proptest! {
             }
             offsets.push(targets.len() as u64);
         }
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let path = dir.path().join("graph.db");
         db::Writer::new(Meta::new("graph"))
             .write(&path, &Source {

@@ -28,7 +28,7 @@ fn write(
     moves: Option<(&[u64], &[u32])>,
     compression: Compression,
 ) -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let path = dir.path().join("game.db");
     let source = Source {
         records: values.len() as u64,
@@ -291,7 +291,7 @@ fn a_damaged_header_or_another_file_is_refused() {
 
 #[test]
 fn unsorted_keys_are_refused_by_the_writer() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let keys = [1u64, 5, 5];
     let source = Source {
         records: 3,
@@ -448,7 +448,7 @@ fn an_empty_game_is_a_database_every_reader_takes() {
 
 #[test]
 fn a_staged_database_appears_only_when_its_outputs_are_committed() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let values = [Some(Value::new(Outcome::Lose, Some(0)))];
     let source = Source {
         records: 1,

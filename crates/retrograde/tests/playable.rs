@@ -179,7 +179,7 @@ fn a_database_answers_every_position_as_the_solve_does() {
     let game = Dobutsu::from_start(start, true, Capture::Played, &retrograde::NoProgress).unwrap();
     let sol = retrograde::solve_game(&game, &retrograde::Rules::normal()).unwrap();
     let keys = game.keys();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let path = dir.path().join("d.db");
     let setup = game.setup(start, sente);
     db::Writer::new(setup.meta())
@@ -227,7 +227,7 @@ fn a_graph_saved_with_names_and_a_start_is_read_and_shown_by_name() {
     let sol = retrograde::solve(&g, &rules).unwrap();
     let names = Names::from_list(["home", "away (far)", "pit"]).unwrap();
     let (offsets, targets) = db::graph_moves(&g, &rules);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let path = dir.path().join("named.db");
     db::Writer::new(Meta::new("graph").param("start", 0).param("name", "a walk"))
         .write(
@@ -288,7 +288,7 @@ fn a_database_written_without_names_keeps_the_header_it_had() {
     // a graph's database is byte for byte what it was before names.
     let g = retrograde::Csr::from_edges(2, &[(0, 1)]);
     let sol = retrograde::solve(&g, &retrograde::Rules::normal()).unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let path = dir.path().join("plain.db");
     db::Writer::new(Meta::new("graph"))
         .write(&path, &db::dense(&sol))

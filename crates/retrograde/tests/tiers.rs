@@ -218,7 +218,7 @@ proptest! {
     #[test]
     fn tier_by_tier_agrees_with_whole(g in tiered()) {
         let whole = Explorer::new().solve(&g).unwrap();
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         TierSolver::new(dir.path()).solve(&g, &roots(&g)).unwrap();
         let tiers = TierDirectory::open(dir.path()).unwrap();
         for p in g.all() {
@@ -240,7 +240,7 @@ proptest! {
             prop_assert!(check.is_ok(), "{:?}", check);
         }
         let root = dense.sizes.len() as u32 - 1;
-        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (a, b) = (retrograde::io::scratch_dir().unwrap(), retrograde::io::scratch_dir().unwrap());
         TierSolver::new(a.path()).solve(&dense, &roots(&dense)).unwrap();
         TierSolver::new(b.path()).solve(&explored, &roots(&explored)).unwrap();
         let (_, d) = TierSolver::new(a.path()).solve_root(&dense, &root).unwrap();
@@ -272,11 +272,11 @@ proptest! {
         listed in any::<bool>(),
         at_once in 1usize..4,
     ) {
-        let whole_dir = tempfile::tempdir().unwrap();
+        let whole_dir = retrograde::io::scratch_dir().unwrap();
         TierSolver::new(whole_dir.path()).solve(&g, &roots(&g)).unwrap();
         let expected = files(whole_dir.path());
 
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         TierSolver::new(dir.path()).concurrent(at_once).solve(&g, &roots(&g)).unwrap();
         prop_assert_eq!(files(dir.path()), expected.clone());
         let manifest = retrograde::tier::Manifest::read(dir.path()).unwrap().unwrap();
@@ -316,7 +316,7 @@ fn chain() -> Tiered {
 fn a_move_to_an_undeclared_tier_is_refused_naming_both() {
     let mut g = chain();
     g.moves[4] = vec![0];
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let e = TierSolver::new(dir.path()).solve(&g, &[2]).unwrap_err();
     assert!(matches!(e, TierError::Undeclared { .. }), "{e}");
     assert_eq!(
@@ -329,7 +329,7 @@ fn a_move_to_an_undeclared_tier_is_refused_naming_both() {
 fn a_cycle_of_tiers_is_refused_naming_them() {
     let mut g = chain();
     g.children[0] = vec![2];
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let e = TierSolver::new(dir.path()).solve(&g, &[2]).unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -340,7 +340,7 @@ fn a_cycle_of_tiers_is_refused_naming_them() {
 #[test]
 fn a_damaged_tier_is_solved_again_and_a_foreign_directory_refused() {
     let g = chain();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     TierSolver::new(dir.path()).solve(&g, &[2]).unwrap();
     let expected = files(dir.path());
     // One byte of t1's records flipped.
@@ -372,7 +372,7 @@ fn a_damaged_tier_is_solved_again_and_a_foreign_directory_refused() {
 #[test]
 fn values_come_through_the_tiers() {
     let g = chain();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let run = TierSolver::new(dir.path()).solve(&g, &[2]).unwrap();
     let names: Vec<&str> = run.tiers.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["t0", "t1", "t2"]);
@@ -460,7 +460,7 @@ fn shared(
             .map(|process| {
                 let table = &table;
                 s.spawn(move || {
-                    let dir = tempfile::tempdir().unwrap();
+                    let dir = retrograde::io::scratch_dir().unwrap();
                     let seat = Seat { table, process };
                     let (run, solution) = TierSolver::new(dir.path())
                         .solve_shared(g, &root, &seat)
@@ -490,7 +490,7 @@ proptest! {
         processes in 1usize..=3,
     ) {
         let root = g.sizes.len() as u32 - 1;
-        let alone = tempfile::tempdir().unwrap();
+        let alone = retrograde::io::scratch_dir().unwrap();
         let (_, solution) = TierSolver::new(alone.path()).solve_root(&g, &root).unwrap();
         let expected = files(alone.path());
         let values: Vec<_> = g
@@ -525,7 +525,7 @@ proptest! {
 #[test]
 fn a_directory_is_written_by_one_run_at_a_time() {
     let g = chain();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     let first = TierSolver::new(dir.path());
     first.solve(&g, &[1]).unwrap();
     let e = TierSolver::new(dir.path()).solve(&g, &[2]).unwrap_err();
@@ -544,7 +544,7 @@ fn a_directory_is_written_by_one_run_at_a_time() {
 #[test]
 fn a_stopped_runs_temporary_files_are_cleared_by_the_next() {
     let g = chain();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     TierSolver::new(dir.path()).solve(&g, &[1]).unwrap();
     let left = dir.path().join(".t2.db.Ab3xYz.tmp");
     std::fs::write(&left, b"half a tier").unwrap();
@@ -559,7 +559,7 @@ fn a_stopped_runs_temporary_files_are_cleared_by_the_next() {
 fn a_complete_root_is_taken_as_it_is() {
     for dense in [false, true] {
         let g = Tiered { dense, ..chain() };
-        let dir = tempfile::tempdir().unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
         let (_, first) = TierSolver::new(dir.path()).solve_root(&g, &2).unwrap();
         let before = files(dir.path());
         let modified = std::fs::metadata(dir.path().join("t2.db"))
@@ -588,7 +588,7 @@ fn a_complete_root_is_taken_as_it_is() {
 #[test]
 fn a_manifest_naming_a_file_elsewhere_is_refused() {
     let g = chain();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     TierSolver::new(dir.path()).solve(&g, &[2]).unwrap();
     let mut m = retrograde::tier::Manifest::read(dir.path())
         .unwrap()
@@ -608,7 +608,7 @@ fn a_manifest_naming_a_file_elsewhere_is_refused() {
 #[test]
 fn a_sibling_that_is_not_what_the_manifest_lists_is_refused() {
     let g = chain();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = retrograde::io::scratch_dir().unwrap();
     TierSolver::new(dir.path()).solve(&g, &[2]).unwrap();
     std::fs::copy(dir.path().join("t0.db"), dir.path().join("t1.db")).unwrap();
     let tiers = TierDirectory::open(dir.path()).unwrap();

@@ -1,4 +1,5 @@
-//! Built-in games, each written against the [`Game`](crate::Game) trait.
+//! Built-in games, each written as a user's game is, on the rung of the
+//! [ladder](crate#one-ladder-from-rules-to-speed) its size needs.
 //!
 //! - [`dobutsu`]: Dōbutsu shōgi, the 3 × 4 shogi for children, from its start.
 //! - [`cop_thief`]: the cop and the thief on a rectangular board with walls and exits.

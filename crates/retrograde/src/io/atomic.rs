@@ -382,7 +382,7 @@ mod tests {
 
     #[test]
     fn failed_write_leaves_nothing_behind() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::io::scratch_dir().unwrap();
         let target = dir.path().join("out.tsv");
         let r = write_atomically(&target, |w| {
             w.write_all(b"partial")?;
@@ -394,7 +394,7 @@ mod tests {
 
     #[test]
     fn successful_write_replaces_the_file() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::io::scratch_dir().unwrap();
         let target = dir.path().join("out.tsv");
         fs::write(&target, "old").unwrap();
         write_atomically(&target, |w| w.write_all(b"new")).unwrap();
@@ -404,7 +404,7 @@ mod tests {
 
     #[test]
     fn nothing_stays_registered_after_a_write() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::io::scratch_dir().unwrap();
         let target = dir.path().join("out.tsv");
         write_atomically(&target, |w| {
             // Other tests may be writing too: look for this one's file.
@@ -419,7 +419,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_symlink_is_followed_and_kept() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::io::scratch_dir().unwrap();
         let real = dir.path().join("real.tsv");
         let link = dir.path().join("link.tsv");
         fs::write(&real, "old").unwrap();
@@ -450,7 +450,7 @@ mod tests {
 
     #[test]
     fn outputs_appear_together_at_the_commit_and_not_before() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::io::scratch_dir().unwrap();
         let (a, b) = (dir.path().join("a.tsv"), dir.path().join("b.tsv"));
         fs::write(&a, "old").unwrap();
         let mut outputs = Outputs::new();
@@ -476,7 +476,7 @@ mod tests {
 
     #[test]
     fn an_output_that_cannot_be_written_is_refused_before_any_work() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::io::scratch_dir().unwrap();
         check_output(&dir.path().join("new.tsv")).unwrap();
         check_output(Path::new("-")).unwrap();
         let missing = dir.path().join("no/such/dir/out.tsv");
@@ -493,7 +493,7 @@ mod tests {
 
     #[test]
     fn missing_directory_is_an_error() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::io::scratch_dir().unwrap();
         let target = dir.path().join("no/such/dir/out.tsv");
         assert!(write_atomically(&target, |w| w.write_all(b"x")).is_err());
     }

@@ -685,7 +685,7 @@ mod tests {
     #[test]
     fn a_file_changed_after_it_was_read_does_not_change_the_graph() {
         let g = sample();
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::io::scratch_dir().unwrap();
         let path = dir.path().join("g.bin");
         std::fs::write(&path, bytes(&g)).unwrap();
         let input = Input::open(&path).unwrap();
@@ -708,7 +708,7 @@ mod tests {
     /// mapping, which ends the process with SIGBUS.
     #[test]
     fn a_file_truncated_after_it_was_opened_is_an_error_not_a_crash() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::io::scratch_dir().unwrap();
         let path = dir.path().join("g.bin");
         std::fs::write(&path, bytes(&sample())).unwrap();
         let input = Input::open(&path).unwrap();
@@ -726,7 +726,7 @@ mod tests {
     fn round_trips_in_memory_and_through_a_file() {
         let g = sample();
         assert_eq!(read_bytes(bytes(&g)).unwrap(), g);
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::io::scratch_dir().unwrap();
         let path = dir.path().join("g.bin");
         write(&path, &g).unwrap();
         let mapped = read(&Input::open(&path).unwrap()).unwrap();

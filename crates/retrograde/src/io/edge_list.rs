@@ -511,7 +511,7 @@ mod tests {
 
     #[test]
     fn writing_a_bad_source_fails_with_its_error_and_leaves_no_file() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::io::scratch_dir().unwrap();
         let out = dir.path().join("out.txt");
         let bad = EdgeList::new(b"0 1\n1 x\n2 3\n", Path::new("g.txt"), None);
         let e = super::super::write_atomically(&out, |w| write(w, &bad, "")).unwrap_err();

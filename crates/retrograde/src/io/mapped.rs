@@ -217,7 +217,7 @@ mod tests {
 
     #[test]
     fn a_map_is_named_by_its_addresses_while_it_lives() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::io::scratch_dir().unwrap();
         let path = dir.path().join("named.bin");
         std::fs::write(&path, [7u8; 10_000]).unwrap();
         let m = Mapped::new(File::open(&path).unwrap(), &path).unwrap();
@@ -232,7 +232,7 @@ mod tests {
 
     #[test]
     fn a_file_rewritten_in_place_is_seen_as_changed() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::io::scratch_dir().unwrap();
         let path = dir.path().join("rewritten.bin");
         std::fs::write(&path, [1u8; 4096]).unwrap();
         let m = Mapped::new(File::open(&path).unwrap(), &path).unwrap();

@@ -12,6 +12,7 @@ pub mod names;
 pub mod owners;
 pub mod paths;
 pub mod pgsolver;
+mod scratch;
 pub mod solution;
 mod text;
 
@@ -21,3 +22,5 @@ pub use atomic::{
 };
 pub use input::Input;
 pub use mapped::{MAPPED_PATH_BYTES, changed_while_mapped, mapped_path_at};
+#[doc(hidden)]
+pub use scratch::scratch_dir;

@@ -766,7 +766,7 @@ pub trait Solvable: Playable + Send {
     }
 
     /// Whether a solution can be saved: the game numbers its positions
-    /// ([`StateGame::encode`](crate::StateGame::encode)), the number being
+    /// ([`StateGame::encode`]), the number being
     /// the key its database keeps a record under. `true` by default.
     fn numbered(&self) -> bool {
         true

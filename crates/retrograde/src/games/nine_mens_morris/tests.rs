@@ -247,7 +247,7 @@ fn without_symmetries_a_tier_holds_both_sides_to_move() {
 #[test]
 fn the_three_against_three_tier_matches_gassers_longest_loss() {
     let g = game(true);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::io::scratch_dir().unwrap();
     let run = TierSolver::new(dir.path())
         .solve(&g, &[Tier::from_name("3-3").unwrap()])
         .unwrap();
@@ -263,7 +263,7 @@ fn the_game_of_three_stones_each_solves_the_same_whole_and_tier_by_tier() {
     let root = Tier::from_name("0.3-0.3").unwrap();
     let g = Morris::new(root, true);
     let whole = solve_states(g.clone()).unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::io::scratch_dir().unwrap();
     let run = TierSolver::new(dir.path()).solve(&g, &[root]).unwrap();
     assert_eq!(run.tiers.len(), 7);
     let tiers = TierDirectory::open(dir.path()).unwrap();
@@ -358,7 +358,10 @@ fn the_dense_rung_solves_every_tier_as_exploring_does() {
     let root = Tier::from_name("0.3-0.3").unwrap();
     let roots = [root, Tier::from_name("4-3").unwrap()];
     let g = Morris::new(root, true);
-    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (a, b) = (
+        crate::io::scratch_dir().unwrap(),
+        crate::io::scratch_dir().unwrap(),
+    );
     let dense = TierSolver::new(a.path()).solve(&g, &roots).unwrap();
     let explored = TierSolver::new(b.path())
         .solve(&Explored(g.clone()), &roots)
