@@ -78,14 +78,6 @@ fn outcome_name(o: Outcome) -> &'static str {
     }
 }
 
-/// The machine's memory, where it can be read (`/proc/meminfo`).
-fn physical_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib.saturating_mul(1024))
-}
-
 /// What a solve needs besides the graph: the solver's state a position
 /// (the larger of the two engines'), and the forward adjacency `moves()`
 /// builds, a move.
@@ -564,7 +556,8 @@ fn solve_edges(
     let min = rules.labels.max_vertex().map_or(0, |v| v as usize + 1);
     let builder = |vertices: Option<usize>| {
         let mut b = CsrBuilder::new().min_vertices(min);
-        if let Some(limit) = physical_memory() {
+        let limit = retrograde::memory::machine_limit();
+        if limit < u64::MAX {
             // Counted before anything big is allocated: a graph naming
             // position 4294967294 is refused, not an abort.
             b = b

@@ -6,18 +6,7 @@ use std::time::Instant;
 use anyhow::Result;
 use indicatif::HumanBytes;
 
-/// The machine's physical memory in bytes, if it can be read.
-pub fn physical_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib.saturating_mul(1024))
-}
-
-/// The process's peak resident memory in bytes, if it can be read.
-pub fn peak_memory() -> Option<u64> {
-    status_bytes("VmHWM:")
-}
+pub use retrograde::memory::{address_space_limit, machine_limit, memory_limit, peak_memory};
 
 /// Parses a memory size such as `512M`, `8G`, `1.5GiB` or a plain byte count.
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
@@ -46,55 +35,6 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         ));
     }
     Ok(bytes as u64)
-}
-
-/// The memory a run may use: `--max-memory`, else the machine's memory;
-/// never more than the address space the process may still map, since
-/// past it an allocation fails and the process aborts.
-pub fn memory_limit(max_memory: Option<u64>) -> u64 {
-    match max_memory {
-        Some(m) => m.min(address_space_left().unwrap_or(u64::MAX)),
-        None => machine_limit(),
-    }
-}
-
-/// The memory this process may use without being given a limit: the least
-/// of the machine's memory, the address space left under its limit
-/// (`ulimit -v`, `prlimit --as`) and the cgroup's `memory.max` (a
-/// container's or `systemd-run`'s limit), whichever of them are set.
-pub fn machine_limit() -> u64 {
-    [physical_memory(), address_space_left(), cgroup_limit()]
-        .into_iter()
-        .flatten()
-        .min()
-        .unwrap_or(u64::MAX)
-}
-
-/// Address space kept free under an address-space limit, beyond what the
-/// estimates count: the small allocations of the run and the buffers of
-/// its reads and writes. (The allocator's arenas exist by the time it is
-/// measured: `main` has every worker thread allocate once at start-up.)
-const ALLOCATOR_RESERVE: u64 = 16 << 20;
-
-/// The address space this process may still map under its limit, if one
-/// is set: the limit less what is mapped now (the program, its libraries,
-/// the threads' stacks) and the allocator's reserve.
-pub fn address_space_left() -> Option<u64> {
-    let limit = address_space_limit()?;
-    let mapped = status_bytes("VmSize:").unwrap_or(0);
-    Some(
-        limit
-            .saturating_sub(mapped)
-            .saturating_sub(ALLOCATOR_RESERVE),
-    )
-}
-
-/// A size line of `/proc/self/status` (`VmSize:`, `VmHWM:`), in bytes.
-fn status_bytes(key: &str) -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = text.lines().find(|l| l.starts_with(key))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib.saturating_mul(1024))
 }
 
 /// `text` as a terminal shows it safely: control characters (an escape
@@ -153,35 +93,6 @@ pub fn check_memory(what: &str, needed: u64, limit: u64) -> Result<(), OverMemor
         });
     }
     Ok(())
-}
-
-/// The soft address-space limit of this process, if set (from
-/// `/proc/self/limits`: no C library call needed).
-pub fn address_space_limit() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
-    let line = text.lines().find(|l| l.starts_with("Max address space"))?;
-    line.split_whitespace().nth(3)?.parse().ok()
-}
-
-/// The memory limit of this process's cgroup (version 2), if set.
-fn cgroup_limit() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/cgroup").ok()?;
-    let rel = text.lines().find_map(|l| l.strip_prefix("0::"))?;
-    let mut dir = std::path::PathBuf::from("/sys/fs/cgroup");
-    dir.push(rel.trim_start_matches('/'));
-    // The tightest limit on the way up to the root.
-    let mut least: Option<u64> = None;
-    loop {
-        if let Ok(v) = std::fs::read_to_string(dir.join("memory.max"))
-            && let Ok(b) = v.trim().parse::<u64>()
-        {
-            least = Some(least.map_or(b, |l| l.min(b)));
-        }
-        if !dir.pop() || dir.as_os_str() == "/sys/fs" {
-            break;
-        }
-    }
-    least
 }
 
 /// Parses a positive number of seconds, up to a year.

@@ -262,7 +262,7 @@ fn start_threads(asked: Option<usize>) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot start {n} threads: {e}"))?;
     // Each worker allocates once now, so that the allocator's arenas (64
     // MiB of address space each) are reserved before any memory limit is
-    // measured (`common::address_space_left`), not in the middle of a run.
+    // measured (`retrograde::memory::address_space_left`), not in the middle of a run.
     rayon::broadcast(|_| drop(std::hint::black_box(Box::new(0u64))));
     Ok(())
 }

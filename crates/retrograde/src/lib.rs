@@ -95,6 +95,7 @@ pub mod graph;
 pub mod grundy;
 pub mod io;
 pub mod kernel;
+pub mod memory;
 mod outcome;
 pub mod play;
 pub mod registry;
