@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, bail};
 use indicatif::HumanBytes;
 use retrograde::io::Input;
-use retrograde::{Answers, GameGraph, Rules};
+use retrograde::{Answers, Fingerprint, GameGraph, Rules};
 use retrograde_timely::{BinaryGraph, Config, Gathered, TextEdgeList};
 
 use crate::answers::OutputArgs;
@@ -197,12 +197,11 @@ pub fn engine_line(config: &Config, rounds: u32) -> String {
 /// A fingerprint of a game that is not a graph file: its kind, its
 /// parameters' text (a board file's content) and its rules.
 pub fn game_fingerprint(kind: &str, text: &[u8], rules: &Rules) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in kind.as_bytes().iter().chain([&0u8]).chain(text) {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    fingerprint(None, rules, h)
+    Fingerprint::new()
+        .text(kind)
+        .bytes(text)
+        .rules(rules)
+        .finish()
 }
 
 /// What a timely run is given.
@@ -254,15 +253,15 @@ pub fn run(run: &Run) -> Result<ExitCode> {
     let kept = owners.clone();
     let (input, binary) = open_graph(run, limit, &bars)?;
     // The owners are part of the game every process must agree on.
-    let graph_hash = owners
-        .iter()
-        .flatten()
-        .fold(graph_hash(&input, binary), |h, &o| {
-            (h ^ u64::from(o.index())).wrapping_mul(0x0100_0000_01b3)
-        });
+    let mut graph = Fingerprint::new().number(graph_hash(&input, binary));
+    for chunk in owners.as_deref().unwrap_or_default().chunks(1 << 16) {
+        let bytes: Vec<u8> = chunk.iter().map(|o| o.index()).collect();
+        graph = graph.bytes(&bytes);
+    }
+    let graph = graph.finish();
     let config = run
         .cluster
-        .config(threads, fingerprint(run.game.vertices, &rules, graph_hash))?
+        .config(threads, fingerprint(run.game.vertices, &rules, graph))?
         .memory_limit(limit);
     let read = started.elapsed();
 
@@ -479,25 +478,14 @@ fn print_summary(
 
 /// A fingerprint of everything that decides the answer, which the processes
 /// of a cluster must agree on: the version, the graph's content (its hash),
-/// the no-move rule, `--vertices` and every label (FNV-1a over them, the same
-/// on every machine and build).
+/// the no-move rule, `--vertices` and every label ([`Fingerprint`]: the
+/// same on every machine and build).
 fn fingerprint(vertices: Option<usize>, rules: &Rules, graph_hash: u64) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    eat(env!("CARGO_PKG_VERSION").as_bytes());
-    eat(&graph_hash.to_le_bytes());
-    eat(&[rules.no_move.outcome() as u8]);
-    eat(&vertices.map_or(u64::MAX, |v| v as u64).to_le_bytes());
-    for (v, o) in rules.labels.iter() {
-        eat(&v.to_le_bytes());
-        eat(&[o as u8]);
-    }
-    h
+    Fingerprint::new()
+        .number(graph_hash)
+        .number(vertices.map_or(u64::MAX, |v| v as u64))
+        .rules(rules)
+        .finish()
 }
 
 /// Installs a panic hook for timely's threads. A panic there means the run
