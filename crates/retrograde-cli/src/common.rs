@@ -74,8 +74,8 @@ impl std::fmt::Display for OverMemory {
             f,
             "{} would need about {} of memory, more than the {} allowed",
             self.what,
-            retrograde::human_bytes(self.needed),
-            retrograde::human_bytes(self.limit)
+            retrograde::memory::human_bytes(self.needed),
+            retrograde::memory::human_bytes(self.limit)
         )
     }
 }

@@ -148,8 +148,8 @@ struct Bytes(u64, u64);
 impl std::fmt::Display for Bytes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let (this, other) = (
-            retrograde::human_bytes(self.0),
-            retrograde::human_bytes(self.1),
+            retrograde::memory::human_bytes(self.0),
+            retrograde::memory::human_bytes(self.1),
         );
         if this == other && self.0 != self.1 {
             write!(f, "{} bytes", self.0)

@@ -5,6 +5,7 @@ use std::io;
 use std::path::PathBuf;
 
 use crate::io::paths::shown;
+use crate::memory::human_bytes;
 
 /// Where in an input a problem was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -353,27 +354,6 @@ impl Error {
         } else {
             otherwise()
         }
-    }
-}
-
-/// A byte count for people, as every message of the library writes it:
-/// `1.5 GiB`, `512 B`.
-///
-/// ```
-/// assert_eq!(retrograde::human_bytes(3 << 29), "1.5 GiB");
-/// ```
-pub fn human_bytes(b: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut x = b as f64;
-    let mut i = 0;
-    while x >= 1024.0 && i + 1 < UNITS.len() {
-        x /= 1024.0;
-        i += 1;
-    }
-    if i == 0 {
-        format!("{b} B")
-    } else {
-        format!("{x:.1} {}", UNITS[i])
     }
 }
 

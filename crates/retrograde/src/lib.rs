@@ -106,7 +106,7 @@ pub mod tier;
 pub mod verify;
 
 pub use alloc::{allocation_may_fail, fallibly};
-pub use error::{ArraysError, Error, Location, Naming, Result, SolveError, human_bytes};
+pub use error::{ArraysError, Error, Location, Naming, Result, SolveError};
 pub use explore::{Explorer, StateGame, StateSolution, solve_states};
 pub use fingerprint::Fingerprint;
 pub use game::{Game, solve_game};

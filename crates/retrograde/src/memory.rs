@@ -1,6 +1,7 @@
 //! How much memory this process may use: the machine's, the address space
 //! left under `ulimit -v`, a cgroup's `memory.max`; and how much it has
-//! used at most. Every engine takes a memory limit ([`Explorer::memory_limit`](crate::Explorer::memory_limit),
+//! used at most; a byte count written for people ([`human_bytes`]). Every
+//! engine takes a memory limit ([`Explorer::memory_limit`](crate::Explorer::memory_limit),
 //! [`CsrBuilder::memory_limit`](crate::CsrBuilder::memory_limit), …) and
 //! refuses before allocating past it; [`machine_limit`] is the limit to give
 //! them when the user gave none.
@@ -104,6 +105,27 @@ fn cgroup_limit() -> Option<u64> {
         }
     }
     least
+}
+
+/// A byte count for people, as every message of the library writes it:
+/// `1.5 GiB`, `512 B`.
+///
+/// ```
+/// assert_eq!(retrograde::memory::human_bytes(3 << 29), "1.5 GiB");
+/// ```
+pub fn human_bytes(b: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = b as f64;
+    let mut i = 0;
+    while x >= 1024.0 && i + 1 < UNITS.len() {
+        x /= 1024.0;
+        i += 1;
+    }
+    if i == 0 {
+        format!("{b} B")
+    } else {
+        format!("{x:.1} {}", UNITS[i])
+    }
 }
 
 #[cfg(test)]

@@ -144,8 +144,8 @@ pub enum DbError {
     #[error(
         "{}: reading the database into memory needs {}, more than the {} allowed",
         crate::io::paths::shown(path),
-        crate::error::human_bytes(*bytes),
-        crate::error::human_bytes(*limit)
+        crate::memory::human_bytes(*bytes),
+        crate::memory::human_bytes(*limit)
     )]
     TooLarge {
         /// The file.

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::error::human_bytes;
+use crate::memory::human_bytes;
 
 /// What stands on a cell of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
