@@ -354,7 +354,10 @@ fn main() {
         ("teeko", "dense") => {
             let game = retrograde::games::teeko::Teeko::new();
             let s = solve_game(&game, &Rules::normal()).expect("solve");
-            let start = s.value(game.start()).expect("a position").to_string();
+            let start = s
+                .value(game.start_number())
+                .expect("a position")
+                .to_string();
             (s.summary().positions, 0, start, 0.0)
         }
         ("teeko", _) => by_state(&teeko::TeekoState::new(), path),

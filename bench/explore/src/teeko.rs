@@ -376,7 +376,7 @@ mod tests {
         let n = t
             .number(board(p))
             .unwrap_or_else(|| panic!("not numbered by the built-in game: {}", g.notation(&p)));
-        assert_eq!(from_board(t.board(n)), p);
+        assert_eq!(from_board(t.board_at(n)), p);
         assert_eq!(
             StateGame::terminal(g, &p),
             Game::terminal(t, n),
@@ -515,7 +515,7 @@ mod tests {
             // The first numbers (the drop phase's first sections) and a
             // spread of the rest.
             let n = if i < 2_000 { i } else { rng.below(count) } as u32;
-            let p = from_board(t.board(n));
+            let p = from_board(t.board_at(n));
             assert_eq!(g.decode(p), Some(p));
             check_against_builtin(&g, &t, p);
         }

@@ -301,7 +301,7 @@ fn teeko(args: TeekoArgs, threads: Option<usize>) -> Result<ExitCode> {
         None
     };
     let start = sol
-        .value(game.start())
+        .value(game.start_number())
         .ok_or_else(|| anyhow::anyhow!("the start is no position"))?;
     let mut files = Outputs::new();
     let saved = args.out.save.stage(
@@ -364,7 +364,7 @@ fn teeko_timely(
             crate::cluster::game_fingerprint("teeko", b"", &rules),
         )?
         .memory_limit(limit);
-    let start = game.start();
+    let start = game.start_number();
     let solved = crate::cluster::solve_game(
         &config,
         retrograde::game::AsGraph(game),

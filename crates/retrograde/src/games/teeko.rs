@@ -26,7 +26,7 @@
 //! use retrograde::Game;
 //! let t = Teeko::new();
 //! assert_eq!(t.position_count(), 172_401_726);
-//! assert_eq!(t.show(t.start()).lines().count(), 6);
+//! assert_eq!(t.show(t.start_number()).lines().count(), 6);
 //! ```
 
 use std::fmt;
@@ -189,12 +189,12 @@ impl Teeko {
     }
 
     /// The empty board, X to move.
-    pub fn start(&self) -> u32 {
+    pub fn start_number(&self) -> u32 {
         0
     }
 
     /// The position numbered `p`.
-    pub fn board(&self, p: u32) -> Board {
+    pub fn board_at(&self, p: u32) -> Board {
         let s = self.offsets.partition_point(|&o| o <= p) - 1;
         let (a, b, x_to_move) = SECTIONS[s];
         let i = p - self.offsets[s];
@@ -232,7 +232,7 @@ impl Teeko {
     }
 
     /// The boards a move of `b` leads to.
-    fn moves(&self, b: Board, mut f: impl FnMut(Board)) {
+    fn for_each_board_move(&self, b: Board, mut f: impl FnMut(Board)) {
         if self.over(b) {
             return;
         }
@@ -339,7 +339,7 @@ impl Game for Teeko {
     }
 
     fn for_each_move<F: FnMut(u32)>(&self, p: u32, mut f: F) {
-        self.moves(self.board(p), |b| {
+        self.for_each_board_move(self.board_at(p), |b| {
             if let Some(q) = self.number(b) {
                 f(q)
             }
@@ -347,7 +347,7 @@ impl Game for Teeko {
     }
 
     fn for_each_unmove<F: FnMut(u32)>(&self, q: u32, mut f: F) {
-        self.unmoves(self.board(q), |b| {
+        self.unmoves(self.board_at(q), |b| {
             if let Some(p) = self.number(b) {
                 f(p)
             }
@@ -355,29 +355,29 @@ impl Game for Teeko {
     }
 
     fn terminal(&self, p: u32) -> Option<Outcome> {
-        self.over(self.board(p)).then_some(Outcome::Lose)
+        self.over(self.board_at(p)).then_some(Outcome::Lose)
     }
 
     /// One unnumbering for both.
     fn terminal_and_degree(&self, p: u32) -> (Option<Outcome>, u32) {
-        let b = self.board(p);
+        let b = self.board_at(p);
         if self.over(b) {
             return (Some(Outcome::Lose), 0);
         }
         let mut n = 0;
-        self.moves(b, |_| n += 1);
+        self.for_each_board_move(b, |_| n += 1);
         (None, n)
     }
 
     /// Counted without numbering the positions the moves lead to.
     fn out_degree(&self, p: u32) -> u32 {
         let mut n = 0;
-        self.moves(self.board(p), |_| n += 1);
+        self.for_each_board_move(self.board_at(p), |_| n += 1);
         n
     }
 
     fn show(&self, p: u32) -> String {
-        let b = self.board(p);
+        let b = self.board_at(p);
         let mut s = String::new();
         for r in 0..5 {
             for c in 0..5 {
@@ -462,7 +462,7 @@ impl crate::play::Playable for Teeko {
     }
 
     fn start(&self) -> Option<u64> {
-        Some(u64::from(Teeko::start(self)))
+        Some(u64::from(self.start_number()))
     }
 
     fn parse(&self, text: &str) -> Result<u64, crate::play::NotationError> {
@@ -502,7 +502,7 @@ impl crate::play::Playable for Teeko {
         let Some(b) = u32::try_from(p)
             .ok()
             .filter(|&p| p < self.offsets[10])
-            .map(|p| self.board(p))
+            .map(|p| self.board_at(p))
         else {
             return format!("no position ({p})");
         };
@@ -544,7 +544,7 @@ impl crate::play::Playable for Teeko {
 
     fn to_move(&self, p: u64) -> String {
         match u32::try_from(p).ok().filter(|&p| p < self.offsets[10]) {
-            Some(p) if self.board(p).x_to_move => "X".into(),
+            Some(p) if self.board_at(p).x_to_move => "X".into(),
             Some(_) => "O".into(),
             None => "nobody".into(),
         }
@@ -554,13 +554,13 @@ impl crate::play::Playable for Teeko {
         let Some(p) = u32::try_from(p).ok().filter(|&p| p < self.offsets[10]) else {
             return Vec::new();
         };
-        let b = self.board(p);
+        let b = self.board_at(p);
         if self.over(b) {
             return Vec::new();
         }
         let mine = if b.x_to_move { b.x } else { b.o };
         let mut out = Vec::new();
-        self.moves(b, |after| {
+        self.for_each_board_move(b, |after| {
             let now = if b.x_to_move { after.x } else { after.o };
             let (added, removed) = (now & !mine, mine & !now);
             let name = if removed == 0 {
@@ -589,7 +589,7 @@ impl crate::registry::Solvable for Teeko {
         &self,
         how: &crate::registry::How<'_>,
     ) -> Result<Box<dyn crate::registry::GameSolution + '_>, crate::registry::RunError> {
-        let start = Some(Teeko::start(self));
+        let start = Some(self.start_number());
         Ok(Box::new(crate::registry::solve_dense(
             self,
             &Rules::normal(),
@@ -627,10 +627,10 @@ mod tests {
     fn numbers_and_boards_are_inverse() {
         let t = Teeko::new();
         for p in sample_positions(t.position_count(), 20_000, 3) {
-            assert_eq!(t.number(t.board(p)), Some(p), "{}", t.show(p));
+            assert_eq!(t.number(t.board_at(p)), Some(p), "{}", t.show(p));
         }
         assert_eq!(
-            t.board(t.start()),
+            t.board_at(t.start_number()),
             Board {
                 x: 0,
                 o: 0,
@@ -687,7 +687,7 @@ mod tests {
         }
         assert_eq!(
             t.parse(&format!("{empty} X")).ok(),
-            Some(u64::from(t.start()))
+            Some(u64::from(t.start_number()))
         );
     }
 
@@ -712,7 +712,7 @@ mod tests {
         };
         assert_eq!(t.terminal(t.number(b).unwrap()), Some(Outcome::Lose));
         // Drops: 25 first moves; in the movement phase, steps to empty neighbours.
-        assert_eq!(t.out_degree(t.start()), 25);
+        assert_eq!(t.out_degree(t.start_number()), 25);
         let b = Board {
             x: 1 | 1 << 4 | 1 << 20 | 1 << 24,
             o: 1 << 12 | 1 << 2 | 1 << 10 | 1 << 14,
