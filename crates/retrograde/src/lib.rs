@@ -37,9 +37,9 @@
 //!
 //! | rung | the game gives | what it gets | example |
 //! |---|---|---|---|
-//! | 1. rules | [`StateGame`]: starts, moves, terminal values; optionally a canonical form, notation, move names, who moves | explored by hash and solved ([`Explorer`]); played, queried and served by name through the [`registry`] | [`explore`] |
-//! | 2. numbers | [`StateGame::encode`] and [`StateGame::decode`] | explored by number, about 21 bytes a position; saved and probed as a [database](db) | [`registry`] |
-//! | 3. dense numbers and un-moves | positions `0..n` and the moves into each: [`Game`] | the lean engine ([`solve_game`]): no exploring, about 3 bytes a position; the cluster | [`game`] |
+//! | 1. rules | [`StateGame`]: starts, moves, terminal values; optionally a canonical form, notation, move names, who moves | explored by hash and solved ([`Explorer`]); solved by `retrograde game` through the [`registry`], not saved | [`explore`] |
+//! | 2. numbers | [`StateGame::encode`] and [`StateGame::decode`] | explored by number, about 21 bytes a position; saved as a [database](db), then queried, played and served by name | [`registry`] |
+//! | 3. dense numbers and un-moves | positions `0..n` and the moves into each: [`Game`] | the lean engine ([`solve_game`]): no exploring, about 3 bytes a position; the timely engine across processes (the `retrograde-timely` crate) | [`game`] |
 //! | 4. tiers | [`tier::TieredGame`]: tiers that moves leave only downward; each on the dense rung with [`tier::TieredGame::tier_numbers`] and [`tier::TieredGame::for_each_unmove`] | solved a tier at a time in the memory of the largest ([`tier::TierSolver`]), resumable | [`tier`] |
 //!
 //! A game registered in the [`registry`] (one line, [`registry::Entry`])

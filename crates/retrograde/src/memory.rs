@@ -132,11 +132,12 @@ pub fn human_bytes(b: u64) -> String {
 mod tests {
     #[test]
     fn the_limit_is_never_more_than_the_machine_has() {
-        let machine = super::machine_limit();
+        // Under `ulimit -v` the address space left changes between calls
+        // (the process maps more as it runs): each is compared alone.
         if let Some(physical) = super::physical_memory() {
-            assert!(machine <= physical);
+            assert!(super::machine_limit() <= physical);
+            assert!(super::memory_limit(None) <= physical);
         }
         assert!(super::memory_limit(Some(1000)) <= 1000);
-        assert_eq!(super::memory_limit(None), machine);
     }
 }

@@ -45,10 +45,11 @@ fn in_memory_with_room(dir: &Path) -> bool {
     if unsafe { libc::statfs(path.as_ptr(), &mut s) } != 0 {
         return false;
     }
-    #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+    // The fields' types differ between targets: cast, not converted.
+    #[allow(clippy::unnecessary_cast)]
     let (kind, free) = (
         s.f_type as i64,
-        u64::from(s.f_bavail as u64).saturating_mul(s.f_bsize as u64),
+        (s.f_bavail as u64).saturating_mul(s.f_bsize as u64),
     );
     kind == TMPFS_MAGIC && free >= ROOM
 }
