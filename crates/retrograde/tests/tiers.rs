@@ -623,3 +623,114 @@ fn a_sibling_that_is_not_what_the_manifest_lists_is_refused() {
     let e = tiers.value(&g, &0).unwrap_err().to_string();
     assert!(e.contains("not what tiers.json lists for tier t0"), "{e}");
 }
+
+/// Two tiers of `lose + tie` positions: tier 0 holds a path of `lose`
+/// positions down to a loss and one of `tie` down to a tie, so that its
+/// records need more than 8 bits and take `lose + tie` different codes;
+/// each of tier 1's positions moves to one of tier 0's and to the next of
+/// its own tier. The dense rung (numbers and un-moves) throughout.
+struct Long {
+    lose: u32,
+    tie: u32,
+}
+
+impl Long {
+    fn n(&self) -> u32 {
+        self.lose + self.tie
+    }
+    /// Where the tie path ends, if there is one.
+    fn tie_end(&self) -> Option<u32> {
+        (self.tie > 0).then_some(self.lose)
+    }
+}
+
+impl StateGame for Long {
+    type Position = u32;
+    fn starts(&self) -> Vec<u32> {
+        (0..2 * self.n()).collect()
+    }
+    fn for_each_move<F: FnMut(u32)>(&self, p: &u32, mut f: F) {
+        let (n, p) = (self.n(), *p);
+        if p >= n {
+            f(p - n);
+            if p + 1 < 2 * n {
+                f(p + 1);
+            }
+        } else if p != 0 && Some(p) != self.tie_end() {
+            f(p - 1);
+        }
+    }
+    fn terminal(&self, p: &u32) -> Option<Outcome> {
+        match *p {
+            0 => Some(Outcome::Lose),
+            p if Some(p) == self.tie_end() => Some(Outcome::Tie),
+            _ => None,
+        }
+    }
+    fn encode(&self, p: &u32) -> Option<u64> {
+        Some(u64::from(*p))
+    }
+    fn decode(&self, code: u64) -> Option<u32> {
+        u32::try_from(code).ok().filter(|&p| p < 2 * self.n())
+    }
+}
+
+impl TieredGame for Long {
+    type Tier = u32;
+    fn tier(&self, p: &u32) -> u32 {
+        u32::from(*p >= self.n())
+    }
+    fn child_tiers(&self, t: &u32) -> Vec<u32> {
+        if *t == 1 { vec![0] } else { vec![] }
+    }
+    fn tier_positions(&self, t: &u32) -> Vec<u32> {
+        (t * self.n()..(t + 1) * self.n()).collect()
+    }
+    fn tier_name(&self, t: &u32) -> String {
+        format!("t{t}")
+    }
+    fn tier_numbers(&self, t: &u32) -> Option<std::ops::Range<u64>> {
+        Some(u64::from(t * self.n())..u64::from((t + 1) * self.n()))
+    }
+    fn for_each_unmove<F: FnMut(u32)>(&self, q: &u32, mut f: F) {
+        let (n, q) = (self.n(), *q);
+        if q > n {
+            f(q - 1);
+        } else if q + 1 < n && Some(q + 1) != self.tie_end() {
+            f(q + 1);
+        }
+    }
+}
+
+/// A child whose records take more than 8 bits is read a byte a record
+/// where it has at most 256 different ones, two bytes where it has more,
+/// and its records are read again for best moves after the solve gave
+/// them back: every position's value and every best move agree with the
+/// whole game's, in each case.
+#[test]
+fn children_of_wide_records_are_read_narrow_or_wide_and_again() {
+    for (lose, tie) in [(50, 20), (200, 0), (200, 100)] {
+        let g = Long { lose, tie };
+        for t in 0..2 {
+            let check = retrograde::tier::check_unmoves(&g, &t, 5).unwrap();
+            assert!(check.is_ok(), "{check:?}");
+        }
+        let whole = Explorer::new().solve(&g).unwrap();
+        let dir = retrograde::io::scratch_dir().unwrap();
+        let (_, root) = TierSolver::new(dir.path()).solve_root(&g, &1).unwrap();
+        let tiers = TierDirectory::open(dir.path()).unwrap();
+        for p in 0..2 * g.n() {
+            let expected = whole.value(&p).unwrap();
+            assert_eq!(
+                tiers.value(&g, &p).unwrap(),
+                expected,
+                "position {p} of {lose}, {tie}"
+            );
+            if p >= g.n() {
+                assert_eq!(root.value(&p), Some(expected), "position {p}");
+            }
+        }
+        use retrograde::registry::GameSolution;
+        assert!(root.verify(10).unwrap().is_ok(), "{lose}, {tie}");
+    }
+}

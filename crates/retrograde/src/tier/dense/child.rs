@@ -12,12 +12,24 @@ use crate::db::{BLOCK_RECORDS, Database};
 /// A child tier's database, its records read a block at a time as the
 /// tier's moves reach them, each block once, into one array of codes a
 /// record (allocated zeroed: the blocks never reached take no memory).
+///
+/// Codes of 9 to 16 bits are kept in one byte where the child has no more
+/// than 255 different ones (a byte indexes them): a long game's records
+/// need 10 bits, but its wins and losses keep to one parity of remoteness
+/// each, so its codes are few. Nine Men's Morris's largest tiers have
+/// children of a billion records each: this halves what they take.
 pub(super) struct ChildRecords<T> {
     pub(super) tier: T,
     pub(super) name: String,
     pub(super) db: Database,
     first: u64,
     codes: Codes,
+    /// The code each byte of [`Codes::Narrow`] stands for (the byte itself
+    /// for records of 8 bits or fewer).
+    table: Box<[u16; 256]>,
+    /// The byte that stands for each code where [`ChildRecords::table`] is
+    /// not the identity; empty where it is.
+    inverse: Vec<u8>,
     /// Each block: [`EMPTY`], [`FILLING`], [`READY`] or [`FAILED`].
     blocks: Vec<AtomicU8>,
 }
@@ -39,13 +51,33 @@ enum Codes {
 }
 
 impl<T> ChildRecords<T> {
-    pub(super) fn new(child: Child<T>) -> ChildRecords<T> {
+    /// The child's records, none read yet, but for codes of 9 to 16 bits:
+    /// their blocks are read once here to learn which codes occur.
+    ///
+    /// # Errors
+    /// A block of the child's database that cannot be read.
+    pub(super) fn new(child: Child<T>) -> Result<ChildRecords<T>, crate::db::DbError> {
         let h = child.db.header();
         let n = child.db.len() as usize;
+        let mut table = Box::new([0u16; 256]);
+        let mut inverse = Vec::new();
         let codes = match h.record_bits {
             _ if h.keys.is_some() => Codes::Asked,
-            0..=8 => Codes::Narrow(crate::shared::zeroed_u8(n)),
-            9..=16 => Codes::Medium(crate::shared::zeroed_u16(n)),
+            0..=8 => {
+                (0..256).for_each(|c| table[c] = c as u16);
+                Codes::Narrow(crate::shared::zeroed_u8(n))
+            }
+            9..=16 => match few_codes(&child.db)? {
+                Some(few) => {
+                    table[..few.len()].copy_from_slice(&few);
+                    inverse = vec![0u8; 1 << h.record_bits];
+                    for (byte, &code) in few.iter().enumerate() {
+                        inverse[usize::from(code)] = byte as u8;
+                    }
+                    Codes::Narrow(crate::shared::zeroed_u8(n))
+                }
+                None => Codes::Medium(crate::shared::zeroed_u16(n)),
+            },
             _ => Codes::Asked,
         };
         let blocks = match codes {
@@ -54,14 +86,29 @@ impl<T> ChildRecords<T> {
                 .map(|_| AtomicU8::new(EMPTY))
                 .collect(),
         };
-        ChildRecords {
+        Ok(ChildRecords {
             tier: child.tier,
             name: child.name,
             first: h.first_key,
             db: child.db,
             codes,
+            table,
+            inverse,
             blocks,
+        })
+    }
+
+    /// Forgets the records read so far, their memory given back (a fresh
+    /// zeroed array takes none until written): the next look at a record
+    /// reads its block again.
+    pub(super) fn release(&mut self) {
+        let n = self.db.len() as usize;
+        match &mut self.codes {
+            Codes::Narrow(c) => *c = crate::shared::zeroed_u8(n),
+            Codes::Medium(c) => *c = crate::shared::zeroed_u16(n),
+            Codes::Asked => {}
         }
+        self.blocks.iter_mut().for_each(|b| *b.get_mut() = EMPTY);
     }
 
     /// Whether the database keeps the numbers from its first on, and
@@ -105,7 +152,7 @@ impl<T> ChildRecords<T> {
             self.fill(b)?;
         }
         let code = match &self.codes {
-            Codes::Narrow(c) => u64::from(c[r as usize].load(Relaxed)),
+            Codes::Narrow(c) => u64::from(self.table[usize::from(c[r as usize].load(Relaxed))]),
             Codes::Medium(c) => u64::from(c[r as usize].load(Relaxed)),
             Codes::Asked => 0,
         };
@@ -128,9 +175,14 @@ impl<T> ChildRecords<T> {
                 let at = b * BLOCK_RECORDS as usize;
                 let n = (self.db.len() as usize - at).min(BLOCK_RECORDS as usize);
                 match &self.codes {
-                    Codes::Narrow(c) => {
-                        (0..n).for_each(|j| c[at + j].store(codes.get(j) as u8, Relaxed))
-                    }
+                    Codes::Narrow(c) => (0..n).for_each(|j| {
+                        let code = codes.get(j);
+                        let byte = match self.inverse.get(code as usize) {
+                            Some(&b) => b,
+                            None => code as u8,
+                        };
+                        c[at + j].store(byte, Relaxed)
+                    }),
                     Codes::Medium(c) => {
                         (0..n).for_each(|j| c[at + j].store(codes.get(j) as u16, Relaxed))
                     }
@@ -149,4 +201,34 @@ impl<T> ChildRecords<T> {
             },
         }
     }
+}
+
+/// The codes a database's records take, in order, if there are no more
+/// than 256; `None` if there are more. Reads every block once, on every
+/// core.
+fn few_codes(db: &Database) -> Result<Option<Vec<u16>>, crate::db::DbError> {
+    use rayon::prelude::*;
+    let bits = db.header().record_bits;
+    let blocks = db.len().div_ceil(BLOCK_RECORDS);
+    let seen = (0..blocks)
+        .into_par_iter()
+        .map(|b| {
+            let codes = db.block_codes(b)?;
+            let n = (db.len() - b * BLOCK_RECORDS).min(BLOCK_RECORDS) as usize;
+            let mut seen = vec![false; 1 << bits];
+            (0..n).for_each(|j| seen[codes.get(j) as usize] = true);
+            Ok::<_, crate::db::DbError>(seen)
+        })
+        .try_reduce(
+            || vec![false; 1 << bits],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(a, b)| *a |= b);
+                Ok(a)
+            },
+        )?;
+    let few: Vec<u16> = (0..seen.len())
+        .filter(|&c| seen[c])
+        .map(|c| c as u16)
+        .collect();
+    Ok((few.len() <= 256).then_some(few))
 }

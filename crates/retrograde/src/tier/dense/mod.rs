@@ -169,7 +169,8 @@ impl<'g, G: TieredGame> DenseTier<'g, G> {
     /// Tier `tier` of `game`, its numbers `numbers`, its children solved.
     ///
     /// # Errors
-    /// A tier of more numbers than `u32` ids allow.
+    /// A tier of more numbers than `u32` ids allow; a child's database
+    /// whose blocks cannot be read.
     pub(crate) fn new(
         game: &'g G,
         tier: G::Tier,
@@ -198,7 +199,11 @@ impl<'g, G: TieredGame> DenseTier<'g, G> {
             name,
             n: count as u32,
             numbers,
-            children: children.into_iter().map(ChildRecords::new).collect(),
+            children: children
+                .into_iter()
+                .map(ChildRecords::new)
+                .collect::<Result<_, _>>()
+                .map_err(TierError::Db)?,
             longest,
             owners: AtomicBool::new(false),
             failed: AtomicBool::new(false),
@@ -211,6 +216,12 @@ impl<'g, G: TieredGame> DenseTier<'g, G> {
     /// for answers read back or checked, which have no start.
     pub(crate) fn ask_owners(&self) {
         self.owners.store(true, Relaxed);
+    }
+
+    /// Gives back the memory of the children's records read so far: a
+    /// later move into a child reads its block again.
+    pub(crate) fn release_children(&mut self) {
+        self.children.iter_mut().for_each(ChildRecords::release);
     }
 
     /// The tier's name.

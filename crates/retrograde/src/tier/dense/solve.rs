@@ -63,10 +63,12 @@ struct Started {
 /// position decided once. Memory: 3 bytes a number (5 if some remoteness
 /// reaches 65535), 4 a position with a move into another tier while
 /// others are decided in the tier (none where no move stays in it), the
-/// blocks of the children's databases its moves reach, and the two largest
-/// levels.
+/// two largest levels, and while the moves are first generated the blocks
+/// of the children's databases they reach (a byte a record where a child
+/// has no more than 256 different records, else two), given back before
+/// the walk.
 pub(super) fn solve<G: TieredGame>(
-    view: &DenseTier<'_, G>,
+    view: &mut DenseTier<'_, G>,
     no_move: NoMoveRule,
     progress: &dyn Progress,
 ) -> Result<Values, TierError> {
@@ -95,6 +97,10 @@ pub(super) fn solve<G: TieredGame>(
     if let Some(fault) = view.take_fault() {
         return Err(fault);
     }
+    // The moves into other tiers are all valued: what was read of the
+    // children is not needed again until best moves are asked for.
+    view.release_children();
+    let view = &*view;
     if started.inside == 0 {
         // No move stays in the tier: every value follows from the other
         // tiers' at once.
@@ -392,10 +398,11 @@ pub(crate) struct DenseSolution<'g, G: TieredGame> {
 impl<'g, G: TieredGame> DenseSolution<'g, G> {
     /// Solves `view` under the game's rule for a position without moves.
     pub(crate) fn solve(
-        view: DenseTier<'g, G>,
+        mut view: DenseTier<'g, G>,
         progress: &dyn Progress,
     ) -> Result<DenseSolution<'g, G>, TierError> {
-        let values = solve(&view, view.game.no_move(), progress)?;
+        let no_move = view.game.no_move();
+        let values = solve(&mut view, no_move, progress)?;
         DenseSolution::of(view, values)
     }
 
