@@ -398,7 +398,7 @@ mod tests {
         assert_eq!(g.parse(&text).ok(), Some(p), "{text}");
         assert_eq!(
             text,
-            retrograde::play::Playable::notation(t, u64::from(n)),
+            retrograde::Game::notation(t, n),
             "the built-in game's notation"
         );
     }

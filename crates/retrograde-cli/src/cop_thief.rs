@@ -150,7 +150,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let sol = &*sol;
     let mut files = Outputs::new();
-    let meta = retrograde::play::Playable::meta(&game)
+    let meta = retrograde::db::Meta::new("cop-thief")
         .param("board", &text)
         .param("path", args.board.display());
     let saved = args

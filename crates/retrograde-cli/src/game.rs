@@ -307,7 +307,7 @@ fn teeko(args: TeekoArgs, threads: Option<usize>) -> Result<ExitCode> {
     let saved = args.out.save.stage(
         &mut files,
         &mut times,
-        retrograde::play::Playable::meta(&game),
+        retrograde::db::Meta::new("teeko"),
         &crate::db::dense(&sol),
         &bars,
     )?;

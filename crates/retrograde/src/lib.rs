@@ -39,7 +39,7 @@
 //! |---|---|---|---|
 //! | 1. rules | [`StateGame`]: starts, moves, terminal values; optionally a canonical form, notation, move names, who moves | explored by hash and solved ([`Explorer`]); solved by `retrograde game` through the [`registry`], not saved | [`explore`] |
 //! | 2. numbers | [`StateGame::encode`] and [`StateGame::decode`] | explored by number, about 21 bytes a position; saved as a [database](db), then queried, played and served by name | [`registry`] |
-//! | 3. dense numbers and un-moves | positions `0..n` and the moves into each: [`Game`] | the lean engine ([`solve_game`]): no exploring, about 3 bytes a position; the timely engine across processes (the `retrograde-timely` crate) | [`game`] |
+//! | 3. dense numbers and un-moves | positions `0..n` and the moves into each: [`Game`]; optionally a start, notation, move names, who moves, the same as on the first rung | the lean engine ([`solve_game`]): no exploring, about 3 bytes a position; every tool through [`registry::Numbered`] ([`registry::Entry::numbered_game`]); the timely engine across processes (the `retrograde-timely` crate) | [`game`] |
 //! | 4. tiers | [`tier::TieredGame`]: tiers that moves leave only downward; each on the dense rung with [`tier::TieredGame::tier_numbers`] and [`tier::TieredGame::for_each_unmove`] | solved a tier at a time in the memory of the largest ([`tier::TierSolver`]), resumable | [`tier`] |
 //!
 //! A game registered in the [`registry`] (one line, [`registry::Entry`])

@@ -9,6 +9,7 @@ use retrograde::games::cop_thief::{Board, CopThief};
 use retrograde::games::dobutsu::{Capture, Dobutsu, notation};
 use retrograde::games::teeko::Teeko;
 use retrograde::play::{Playable, Probe};
+use retrograde::registry::Numbered;
 use retrograde::{Answers, Explorer, Game, StateGame};
 
 fn sorted(mut v: Vec<u64>) -> Vec<u64> {
@@ -80,15 +81,16 @@ fn dobutsu_moves_by_name_reach_the_solver_s_positions() {
 
 #[test]
 fn teeko_and_cop_thief_moves_by_name_are_the_solver_s_moves() {
-    let teeko = Teeko::new();
-    let n = teeko.position_count() as u32;
+    let game = Teeko::new();
+    let teeko = Numbered::new(&game, Meta::new("teeko"));
+    let n = game.position_count() as u32;
     for p in (0..n).step_by(9973) {
         let code = u64::from(p);
         assert_eq!(teeko.parse(&teeko.notation(code)).unwrap(), code);
         let named = sorted(teeko.moves(code).iter().map(|(_, q)| *q).collect());
         let mut solver = Vec::new();
-        if teeko.terminal(p).is_none() {
-            teeko.for_each_move(p, |q| solver.push(u64::from(q)));
+        if game.terminal(p).is_none() {
+            game.for_each_move(p, |q| solver.push(u64::from(q)));
         }
         assert_eq!(named, sorted(solver), "{}", teeko.notation(code));
     }
@@ -98,10 +100,11 @@ fn teeko_and_cop_thief_moves_by_name_are_the_solver_s_moves() {
     ))
     .unwrap();
     let game = CopThief::new(Board::parse(&text, "museum.txt").unwrap()).unwrap();
+    let played = Numbered::new(&game, Meta::new("cop-thief"));
     for p in 0..game.position_count() as u32 {
         let code = u64::from(p);
-        assert_eq!(Playable::parse(&game, &game.notation(code)).unwrap(), code);
-        let named = sorted(game.moves(code).iter().map(|(_, q)| *q).collect());
+        assert_eq!(played.parse(&played.notation(code)).unwrap(), code);
+        let named = sorted(played.moves(code).iter().map(|(_, q)| *q).collect());
         let mut solver = Vec::new();
         game.for_each_move(p, |q| solver.push(u64::from(q)));
         assert_eq!(named, sorted(solver));
@@ -136,11 +139,11 @@ fn bad_notation_is_refused_with_the_game_s_kind_of_fault() {
         ("cop 2,1 thief 1,3 cop", PositionErrorKind::NotFree),
         ("cop 1,1 thief 1,4 cop", PositionErrorKind::NotFree),
     ] {
-        let e = Playable::parse(&game, text).unwrap_err();
+        let e = Game::parse(&game, text).unwrap_err();
         assert_eq!(e.kind::<PositionErrorKind>(), Some(&kind), "{e}");
         assert_eq!((e.game.as_str(), e.text.as_str()), ("cop-thief", text));
     }
-    assert!(Playable::parse(&game, "cop 1,1 thief 1,3 thief").is_ok());
+    assert!(Game::parse(&game, "cop 1,1 thief 1,3 thief").is_ok());
 
     // Dōbutsu: the notation's faults, and a board of another game's pieces.
     let (start, sente) = notation::parse("1lc/3/3/CL1 b -").unwrap();
@@ -334,4 +337,69 @@ fn a_game_without_numbers_says_it_cannot_be_saved_but_still_values_its_start() {
             (retrograde::Outcome::Win, Some(5))
         );
     }
+}
+
+/// A token on squares 0..30 moves one to three squares left; under the
+/// misère rule here (who cannot move wins), and every fourth square has a
+/// name of its own.
+struct Slide;
+
+impl Game for Slide {
+    fn position_count(&self) -> usize {
+        30
+    }
+    fn for_each_move<F: FnMut(u32)>(&self, p: u32, mut f: F) {
+        (1..=3).filter(|&k| k <= p).for_each(|k| f(p - k));
+    }
+    fn for_each_unmove<F: FnMut(u32)>(&self, p: u32, mut f: F) {
+        (1..=3).filter(|&k| p + k < 30).for_each(|k| f(p + k));
+    }
+    fn starts(&self) -> Vec<u32> {
+        vec![29]
+    }
+    fn notation(&self, p: u32) -> String {
+        format!("square {p}")
+    }
+    fn move_name(&self, p: u32, q: u32) -> String {
+        format!("{}", p - q)
+    }
+    fn no_move(&self) -> retrograde::NoMoveRule {
+        retrograde::NoMoveRule::Win
+    }
+}
+
+/// A user's numbered game reaches the tools in one registry line: its
+/// start, its notation (the default parser reads numbers), its move names,
+/// its rule for a position without moves, and every value as the lean
+/// solve gives it.
+#[test]
+fn a_user_s_numbered_game_is_registered_in_one_line_and_answers_as_its_solve() {
+    use retrograde::registry::{Entry, How, Registry};
+    let games =
+        Registry::builtin().with(Entry::numbered_game("slide", "Slide left.", |_| Ok(Slide)));
+    let game = games.open(&Meta::new("slide")).unwrap();
+    assert_eq!(game.start(), Some(29));
+    assert_eq!(game.notation(29), "square 29");
+    assert_eq!(game.parse("12").ok(), Some(12));
+    assert!(game.parse("30").is_err() && game.parse("square").is_err());
+    let names: Vec<String> = game.moves(29).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, ["1", "2", "3"]);
+    let rules = retrograde::Rules {
+        no_move: retrograde::NoMoveRule::Win,
+        ..retrograde::Rules::normal()
+    };
+    let expected = retrograde::game::solve_game(&Slide, &rules).unwrap();
+    let solution = game.solve(&How::default()).unwrap();
+    for p in 0..30 {
+        assert_eq!(solution.key(p), Some(u64::from(p)));
+        assert_eq!(solution.answers().value(p), expected.value(p), "square {p}");
+    }
+    // Misère: square 0 wins at once, so 1 to 3 lose; 29 = 4·7 + 1 is lost.
+    assert_eq!(
+        solution.start_value().map(|v| v.outcome),
+        Some(retrograde::Outcome::Lose)
+    );
+    let small = game.small_graph(100).unwrap().unwrap();
+    assert_eq!(small.labels[5], "square 5");
+    assert_eq!(small.rules.no_move, retrograde::NoMoveRule::Win);
 }

@@ -105,10 +105,71 @@ pub trait Game {
         None
     }
 
-    /// How to show position `p` to a person (in diagnostics and lines). The
-    /// default: its index.
+    /// How to show `p` to a person: a board, over several lines if need be
+    /// (diagnostics, lines, a terminal's game). The default: its notation.
     fn show(&self, p: u32) -> String {
+        self.notation(p)
+    }
+
+    /// The positions play starts from: the tools play and answer from the
+    /// start when there is one. The default: none (every position is as
+    /// good a start as any).
+    fn starts(&self) -> Vec<u32> {
+        Vec::new()
+    }
+
+    /// `p` as one line of text, the game's notation: what [`Game::parse`]
+    /// reads back, and what the tools show. The default: its number.
+    fn notation(&self, p: u32) -> String {
         p.to_string()
+    }
+
+    /// The position `text` writes in the game's notation, for the tools
+    /// that are asked about positions (`query`, `play`, the web explorer).
+    ///
+    /// # Errors
+    /// Text that is not a position. The default reads a position's number
+    /// (what the default [`Game::notation`] writes).
+    fn parse(&self, text: &str) -> std::result::Result<u32, crate::play::NotationError> {
+        text.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&p| (p as usize) < self.position_count() && self.is_position(p))
+            .ok_or_else(|| {
+                crate::play::NotationError::invalid(
+                    "this game",
+                    text,
+                    format!(
+                        "expected a position's number, below {}",
+                        self.position_count()
+                    ),
+                )
+            })
+    }
+
+    /// The name of the move from `p` to `q` (`e2-e4`, `c3`): what players
+    /// type to make it. The default: `q`'s notation.
+    fn move_name(&self, _p: u32, q: u32) -> String {
+        self.notation(q)
+    }
+
+    /// Who is to move at `p`, in the game's words (`white`, `X`). Values
+    /// are always for this player.
+    fn to_move(&self, _p: u32) -> String {
+        "the player to move".into()
+    }
+
+    /// The position that stands for `p` under the game's symmetries (a
+    /// board and its mirror image have the same value): the tools look up
+    /// its record. The default: `p` itself.
+    fn canonical(&self, p: u32) -> u32 {
+        p
+    }
+
+    /// What a position without moves (and not terminal) is worth for the
+    /// player to move: under the normal rule (the default) that player loses.
+    fn no_move(&self) -> crate::NoMoveRule {
+        crate::NoMoveRule::Lose
     }
 
     /// The number of moves of `p`. The default counts [`Game::for_each_move`];
@@ -172,6 +233,27 @@ impl<G: Game + ?Sized> Game for &G {
     }
     fn show(&self, p: u32) -> String {
         (**self).show(p)
+    }
+    fn starts(&self) -> Vec<u32> {
+        (**self).starts()
+    }
+    fn notation(&self, p: u32) -> String {
+        (**self).notation(p)
+    }
+    fn parse(&self, text: &str) -> std::result::Result<u32, crate::play::NotationError> {
+        (**self).parse(text)
+    }
+    fn move_name(&self, p: u32, q: u32) -> String {
+        (**self).move_name(p, q)
+    }
+    fn to_move(&self, p: u32) -> String {
+        (**self).to_move(p)
+    }
+    fn canonical(&self, p: u32) -> u32 {
+        (**self).canonical(p)
+    }
+    fn no_move(&self) -> crate::NoMoveRule {
+        (**self).no_move()
     }
 }
 

@@ -31,7 +31,7 @@
 
 use std::fmt;
 
-use crate::{Game, Outcome, Rules};
+use crate::{Game, Outcome};
 
 /// Cells on the board.
 const CELLS: usize = 25;
@@ -376,28 +376,105 @@ impl Game for Teeko {
         n
     }
 
+    /// The board, rank 5 at the top, files a to e.
     fn show(&self, p: u32) -> String {
+        let text = self.notation(p);
+        let Some((rows, _)) = text.split_once(' ') else {
+            return format!("{text}\n");
+        };
+        let mut out = String::new();
+        for (r, row) in rows.split('/').enumerate() {
+            out.push(char::from(b'5' - r as u8));
+            for c in row.chars() {
+                out.push(' ');
+                out.push(c.to_ascii_uppercase());
+            }
+            out.push('\n');
+        }
+        out.push_str("  a b c d e\n");
+        out
+    }
+
+    fn starts(&self) -> Vec<u32> {
+        vec![self.start_number()]
+    }
+
+    /// The five rows from the top (`x`, `o`, `.`), then who moves, as in
+    /// `...../..x../...../..o../..... x`.
+    fn notation(&self, p: u32) -> String {
         let b = self.board_at(p);
         let mut s = String::new();
         for r in 0..5 {
             for c in 0..5 {
                 let bit = 1 << (r * 5 + c);
                 s.push(if b.x & bit != 0 {
-                    'X'
+                    'x'
                 } else if b.o & bit != 0 {
-                    'O'
+                    'o'
                 } else {
                     '.'
                 });
             }
-            s.push('\n');
+            s.push(if r < 4 { '/' } else { ' ' });
         }
-        s.push_str(if b.x_to_move {
-            "X to move"
-        } else {
-            "O to move"
-        });
+        s.push(if b.x_to_move { 'x' } else { 'o' });
         s
+    }
+
+    fn parse(&self, text: &str) -> Result<u32, crate::play::NotationError> {
+        let err = |kind: TeekoErrorKind| crate::play::NotationError::invalid("teeko", text, kind);
+        let mut fields = text.split_whitespace();
+        let rows: Vec<&str> = fields.next().unwrap_or("").split('/').collect();
+        if rows.len() != 5 || rows.iter().any(|r| r.chars().count() != 5) {
+            return Err(err(TeekoErrorKind::Shape));
+        }
+        let (mut x, mut o) = (0u32, 0u32);
+        for (r, row) in rows.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                let bit = 1 << (r * 5 + c);
+                match ch.to_ascii_lowercase() {
+                    'x' => x |= bit,
+                    'o' => o |= bit,
+                    '.' => {}
+                    _ => return Err(err(TeekoErrorKind::Cell { found: ch })),
+                }
+            }
+        }
+        let x_to_move = match fields.next() {
+            Some(w) if w.eq_ignore_ascii_case("x") => true,
+            Some(w) if w.eq_ignore_ascii_case("o") => false,
+            Some(w) => return Err(err(TeekoErrorKind::Side { found: w.into() })),
+            None => return Err(err(TeekoErrorKind::NoSide)),
+        };
+        if let Some(w) = fields.next() {
+            return Err(err(TeekoErrorKind::Trailing { found: w.into() }));
+        }
+        self.number(Board { x, o, x_to_move })
+            .ok_or_else(|| err(TeekoErrorKind::Unreachable))
+    }
+
+    /// A drop by its cell (`c3`), a step by both (`c3-d4`).
+    fn move_name(&self, p: u32, q: u32) -> String {
+        let (b, after) = (self.board_at(p), self.board_at(q));
+        let (mine, now) = if b.x_to_move {
+            (b.x, after.x)
+        } else {
+            (b.o, after.o)
+        };
+        let (added, removed) = (now & !mine, mine & !now);
+        if removed == 0 {
+            cell_name(added.trailing_zeros())
+        } else {
+            format!(
+                "{}-{}",
+                cell_name(removed.trailing_zeros()),
+                cell_name(added.trailing_zeros())
+            )
+        }
+    }
+
+    fn to_move(&self, p: u32) -> String {
+        if self.board_at(p).x_to_move { "X" } else { "O" }.into()
     }
 }
 
@@ -452,169 +529,12 @@ impl fmt::Display for TeekoErrorKind {
 
 impl std::error::Error for TeekoErrorKind {}
 
-/// Teeko as people play it: a position is its number; the notation is the
-/// five rows from the top (`x`, `o`, `.`), then who moves, as in
-/// `...../..x../...../..o../..... x`; a drop is named by its cell (`c3`),
-/// a step by both (`c3-d4`).
-impl crate::play::Playable for Teeko {
-    fn meta(&self) -> crate::db::Meta {
-        crate::db::Meta::new("teeko")
-    }
-
-    fn start(&self) -> Option<u64> {
-        Some(u64::from(self.start_number()))
-    }
-
-    fn parse(&self, text: &str) -> Result<u64, crate::play::NotationError> {
-        let err = |kind: TeekoErrorKind| crate::play::NotationError::invalid("teeko", text, kind);
-        let mut fields = text.split_whitespace();
-        let rows: Vec<&str> = fields.next().unwrap_or("").split('/').collect();
-        if rows.len() != 5 || rows.iter().any(|r| r.chars().count() != 5) {
-            return Err(err(TeekoErrorKind::Shape));
-        }
-        let (mut x, mut o) = (0u32, 0u32);
-        for (r, row) in rows.iter().enumerate() {
-            for (c, ch) in row.chars().enumerate() {
-                let bit = 1 << (r * 5 + c);
-                match ch.to_ascii_lowercase() {
-                    'x' => x |= bit,
-                    'o' => o |= bit,
-                    '.' => {}
-                    _ => return Err(err(TeekoErrorKind::Cell { found: ch })),
-                }
-            }
-        }
-        let x_to_move = match fields.next() {
-            Some(w) if w.eq_ignore_ascii_case("x") => true,
-            Some(w) if w.eq_ignore_ascii_case("o") => false,
-            Some(w) => return Err(err(TeekoErrorKind::Side { found: w.into() })),
-            None => return Err(err(TeekoErrorKind::NoSide)),
-        };
-        if let Some(w) = fields.next() {
-            return Err(err(TeekoErrorKind::Trailing { found: w.into() }));
-        }
-        self.number(Board { x, o, x_to_move })
-            .map(u64::from)
-            .ok_or_else(|| err(TeekoErrorKind::Unreachable))
-    }
-
-    fn notation(&self, p: u64) -> String {
-        let Some(b) = u32::try_from(p)
-            .ok()
-            .filter(|&p| p < self.offsets[10])
-            .map(|p| self.board_at(p))
-        else {
-            return format!("no position ({p})");
-        };
-        let mut s = String::new();
-        for r in 0..5 {
-            for c in 0..5 {
-                let bit = 1 << (r * 5 + c);
-                s.push(if b.x & bit != 0 {
-                    'x'
-                } else if b.o & bit != 0 {
-                    'o'
-                } else {
-                    '.'
-                });
-            }
-            s.push(if r < 4 { '/' } else { ' ' });
-        }
-        s.push(if b.x_to_move { 'x' } else { 'o' });
-        s
-    }
-
-    fn board(&self, p: u64) -> String {
-        let text = self.notation(p);
-        let Some((rows, _)) = text.split_once(' ') else {
-            return format!("{text}\n");
-        };
-        let mut out = String::new();
-        for (r, row) in rows.split('/').enumerate() {
-            out.push(char::from(b'5' - r as u8));
-            for c in row.chars() {
-                out.push(' ');
-                out.push(c.to_ascii_uppercase());
-            }
-            out.push('\n');
-        }
-        out.push_str("  a b c d e\n");
-        out
-    }
-
-    fn to_move(&self, p: u64) -> String {
-        match u32::try_from(p).ok().filter(|&p| p < self.offsets[10]) {
-            Some(p) if self.board_at(p).x_to_move => "X".into(),
-            Some(_) => "O".into(),
-            None => "nobody".into(),
-        }
-    }
-
-    fn moves(&self, p: u64) -> Vec<(String, u64)> {
-        let Some(p) = u32::try_from(p).ok().filter(|&p| p < self.offsets[10]) else {
-            return Vec::new();
-        };
-        let b = self.board_at(p);
-        if self.over(b) {
-            return Vec::new();
-        }
-        let mine = if b.x_to_move { b.x } else { b.o };
-        let mut out = Vec::new();
-        self.for_each_board_move(b, |after| {
-            let now = if b.x_to_move { after.x } else { after.o };
-            let (added, removed) = (now & !mine, mine & !now);
-            let name = if removed == 0 {
-                cell_name(added.trailing_zeros())
-            } else {
-                format!(
-                    "{}-{}",
-                    cell_name(removed.trailing_zeros()),
-                    cell_name(added.trailing_zeros())
-                )
-            };
-            if let Some(q) = self.number(after) {
-                out.push((name, u64::from(q)));
-            }
-        });
-        out
-    }
-
-    fn key(&self, p: u64) -> Option<u64> {
-        (p < u64::from(self.offsets[10])).then_some(p)
-    }
-}
-
-impl crate::registry::Solvable for Teeko {
-    fn solve(
-        &self,
-        how: &crate::registry::How<'_>,
-    ) -> Result<Box<dyn crate::registry::GameSolution + '_>, crate::registry::RunError> {
-        let start = Some(self.start_number());
-        Ok(Box::new(crate::registry::solve_dense(
-            self,
-            &Rules::normal(),
-            how,
-            None,
-            start,
-        )?))
-    }
-
-    fn check(
-        &self,
-        db: &crate::db::Database,
-        how: &crate::registry::How<'_>,
-        keep: usize,
-    ) -> Result<crate::registry::Checked, crate::registry::RunError> {
-        crate::registry::check_dense(self, &Rules::normal(), db, how, None, keep)
-    }
-}
-
 /// The registry's entry.
 pub fn entry() -> crate::registry::Entry {
-    crate::registry::Entry::new(
+    crate::registry::Entry::numbered_game(
         "teeko",
         "Teeko (Scarne): drop four pieces each on a 5 x 5 board, then step; four in a row or a square wins.",
-        |_| Ok(Box::new(Teeko::new())),
+        |_| Ok(Teeko::new()),
     )
 }
 
@@ -658,7 +578,6 @@ mod tests {
     /// caller matches on it, never on the message.
     #[test]
     fn bad_notation_is_refused_with_its_kind() {
-        use crate::play::Playable;
         let t = Teeko::new();
         let empty = "...../...../...../...../.....";
         for (text, kind) in [
@@ -685,10 +604,7 @@ mod tests {
             assert_eq!(e.kind::<TeekoErrorKind>(), Some(&kind), "{e}");
             assert!(e.to_string().contains("(expected five rows"), "{e}");
         }
-        assert_eq!(
-            t.parse(&format!("{empty} X")).ok(),
-            Some(u64::from(t.start_number()))
-        );
+        assert_eq!(t.parse(&format!("{empty} X")).ok(), Some(t.start_number()));
     }
 
     #[test]

@@ -44,6 +44,7 @@
 //! ```
 
 mod builtin;
+mod numbered;
 mod run;
 mod states;
 pub mod tiers;
@@ -53,6 +54,7 @@ pub use run::{
     VALUES_BYTES_PER_RECORD, check_dense, check_states, solve_dense, solve_states,
 };
 
+pub use numbered::Numbered;
 pub use states::States;
 pub use tiers::Tiers;
 
@@ -329,6 +331,23 @@ impl Entry {
         Entry::new(name, about, move |p| {
             let meta = p.entry.header(p.meta);
             Ok(Box::new(States::new(build(p)?, meta)))
+        })
+    }
+
+    /// A game that numbers its positions densely and gives un-moves
+    /// ([`Game`](crate::Game)), made playable by [`Numbered`]: its
+    /// databases' headers name `name` and the fields `build` read.
+    pub fn numbered_game<G>(
+        name: impl Into<String>,
+        about: impl Into<String>,
+        build: impl Fn(&Params<'_>) -> Result<G, GameError> + Send + Sync + 'static,
+    ) -> Entry
+    where
+        G: crate::Game + Send + Sync + 'static,
+    {
+        Entry::new(name, about, move |p| {
+            let meta = p.entry.header(p.meta);
+            Ok(Box::new(Numbered::new(build(p)?, meta)))
         })
     }
 

@@ -307,6 +307,29 @@ impl Game for CopThief {
         })
     }
 
+    fn starts(&self) -> Vec<u32> {
+        vec![self.start]
+    }
+
+    /// `cop ROW,COLUMN thief ROW,COLUMN cop|thief`, counting from 1 at the
+    /// top left.
+    fn notation(&self, p: u32) -> String {
+        self.write_position(p)
+    }
+
+    fn parse(&self, text: &str) -> Result<u32, crate::play::NotationError> {
+        self.parse_position(text)
+    }
+
+    /// The cell the mover reaches, or `stay`.
+    fn move_name(&self, p: u32, q: u32) -> String {
+        self.name_move(p, q)
+    }
+
+    fn to_move(&self, p: u32) -> String {
+        self.mover(p)
+    }
+
     /// The board with the pieces, and who moves.
     fn show(&self, p: u32) -> String {
         let to_move = match self.state(p).to_move {

@@ -5,21 +5,9 @@
 use std::fmt;
 
 use super::{Board, CopThief, Side};
-use crate::Game;
-use crate::db::{Database, Meta};
-use crate::play::{NotationError, Playable};
-use crate::registry::{
-    self, Checked, Entry, GameSolution, How, Param, Params, RunError, SmallGraph, Solvable,
-};
-
-impl CopThief {
-    /// Position `p`, if it is one.
-    fn checked(&self, p: u64) -> Option<u32> {
-        u32::try_from(p)
-            .ok()
-            .filter(|&p| (p as usize) < self.position_count())
-    }
-}
+use crate::db::Meta;
+use crate::play::NotationError;
+use crate::registry::{Entry, Numbered, Param, Params, Solvable};
 
 fn cell((r, c): (usize, usize)) -> String {
     format!("{},{}", r + 1, c + 1)
@@ -69,18 +57,10 @@ impl fmt::Display for PositionErrorKind {
 
 impl std::error::Error for PositionErrorKind {}
 
-impl Playable for CopThief {
-    /// The game; the board itself is the `board` parameter its database
-    /// adds (the file's text).
-    fn meta(&self) -> Meta {
-        Meta::new("cop-thief")
-    }
-
-    fn start(&self) -> Option<u64> {
-        Some(u64::from(CopThief::start(self)))
-    }
-
-    fn parse(&self, text: &str) -> Result<u64, NotationError> {
+impl CopThief {
+    /// The position `text` writes: `cop ROW,COLUMN thief ROW,COLUMN
+    /// cop|thief`, counting from 1 at the top left.
+    pub(super) fn parse_position(&self, text: &str) -> Result<u32, NotationError> {
         let err = |kind: PositionErrorKind| NotationError::invalid("cop-thief", text, kind);
         let words: Vec<&str> = text.split_whitespace().collect();
         let [c, cop, t, thief, side] = words[..] else {
@@ -104,14 +84,11 @@ impl Playable for CopThief {
         };
         let (cop, thief) = (at(cop)?, at(thief)?);
         self.position(cop, thief, side)
-            .map(u64::from)
             .ok_or_else(|| err(PositionErrorKind::NotFree))
     }
 
-    fn notation(&self, p: u64) -> String {
-        let Some(p) = self.checked(p) else {
-            return format!("no position ({p})");
-        };
+    /// `cop ROW,COLUMN thief ROW,COLUMN cop|thief`.
+    pub(super) fn write_position(&self, p: u32) -> String {
         let s = self.state(p);
         let side = match s.to_move {
             Side::Cop => "cop",
@@ -120,81 +97,26 @@ impl Playable for CopThief {
         format!("cop {} thief {} {side}", cell(s.cop), cell(s.thief))
     }
 
-    fn board(&self, p: u64) -> String {
-        match self.checked(p) {
-            Some(p) => self.render(p),
-            None => format!("no position ({p})\n"),
-        }
-    }
-
-    fn to_move(&self, p: u64) -> String {
-        match self.checked(p).map(|p| self.state(p).to_move) {
-            Some(Side::Cop) => "the cop".into(),
-            Some(Side::Thief) => "the thief".into(),
-            None => "nobody".into(),
-        }
-    }
-
-    fn moves(&self, p: u64) -> Vec<(String, u64)> {
-        let Some(p) = self.checked(p) else {
-            return Vec::new();
+    /// The cell the mover reaches, or `stay`.
+    pub(super) fn name_move(&self, p: u32, q: u32) -> String {
+        let (before, after) = (self.state(p), self.state(q));
+        let (from, to) = match before.to_move {
+            Side::Cop => (before.cop, after.cop),
+            Side::Thief => (before.thief, after.thief),
         };
-        let before = self.state(p);
-        let mut out = Vec::new();
-        self.for_each_move(p, |q| {
-            let after = self.state(q);
-            let (from, to) = match before.to_move {
-                Side::Cop => (before.cop, after.cop),
-                Side::Thief => (before.thief, after.thief),
-            };
-            let name = if from == to {
-                "stay".to_string()
-            } else {
-                cell(to)
-            };
-            out.push((name, u64::from(q)));
-        });
-        out
-    }
-
-    fn key(&self, p: u64) -> Option<u64> {
-        self.checked(p).map(u64::from)
-    }
-}
-
-impl Solvable for CopThief {
-    fn solve(&self, how: &How<'_>) -> Result<Box<dyn GameSolution + '_>, RunError> {
-        let start = Some(CopThief::start(self));
-        Ok(Box::new(registry::solve_dense(
-            self,
-            &self.rules(),
-            how,
-            None,
-            start,
-        )?))
-    }
-
-    fn check(&self, db: &Database, how: &How<'_>, keep: usize) -> Result<Checked, RunError> {
-        registry::check_dense(self, &self.rules(), db, how, None, keep)
-    }
-
-    fn lays_out(&self) -> bool {
-        true
-    }
-
-    fn small_graph(&self, limit: usize) -> Result<Option<SmallGraph>, RunError> {
-        if self.position_count() > limit {
-            return Ok(None);
+        if from == to {
+            "stay".to_string()
+        } else {
+            cell(to)
         }
-        let m = crate::game::materialise(self, crate::CsrBuilder::new())?;
-        Ok(Some(SmallGraph {
-            labels: (0..self.position_count() as u64)
-                .map(|p| Playable::notation(self, p))
-                .collect(),
-            edges: m.graph.edges().collect(),
-            rules: m.rules(&self.rules()),
-            owners: None,
-        }))
+    }
+
+    /// Who moves, in the game's words.
+    pub(super) fn mover(&self, p: u32) -> String {
+        match self.state(p).to_move {
+            Side::Cop => "the cop".into(),
+            Side::Thief => "the thief".into(),
+        }
     }
 }
 
@@ -208,7 +130,10 @@ pub fn entry() -> Entry {
             let board = Board::parse(p.text("board")?.as_bytes(), p.text("path")?)
                 .map_err(|e| p.refused(e))?;
             let game = CopThief::new(board).map_err(|e| p.refused(e))?;
-            Ok(Box::new(game) as Box<dyn Solvable>)
+            // The board is the `board` parameter its databases add (the
+            // file's text), not part of the game's name.
+            let meta = Meta::new("cop-thief");
+            Ok(Box::new(Numbered::new(game, meta)) as Box<dyn Solvable>)
         },
     )
     .param(Param::text("board", "The board file's text.", "TEXT", None))
