@@ -379,6 +379,8 @@ impl Report<'_> {
             #[serde(skip_serializing_if = "Option::is_none")]
             position: Option<crate::query::AnswerJson>,
             #[serde(skip_serializing_if = "Option::is_none")]
+            solved_by: Option<SolvedByJson>,
+            #[serde(skip_serializing_if = "Option::is_none")]
             verified: Option<bool>,
             time: report::Time,
         }
@@ -406,6 +408,7 @@ impl Report<'_> {
                 }),
             },
             position: self.position.map(|a| crate::query::json(self.game, a)),
+            solved_by: self.solution.solved_by().map(SolvedByJson::of),
             verified: self.verified,
             time: report::Time::of(self.times),
         })
@@ -445,12 +448,46 @@ impl Report<'_> {
             retrograde::play::describe(&meta),
             crate::common::count(outcomes.positions, "position", "positions"),
         )?;
+        if let Some(by) = self.solution.solved_by() {
+            writeln!(err, "rung: {by}")?;
+        }
         writeln!(err, "solved: {}", crate::common::summary_line(&summary))?;
         for side in self.by_side() {
             writeln!(err, "{}", side.line())?;
         }
         crate::game::verdict_and_time(&mut err, self.verified, self.times)?;
         Ok(())
+    }
+}
+
+/// How the game was solved (docs/JSON.md): its rung, the order of its ids
+/// where it was explored (`found`, `numbers` or `scrambled`) with how much
+/// the game's numbers crowd together, and the sentence the summary prints.
+#[derive(serde::Serialize)]
+struct SolvedByJson {
+    rung: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ids: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    crowding: Option<f64>,
+    why: String,
+}
+
+impl SolvedByJson {
+    fn of(by: retrograde::registry::SolvedBy) -> SolvedByJson {
+        use retrograde::explore::IdOrder;
+        let (ids, crowding) = match by.ids {
+            Some(IdOrder::Found) => (Some("found"), None),
+            Some(IdOrder::Numbers { crowding }) => (Some("numbers"), Some(crowding)),
+            Some(IdOrder::Scrambled { crowding }) => (Some("scrambled"), Some(crowding)),
+            Some(_) | None => (None, None),
+        };
+        SolvedByJson {
+            rung: by.rung.name(),
+            ids,
+            crowding: crowding.map(|c| (c * 100.0).round() / 100.0),
+            why: by.to_string(),
+        }
     }
 }
 

@@ -2586,6 +2586,17 @@ fn game_tic_tac_toe_has_its_known_counts_and_ties() {
     let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(j["positions"], 765);
     assert_eq!(j["verified"], true);
+    // Which rung it climbed to, and the order of its ids, with the reason.
+    assert_eq!(j["solved_by"]["rung"], "numbers", "{j}");
+    assert_eq!(j["solved_by"]["ids"], "numbers", "{j}");
+    assert!(j["solved_by"]["crowding"].as_f64().unwrap() <= 4.0, "{j}");
+    let o = run(&["game", "tic-tac-toe"], &data(""));
+    assert!(
+        stderr(&o)
+            .contains("rung: numbers, explored by number; ids in the order of the game's numbers"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// Makes a named pipe at `path`.

@@ -240,6 +240,14 @@ fn nine_mens_morris_with_three_stones_each_is_solved_queried_and_played_tier_by_
     let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(json["start"]["outcome"], "win", "{json}");
     assert_eq!(json["start"]["remoteness"], 23, "{json}");
+    assert_eq!(json["solved_by"]["rung"], "tiers", "{json}");
+    assert!(
+        json["solved_by"]["why"]
+            .as_str()
+            .unwrap()
+            .contains("each on the dense rung"),
+        "{json}"
+    );
     // Gasser's 3-3 database: the longest loss is 26 plies.
     assert!(
         stderr(&o).contains("tier 3-3: 169626 positions, longest 26 plies"),

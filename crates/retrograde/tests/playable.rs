@@ -325,11 +325,17 @@ impl StateGame for Pile {
 
 #[test]
 fn a_game_without_numbers_says_it_cannot_be_saved_but_still_values_its_start() {
-    use retrograde::registry::{How, Solvable, States};
+    use retrograde::explore::IdOrder;
+    use retrograde::registry::{How, Rung, Solvable, States};
     for numbered in [false, true] {
         let game = States::new(Pile { numbered }, Meta::new("pile"));
         assert_eq!(game.numbered(), numbered);
         let solution = game.solve(&How::default()).unwrap();
+        // The solution says which rung the game reached, and its ids' order.
+        let by = solution.solved_by().unwrap();
+        let rung = if numbered { Rung::Numbers } else { Rung::Rules };
+        assert_eq!(by.rung, rung);
+        assert_eq!(matches!(by.ids, Some(IdOrder::Found)), !numbered, "{by}");
         // 7 = 3·2 + 1: the player to move takes 1 and wins in 5.
         let v = solution.start_value().unwrap();
         assert_eq!(
@@ -390,6 +396,10 @@ fn a_user_s_numbered_game_is_registered_in_one_line_and_answers_as_its_solve() {
     };
     let expected = retrograde::game::solve_game(&Slide, &rules).unwrap();
     let solution = game.solve(&How::default()).unwrap();
+    assert_eq!(
+        solution.solved_by().map(|b| b.rung),
+        Some(retrograde::registry::Rung::Dense)
+    );
     for p in 0..30 {
         assert_eq!(solution.key(p), Some(u64::from(p)));
         assert_eq!(solution.answers().value(p), expected.value(p), "square {p}");

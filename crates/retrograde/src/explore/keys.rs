@@ -228,6 +228,8 @@ pub(crate) struct Keys {
     /// Sorted: the game's numbers (`raw`) or the scrambled ones.
     values: Vec<u64>,
     raw: bool,
+    /// How much the game's numbers crowd together: see [`Keys::crowding`].
+    crowding: f64,
     /// The smallest value; `directory[b]` counts the values `v` with
     /// `(v - min) >> shift` below `b`.
     min: u64,
@@ -237,6 +239,9 @@ pub(crate) struct Keys {
 
 /// Numbers a directory entry stands for, about.
 const SPREAD: usize = 32;
+
+/// The most [`Keys::crowding`] under which ids follow the game's numbers.
+pub(crate) const CROWDING: f64 = 4.0;
 
 /// The bits of a directory for `n` values.
 fn bits_for(n: usize) -> u32 {
@@ -260,21 +265,28 @@ impl Keys {
             .fold(|| (u64::MAX, 0), |(lo, hi), c| (lo.min(c), hi.max(c)))
             .reduce(|| (u64::MAX, 0), |a, b| (a.0.min(b.0), a.1.max(b.1)));
         let bits = bits_for(scrambled.len());
-        match bounds {
-            (min, max) if min <= max && Keys::even(&scrambled, min, max) => {
+        let crowding = match bounds {
+            (min, max) if min <= max => Keys::crowding_of(&scrambled, min, max),
+            _ => 0.0,
+        };
+        let mut keys = match bounds {
+            (min, max) if min <= max && crowding <= CROWDING => {
                 let mut codes = scrambled;
                 codes.par_iter_mut().for_each(|h| *h = unmix(*h));
                 Keys::build(codes, true, min, max, shift_for(min, max, bits))
             }
             _ => Keys::build(scrambled, false, 0, u64::MAX, 64 - bits),
-        }
+        };
+        keys.crowding = crowding;
+        keys
     }
 
-    /// Whether the game's numbers between `min` and `max` spread evenly
-    /// enough: on a sample (the scrambled order is a random one), the
+    /// How much the game's numbers between `min` and `max` crowd
+    /// together: on a sample (the scrambled order is a random one), the
     /// numbers a directory entry would stand for, weighted by themselves,
-    /// at most four times what evenly spread numbers give.
-    fn even(scrambled: &[u64], min: u64, max: u64) -> bool {
+    /// over what evenly spread numbers give. They are even enough at
+    /// [`CROWDING`] or less.
+    fn crowding_of(scrambled: &[u64], min: u64, max: u64) -> f64 {
         let step = (scrambled.len() >> 16).max(1);
         let sample: Vec<u64> = scrambled.iter().step_by(step).map(|&h| unmix(h)).collect();
         let shift = shift_for(min, max, bits_for(sample.len()));
@@ -283,7 +295,7 @@ impl Keys {
             *count.entry((c - min) >> shift).or_default() += 1;
         }
         let cost: u64 = count.values().map(|&k| k * k).sum();
-        cost <= 4 * SPREAD as u64 * sample.len() as u64
+        cost as f64 / (SPREAD as f64 * sample.len() as f64)
     }
 
     /// Sorts `values` (between `min` and `max`) by their directory entry
@@ -355,6 +367,7 @@ impl Keys {
         Keys {
             values: sorted,
             raw,
+            crowding: 0.0,
             min,
             shift,
             directory,
@@ -439,9 +452,17 @@ impl Keys {
     }
 
     /// Whether ids follow the game's own numbers (else scrambled ones).
-    #[cfg(test)]
     pub(crate) fn in_game_order(&self) -> bool {
         self.raw
+    }
+
+    /// How much the game's numbers crowd together, measured on a sample:
+    /// the numbers a directory entry stands for, each weighted by them all,
+    /// over what evenly spread numbers give (about 1 for those; more where
+    /// numbers bunch up). Ids follow the game's numbers at [`CROWDING`] or
+    /// less.
+    pub(crate) fn crowding(&self) -> f64 {
+        self.crowding
     }
 
     /// How many numbers.

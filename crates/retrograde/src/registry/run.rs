@@ -118,6 +118,18 @@ where
         let explored = self.solution.explored();
         crate::verify(explored, &explored.rules(), self.solution.solved(), keep)
     }
+
+    fn solved_by(&self) -> Option<super::SolvedBy> {
+        let ids = self.solution.explored().id_order();
+        let rung = match ids {
+            crate::explore::IdOrder::Found => super::Rung::Rules,
+            _ => super::Rung::Numbers,
+        };
+        Some(super::SolvedBy {
+            rung,
+            ids: Some(ids),
+        })
+    }
 }
 
 /// Checks `db` against the state game `game`: explored within `how`'s limit
@@ -270,6 +282,13 @@ impl<G: Game + Sync> GameSolution for DenseSolution<G> {
 
     fn verify(&self, keep: usize) -> Result<Report, SolveError> {
         crate::verify(self.solved.graph(), &self.rules, &self.solved, keep)
+    }
+
+    fn solved_by(&self) -> Option<super::SolvedBy> {
+        Some(super::SolvedBy {
+            rung: super::Rung::Dense,
+            ids: None,
+        })
     }
 }
 

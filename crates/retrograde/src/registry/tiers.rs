@@ -254,6 +254,9 @@ impl<G: TieredGame> GameSolution for Solved<'_, G> {
     fn verify(&self, keep: usize) -> Result<Report, SolveError> {
         self.solution.verify(keep)
     }
+    fn solved_by(&self) -> Option<super::SolvedBy> {
+        self.solution.solved_by()
+    }
     /// A position of another tier, from that tier's database; a position
     /// where the game is over, from the rules.
     fn elsewhere(&self, key: u64) -> Option<Value> {

@@ -843,6 +843,16 @@ impl<G: TieredGame> GameSolution for TierSolution<'_, G> {
             Inner::Dense(d) => crate::verify(d.view(), d.solved.rules(), &d.solved, keep),
         }
     }
+
+    fn solved_by(&self) -> Option<crate::registry::SolvedBy> {
+        Some(crate::registry::SolvedBy {
+            rung: crate::registry::Rung::Tiers,
+            ids: match &self.0 {
+                Inner::Explored { solution, .. } => Some(solution.explored().id_order()),
+                Inner::Dense(_) => None,
+            },
+        })
+    }
 }
 
 /// The ids of an explored tier's stand-ins.
