@@ -123,6 +123,16 @@ impl Param {
         }
     }
 
+    /// A whole number (read by [`Params::number`]), `default` when not
+    /// given (`None`: it must be given): a board's size, say.
+    pub const fn number(
+        name: &'static str,
+        help: &'static str,
+        default: Option<&'static str>,
+    ) -> Param {
+        Param::text(name, help, "N", default)
+    }
+
     fn default(&self) -> Option<String> {
         match self.kind {
             ParamKind::Flag { default } => Some(default.to_string()),
@@ -256,6 +266,27 @@ impl Params<'_> {
         }
     }
 
+    /// Field `name` as a whole number within `range`.
+    ///
+    /// # Errors
+    /// As [`Params::text`]; [`GameError::BadValue`] for text that is not a
+    /// whole number in `range`.
+    pub fn number(
+        &self,
+        name: &'static str,
+        range: std::ops::RangeInclusive<u64>,
+    ) -> Result<u64, GameError> {
+        let text = self.text(name)?;
+        text.trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|n| range.contains(n))
+            .ok_or_else(|| {
+                let expected = format!("a whole number from {} to {}", range.start(), range.end());
+                self.bad(name, text, &expected)
+            })
+    }
+
     /// The error for field `name` holding `value` where `expected` was.
     pub fn bad(&self, name: &'static str, value: &str, expected: &str) -> GameError {
         GameError::BadValue {
@@ -337,6 +368,46 @@ impl Entry {
     /// A game that numbers its positions densely and gives un-moves
     /// ([`Game`](crate::Game)), made playable by [`Numbered`]: its
     /// databases' headers name `name` and the fields `build` read.
+    ///
+    /// A game with a parameter (a board's size) declares it with
+    /// [`Entry::param`] and reads it in `build`; the command line then takes
+    /// it as `--size N`, and a database keeps it in its header. To give the
+    /// game the whole command line (`solve`, `query`, `play`, `serve`, …),
+    /// a program depends on both crates (`retrograde` and `retrograde-cli`,
+    /// by path or git) and its `main` is
+    /// `retrograde_cli::main_with(Registry::builtin().with(entry()))`.
+    ///
+    /// ```
+    /// use retrograde::play::Playable;
+    /// use retrograde::registry::{Entry, Param, Registry};
+    /// use retrograde::Game;
+    ///
+    /// /// A token on squares `0..size` moves one or two squares left.
+    /// struct Slide(u32);
+    /// impl Game for Slide {
+    ///     fn position_count(&self) -> usize { self.0 as usize }
+    ///     fn for_each_move<F: FnMut(u32)>(&self, p: u32, mut f: F) {
+    ///         (1..=2).filter(|&k| k <= p).for_each(|k| f(p - k));
+    ///     }
+    ///     fn for_each_unmove<F: FnMut(u32)>(&self, p: u32, mut f: F) {
+    ///         (1..=2).filter(|&k| p + k < self.0).for_each(|k| f(p + k));
+    ///     }
+    ///     fn starts(&self) -> Vec<u32> { vec![self.0 - 1] }
+    /// }
+    ///
+    /// fn entry() -> Entry {
+    ///     Entry::numbered_game("slide", "Slide a token left.", |p| {
+    ///         Ok(Slide(p.number("size", 1..=1_000_000)? as u32))
+    ///     })
+    ///     .param(Param::number("size", "The squares of the board.", Some("10")))
+    /// }
+    ///
+    /// let games = Registry::builtin().with(entry());
+    /// let meta = retrograde::db::Meta::new("slide").param("size", 7);
+    /// let slide = games.open(&meta).unwrap();
+    /// assert_eq!(slide.start(), Some(6));
+    /// assert!(games.open(&meta.clone().param("size", "big")).is_err());
+    /// ```
     pub fn numbered_game<G>(
         name: impl Into<String>,
         about: impl Into<String>,
