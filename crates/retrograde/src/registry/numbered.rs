@@ -1,10 +1,10 @@
 //! A game that numbers its positions densely and gives un-moves, as the
 //! tools play, solve and check it.
 
-use super::{Checked, GameSolution, How, RunError, SmallGraph, Solvable, run};
-use crate::Game;
+use super::{Checked, GameSolution, How, RunError, SmallGraph, Solvable, States, run};
 use crate::db::{Database, Meta};
-use crate::play::{NotationError, NotationFault, Playable};
+use crate::play::{NotationError, Playable};
+use crate::{Game, Outcome, Player, StateGame};
 
 /// A [`Game`] made [`Playable`] and [`Solvable`]: a position is its number;
 /// its notation, board, move names and start are the game's own
@@ -40,31 +40,26 @@ use crate::play::{NotationError, NotationFault, Playable};
 /// ```
 #[derive(Debug)]
 pub struct Numbered<G> {
-    game: G,
-    meta: Meta,
+    /// The game seen from the first rung: played as every game is.
+    play: States<Rung1<G>>,
 }
 
-impl<G: Game> Numbered<G> {
+impl<G: Game + Sync> Numbered<G> {
     /// `game`, its databases' headers saying `meta`.
     pub fn new(game: G, meta: Meta) -> Numbered<G> {
-        Numbered { game, meta }
+        Numbered {
+            play: States::new(Rung1(game), meta),
+        }
     }
 
     /// The game.
     pub fn game(&self) -> &G {
-        &self.game
-    }
-
-    /// Position `p`, if it is one.
-    fn at(&self, p: u64) -> Option<u32> {
-        u32::try_from(p)
-            .ok()
-            .filter(|&p| (p as usize) < self.game.position_count() && self.game.is_position(p))
+        &self.play.game().0
     }
 
     /// The start, if the game has one.
     fn start_position(&self) -> Option<u32> {
-        match &self.game.starts()[..] {
+        match &self.game().starts()[..] {
             [s] => Some(*s),
             _ => None,
         }
@@ -72,76 +67,91 @@ impl<G: Game> Numbered<G> {
 
     fn rules(&self) -> crate::Rules {
         crate::Rules {
-            no_move: self.game.no_move(),
+            no_move: self.game().no_move(),
             labels: crate::Labels::default(),
         }
     }
 }
 
+/// A numbered game seen from the first rung of the ladder: its positions
+/// are its numbers, each numbered by itself. [`Numbered`] plays it through
+/// [`States`], so that how a game is played is written once.
+#[derive(Debug)]
+struct Rung1<G>(G);
+
+impl<G: Game + Sync> StateGame for Rung1<G> {
+    type Position = u32;
+    fn starts(&self) -> Vec<u32> {
+        self.0.starts()
+    }
+    fn for_each_move<F: FnMut(u32)>(&self, p: &u32, f: F) {
+        self.0.for_each_move(*p, f)
+    }
+    fn terminal(&self, p: &u32) -> Option<Outcome> {
+        self.0.terminal(*p)
+    }
+    fn canonical(&self, p: u32) -> u32 {
+        self.0.canonical(p)
+    }
+    fn show(&self, p: &u32) -> String {
+        self.0.show(*p)
+    }
+    fn notation(&self, p: &u32) -> String {
+        self.0.notation(*p)
+    }
+    fn parse(&self, text: &str) -> Result<u32, NotationError> {
+        self.0.parse(text)
+    }
+    fn move_name(&self, p: &u32, q: &u32) -> String {
+        self.0.move_name(*p, *q)
+    }
+    fn to_move(&self, p: &u32) -> String {
+        self.0.to_move(*p)
+    }
+    fn owner(&self, p: &u32) -> Option<Player> {
+        self.0.owner(*p)
+    }
+    /// Its number, if it is a position.
+    fn encode(&self, p: &u32) -> Option<u64> {
+        ((*p as usize) < self.0.position_count() && self.0.is_position(*p)).then_some(u64::from(*p))
+    }
+    fn decode(&self, code: u64) -> Option<u32> {
+        let p = u32::try_from(code).ok()?;
+        self.encode(&p).map(|_| p)
+    }
+    fn no_move(&self) -> crate::NoMoveRule {
+        self.0.no_move()
+    }
+}
+
+/// As [`States`] plays every game.
 impl<G: Game + Sync> Playable for Numbered<G> {
     fn meta(&self) -> Meta {
-        self.meta.clone()
+        self.play.meta()
     }
-
     fn start(&self) -> Option<u64> {
-        self.start_position().map(u64::from)
+        self.play.start()
     }
-
     fn parse(&self, text: &str) -> Result<u64, NotationError> {
-        let p = self.game.parse(text).map_err(|e| NotationError {
-            game: crate::play::describe(&self.meta),
-            ..e
-        })?;
-        self.at(u64::from(p)).map(u64::from).ok_or_else(|| {
-            NotationError::new(
-                crate::play::describe(&self.meta),
-                text,
-                NotationFault::Unnumbered,
-            )
-        })
+        self.play.parse(text)
     }
-
     fn notation(&self, p: u64) -> String {
-        self.at(p)
-            .map_or_else(|| format!("no position ({p})"), |q| self.game.notation(q))
+        self.play.notation(p)
     }
-
-    /// [`Game::show`], ended by a line break.
     fn board(&self, p: u64) -> String {
-        let mut board = self
-            .at(p)
-            .map_or_else(|| format!("no position ({p})"), |q| self.game.show(q));
-        if !board.ends_with('\n') {
-            board.push('\n');
-        }
-        board
+        self.play.board(p)
     }
-
     fn to_move(&self, p: u64) -> String {
-        self.at(p)
-            .map_or_else(|| "nobody".into(), |q| self.game.to_move(q))
+        self.play.to_move(p)
     }
-
-    fn owner(&self, p: u64) -> Option<crate::Player> {
-        self.game.owner(self.at(p)?)
+    fn owner(&self, p: u64) -> Option<Player> {
+        self.play.owner(p)
     }
-
     fn moves(&self, p: u64) -> Vec<(String, u64)> {
-        let Some(here) = self.at(p) else {
-            return Vec::new();
-        };
-        if self.game.terminal(here).is_some() {
-            return Vec::new();
-        }
-        let mut out = Vec::new();
-        self.game.for_each_move(here, |q| {
-            out.push((self.game.move_name(here, q), u64::from(q)));
-        });
-        out
+        self.play.moves(p)
     }
-
     fn key(&self, p: u64) -> Option<u64> {
-        self.at(p).map(|p| u64::from(self.game.canonical(p)))
+        self.play.key(p)
     }
 }
 
@@ -149,7 +159,7 @@ impl<G: Game + Sync + Send> Solvable for Numbered<G> {
     fn solve(&self, how: &How<'_>) -> Result<Box<dyn GameSolution + '_>, RunError> {
         let start = self.start_position();
         Ok(Box::new(run::solve_dense(
-            &self.game,
+            self.game(),
             &self.rules(),
             how,
             None,
@@ -158,7 +168,7 @@ impl<G: Game + Sync + Send> Solvable for Numbered<G> {
     }
 
     fn check(&self, db: &Database, how: &How<'_>, keep: usize) -> Result<Checked, RunError> {
-        run::check_dense(&self.game, &self.rules(), db, how, None, keep)
+        run::check_dense(self.game(), &self.rules(), db, how, None, keep)
     }
 
     fn lays_out(&self) -> bool {
@@ -167,21 +177,21 @@ impl<G: Game + Sync + Send> Solvable for Numbered<G> {
 
     /// The game's graph whole, where it has no more than `limit` positions.
     fn small_graph(&self, limit: usize) -> Result<Option<SmallGraph>, RunError> {
-        let n = self.game.position_count();
+        let n = self.game().position_count();
         if n > limit {
             return Ok(None);
         }
         let rules = self.rules();
-        let m = crate::game::materialise(&self.game, crate::CsrBuilder::new())?;
+        let m = crate::game::materialise(self.game(), crate::CsrBuilder::new())?;
         let owners = (0..n as u32)
-            .any(|p| self.game.owner(p).is_some())
+            .any(|p| self.game().owner(p).is_some())
             .then(|| {
                 (0..n as u32)
-                    .map(|p| self.game.owner(p).unwrap_or(crate::Player::First))
+                    .map(|p| self.game().owner(p).unwrap_or(crate::Player::First))
                     .collect()
             });
         Ok(Some(SmallGraph {
-            labels: (0..n as u32).map(|p| self.game.notation(p)).collect(),
+            labels: (0..n as u32).map(|p| self.game().notation(p)).collect(),
             edges: m.graph.edges().collect(),
             rules: m.rules(&rules),
             owners,

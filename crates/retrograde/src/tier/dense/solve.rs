@@ -59,7 +59,9 @@ struct Started {
 /// # Complexity
 /// Time **O(V + E)** in the tier's numbers and moves: every position's
 /// moves generated once (each move into another tier one lookup in that
-/// tier's database, a block of which is read once), the un-moves of every
+/// tier's database, a block of which is read once; a child whose records
+/// take 9 to 16 bits has every block read once more beforehand, to learn
+/// which codes occur), the un-moves of every
 /// position decided once. Memory: 3 bytes a number (5 if some remoteness
 /// reaches 65535), 4 a position with a move into another tier while
 /// others are decided in the tier (none where no move stays in it), the
