@@ -269,7 +269,7 @@ impl Keys {
             (min, max) if min <= max => Keys::crowding_of(&scrambled, min, max),
             _ => 0.0,
         };
-        let mut keys = match bounds {
+        let keys = match bounds {
             (min, max) if min <= max && crowding <= CROWDING => {
                 let mut codes = scrambled;
                 codes.par_iter_mut().for_each(|h| *h = unmix(*h));
@@ -277,8 +277,7 @@ impl Keys {
             }
             _ => Keys::build(scrambled, false, 0, u64::MAX, 64 - bits),
         };
-        keys.crowding = crowding;
-        keys
+        Keys { crowding, ..keys }
     }
 
     /// How much the game's numbers between `min` and `max` crowd
