@@ -353,24 +353,7 @@ fn directory(args: &Args) -> Result<ExitCode> {
     );
     let tiers = retrograde::tier::TierDirectory::open(&args.db)?;
     let limit = common::memory_limit(args.max_memory);
-    let mut rows = Vec::new();
-    let mut whole = Histogram::default();
-    for (listed, db) in tiers.each() {
-        let db = db?;
-        let game = known_game(db)?;
-        check_memory(db, limit)?;
-        let uncounted = game.as_ref().map(|g| g.uncounted()).unwrap_or_default();
-        let (h, longest) = count(db, &uncounted)?;
-        whole.add(&h);
-        rows.push(TierCounts {
-            tier: listed.name.clone(),
-            database: db.path().display().to_string(),
-            outcomes: report::Outcomes::from_histogram(&h),
-            longest_win: longest[0].map(|(r, _)| r),
-            longest_loss: longest[1].map(|(r, _)| r),
-            bytes: db.sizes().file,
-        });
-    }
+    let (rows, whole) = count_tiers(&tiers, limit)?;
     let all = report::Outcomes::from_histogram(&whole);
     let bytes: u64 = rows.iter().map(|r| r.bytes).sum();
     let game = retrograde::play::describe(&tiers.manifest().game);
@@ -395,6 +378,45 @@ fn directory(args: &Args) -> Result<ExitCode> {
         })?;
         return Ok(ExitCode::SUCCESS);
     }
+    print_tiers(args, &game, &all, bytes, &rows)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Every tier of the directory counted, children first, and the whole
+/// game's histogram.
+fn count_tiers(
+    tiers: &retrograde::tier::TierDirectory,
+    limit: u64,
+) -> Result<(Vec<TierCounts>, Histogram)> {
+    let mut rows = Vec::new();
+    let mut whole = Histogram::default();
+    for (listed, db) in tiers.each() {
+        let db = db?;
+        let game = known_game(db)?;
+        check_memory(db, limit)?;
+        let uncounted = game.as_ref().map(|g| g.uncounted()).unwrap_or_default();
+        let (h, longest) = count(db, &uncounted)?;
+        whole.add(&h);
+        rows.push(TierCounts {
+            tier: listed.name.clone(),
+            database: db.path().display().to_string(),
+            outcomes: report::Outcomes::from_histogram(&h),
+            longest_win: longest[0].map(|(r, _)| r),
+            longest_loss: longest[1].map(|(r, _)| r),
+            bytes: db.sizes().file,
+        });
+    }
+    Ok((rows, whole))
+}
+
+/// The directory's table: a header line, a row per tier and one for all.
+fn print_tiers(
+    args: &Args,
+    game: &str,
+    all: &report::Outcomes,
+    bytes: u64,
+    rows: &[TierCounts],
+) -> Result<()> {
     let mut out = common::data_out(&[]);
     writeln!(
         out,
@@ -409,28 +431,8 @@ fn directory(args: &Args) -> Result<ExitCode> {
         "{:<12} {:>13} {:>13} {:>13} {:>11} {:>13} {:>8} {:>8} {:>11}",
         "tier", "positions", "win", "lose", "tie", "draw", "win in", "loss in", "bytes"
     )?;
-    let line = |out: &mut dyn Write,
-                name: &str,
-                o: &report::Outcomes,
-                w: Option<u32>,
-                l: Option<u32>,
-                b: u64| {
-        let r = |x: Option<u32>| x.map_or_else(|| "-".to_string(), |x| x.to_string());
-        writeln!(
-            out,
-            "{name:<12} {:>13} {:>13} {:>13} {:>11} {:>13} {:>8} {:>8} {:>11}",
-            o.positions,
-            o.counts.win,
-            o.counts.lose,
-            o.counts.tie,
-            o.counts.draw,
-            r(w),
-            r(l),
-            b
-        )
-    };
-    for row in &rows {
-        line(
+    for row in rows {
+        tier_row(
             &mut out,
             &row.tier,
             &row.outcomes,
@@ -440,14 +442,39 @@ fn directory(args: &Args) -> Result<ExitCode> {
         )?;
     }
     let most = |f: fn(&TierCounts) -> Option<u32>| rows.iter().filter_map(f).max();
-    line(
+    tier_row(
         &mut out,
         "all",
-        &all,
+        all,
         most(|r| r.longest_win),
         most(|r| r.longest_loss),
         bytes,
     )?;
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
+}
+
+/// One row of the directory's table: its counts, longest win and loss
+/// (`-` for none) and bytes.
+fn tier_row(
+    out: &mut dyn Write,
+    name: &str,
+    o: &report::Outcomes,
+    w: Option<u32>,
+    l: Option<u32>,
+    b: u64,
+) -> std::io::Result<()> {
+    let r = |x: Option<u32>| x.map_or_else(|| "-".to_string(), |x| x.to_string());
+    writeln!(
+        out,
+        "{name:<12} {:>13} {:>13} {:>13} {:>11} {:>13} {:>8} {:>8} {:>11}",
+        o.positions,
+        o.counts.win,
+        o.counts.lose,
+        o.counts.tie,
+        o.counts.draw,
+        r(w),
+        r(l),
+        b
+    )
 }

@@ -397,7 +397,7 @@ fn finish(
     }
     out.flush()?;
     if run.json {
-        let report = crate::solve::Report {
+        let report = crate::solve_report::Report {
             graph: &run.game.graph,
             moves: solved.edges,
             labels: ran.rules.labels.len() as u64,
@@ -407,7 +407,7 @@ fn finish(
             times: &t,
             arena: ran.arena,
         };
-        return crate::solve::report(&report, run.outputs, &asked, sol);
+        return crate::solve_report::report(&report, run.outputs, &asked, sol);
     }
     let stdout = io::stdout();
     let mut data = stdout.lock();

@@ -7,10 +7,10 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use indicatif::HumanBytes;
-use retrograde::game::{check_game, materialise, sample_positions, solve_game_with_progress};
+use retrograde::Solver;
+use retrograde::game::{check_game, materialise, sample_positions};
 use retrograde::games::cop_thief::{Board, CopThief, Side, Verdict};
 use retrograde::io::Outputs;
-use retrograde::solve::solve_with_progress;
 use retrograde::{Answers, CsrBuilder, Game, Histogram, Line, Lookup, Outcome, Value};
 
 use crate::common::{self, Stdout, Timings};
@@ -142,11 +142,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             bars.spin("materialise", || materialise(&game, builder))
         })?;
         let rules = m.rules(&game.rules());
-        Box::new(times.time("solve", || solve_with_progress(&m.graph, &rules, &bars))?)
+        let solver = Solver::new().rules(rules).progress(&bars);
+        Box::new(times.time("solve", || solver.solve_stored(&m.graph))?)
     } else {
-        Box::new(times.time("solve", || {
-            solve_game_with_progress(&game, &game.rules(), &bars)
-        })?)
+        let solver = Solver::new().rules(game.rules()).progress(&bars);
+        Box::new(times.time("solve", || solver.solve_game(&game))?)
     };
     let sol = &*sol;
     let mut files = Outputs::new();

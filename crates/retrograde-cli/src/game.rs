@@ -292,9 +292,8 @@ fn teeko(args: TeekoArgs, threads: Option<usize>) -> Result<ExitCode> {
         .check_lean("Teeko", game.position_count() as u64, None, 0)?;
     let bars = Bars::new(args.out.quiet || args.out.json);
     let mut times = Timings::default();
-    let sol = times.time("solve", || {
-        retrograde::game::solve_game_with_progress(&game, &retrograde::Rules::normal(), &bars)
-    })?;
+    let solver = retrograde::Solver::new().progress(&bars);
+    let sol = times.time("solve", || solver.solve_game(&game))?;
     let verified = if args.out.verify {
         Some(check(&mut times, sol.graph(), sol.rules(), &sol)?)
     } else {

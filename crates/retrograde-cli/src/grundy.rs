@@ -159,6 +159,73 @@ const BYTES_PER_MOVE: u64 = 4;
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let asks_sums = !args.tokens.is_empty() || args.sums.is_some();
+    let output = check_outputs(&args, asks_sums)?;
+    let bars = Bars::new(args.quiet);
+    let mut times = Timings::default();
+    let budget = Budget {
+        limit: common::memory_limit(args.max_memory),
+        per_vertex: BYTES_PER_POSITION,
+        per_edge: BYTES_PER_MOVE * if asks_sums { 2 } else { 1 },
+    };
+    // The database and the values appear together, when the run is done.
+    let mut files = Outputs::new();
+    let (values, graph, names, edges) = if is_database(&args.graph) {
+        read_database(&args, &mut times)?
+    } else {
+        read_graph(&args, asks_sums, budget, &bars, &mut times, &mut files)?
+    };
+    if args.svg.is_some() && values.len() > SVG_LIMIT {
+        anyhow::bail!(
+            "--svg draws graphs of up to {SVG_LIMIT} vertices; this one has {}",
+            values.len()
+        );
+    }
+    let answers = match &graph {
+        Some(graph) => {
+            let left = budget.limit.saturating_sub(
+                (values.len() as u64)
+                    .saturating_mul(budget.per_vertex)
+                    .saturating_add(edges.saturating_mul(budget.per_edge)),
+            );
+            answer_sums(&args, graph, &values, names.as_ref(), left, &mut times)?
+        }
+        None => Vec::new(),
+    };
+    if let Some(path) = &output {
+        times.time("write", || {
+            write_values(&mut files, path, &values, names.as_ref())
+        })?;
+    }
+    // The forward graph is kept when --svg is given.
+    if let (Some(path), Some(graph)) = (&args.svg, &graph) {
+        let picture = svg(graph, &values, names.as_ref());
+        files.write(path, |w| w.write_all(picture.as_bytes()))?;
+    }
+    files.commit()?;
+    let counts = values.counts();
+    if args.json {
+        print_json(
+            &args,
+            &values,
+            counts,
+            &answers,
+            names.as_ref(),
+            output.as_deref(),
+            &times,
+        )?;
+    } else if !args.quiet {
+        print_summary(&args, &values, counts, edges, output.as_deref(), &times)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What the input gives: the values, the forward graph (where kept), the
+/// names and the number of moves.
+type Input = (GrundyValues, Option<Graph>, Option<Names>, u64);
+
+/// Where the values go (standard output when nothing else is asked for
+/// there), with every output checked against standard output and the inputs.
+fn check_outputs(args: &Args, asks_sums: bool) -> Result<Option<PathBuf>> {
     // Values go to standard output when nothing else is asked for there.
     let output = match &args.output {
         Some(p) => Some(p.clone()),
@@ -188,133 +255,122 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .chain(args.svg.as_deref())
         .collect();
     common::check_files(&inputs, &outputs)?;
+    Ok(output)
+}
 
-    let bars = Bars::new(args.quiet);
-    let mut times = Timings::default();
-    let budget = Budget {
-        limit: common::memory_limit(args.max_memory),
-        per_vertex: BYTES_PER_POSITION,
-        per_edge: BYTES_PER_MOVE * if asks_sums { 2 } else { 1 },
-    };
-    // The database and the values appear together, when the run is done.
-    let mut files = Outputs::new();
-    let (values, graph, names, edges) = if is_database(&args.graph) {
-        let graph_options = [
-            (args.vertices.is_some(), "--vertices"),
-            (args.names, "--names"),
-        ];
-        if let Some((_, option)) = graph_options.iter().find(|o| o.0) {
-            anyhow::bail!(
-                "{}: {option} reads a graph; a database keeps its vertices and names",
-                common::shown(&args.graph)
-            );
-        }
-        if args.save.save.is_some() {
-            anyhow::bail!(
-                "{}: a database already keeps the values (--save writes one from a graph)",
-                common::shown(&args.graph)
-            );
-        }
-        let (graph, values, names) = times.time("read", || from_database(&args.graph))?;
-        let edges = graph.edge_count();
-        (values, Some(graph), names, edges)
-    } else {
-        let game = GameArgs {
-            graph: args.graph.clone(),
-            no_move: NoMoveRule::Lose,
-            terminal: None,
-            vertices: args.vertices,
-            names: args.names,
-            owners: None,
-            reach: None,
-            reacher: None,
-        };
-        let (csr, _, names) = times.time("read", || game.load(budget, &bars))?;
-        let values = times.time("grundy", || bars.spin("grundy", || grundy::grundy(&csr)))?;
-        let save = Save {
-            args: &args,
-            bars: &bars,
-        };
-        save.stage(&csr, &values, names.as_ref(), &mut times, &mut files)?;
-        let edges = csr.edge_count();
-        let forward = asks_sums || args.svg.is_some();
-        (values, forward.then(|| csr.with_successors()), names, edges)
-    };
-    if args.svg.is_some() && values.len() > SVG_LIMIT {
+/// The values, graph, names and move count a database saved by `grundy
+/// --save` keeps, refusing the options that read a graph.
+fn read_database(args: &Args, times: &mut Timings) -> Result<Input> {
+    let graph_options = [
+        (args.vertices.is_some(), "--vertices"),
+        (args.names, "--names"),
+    ];
+    if let Some((_, option)) = graph_options.iter().find(|o| o.0) {
         anyhow::bail!(
-            "--svg draws graphs of up to {SVG_LIMIT} vertices; this one has {}",
-            values.len()
+            "{}: {option} reads a graph; a database keeps its vertices and names",
+            common::shown(&args.graph)
         );
     }
+    if args.save.save.is_some() {
+        anyhow::bail!(
+            "{}: a database already keeps the values (--save writes one from a graph)",
+            common::shown(&args.graph)
+        );
+    }
+    let (graph, values, names) = times.time("read", || from_database(&args.graph))?;
+    let edges = graph.edge_count();
+    Ok((values, Some(graph), names, edges))
+}
+
+/// The graph read and its values computed (and staged into `files` with
+/// `--save`); the forward graph is kept only when sums or `--svg` need it.
+fn read_graph(
+    args: &Args,
+    asks_sums: bool,
+    budget: Budget,
+    bars: &Bars,
+    times: &mut Timings,
+    files: &mut Outputs,
+) -> Result<Input> {
+    let game = GameArgs {
+        graph: args.graph.clone(),
+        no_move: NoMoveRule::Lose,
+        terminal: None,
+        vertices: args.vertices,
+        names: args.names,
+        owners: None,
+        reach: None,
+        reacher: None,
+    };
+    let (csr, _, names) = times.time("read", || game.load(budget, bars))?;
+    let values = times.time("grundy", || bars.spin("grundy", || grundy::grundy(&csr)))?;
+    let save = Save { args, bars };
+    save.stage(&csr, &values, names.as_ref(), times, files)?;
+    let edges = csr.edge_count();
+    let forward = asks_sums || args.svg.is_some();
+    Ok((values, forward.then(|| csr.with_successors()), names, edges))
+}
+
+/// Answers the sums asked for: printed at once, or returned for `--json`.
+fn answer_sums(
+    args: &Args,
+    graph: &Graph,
+    values: &GrundyValues,
+    names: Option<&Names>,
+    left: u64,
+    times: &mut Timings,
+) -> Result<Vec<Answer>> {
     // Each sum answered as it is read, and printed at once; only --json
     // holds the answers (its one object lists them), within the memory
     // the graph left.
     let mut answers = Vec::new();
-    if let Some(graph) = &graph {
-        let left = budget.limit.saturating_sub(
-            (values.len() as u64)
-                .saturating_mul(budget.per_vertex)
-                .saturating_add(edges.saturating_mul(budget.per_edge)),
-        );
-        let mut held = 0u64;
-        let mut out = std::io::stdout().lock();
-        times.time("sums", || {
-            for_each_sum(&args, values.len(), names.as_ref(), |asked| {
-                let a = answer(graph, &values, asked);
-                if args.json {
-                    held += ANSWER_BYTES + 12 * a.tokens.len() as u64;
-                    common::check_memory("the answers --json holds", held, left)?;
-                    answers.push(a);
-                } else {
-                    print_sum(&mut out, &a, names.as_ref())?;
-                }
-                Ok(())
-            })
-        })?;
-        out.flush()?;
+    let mut held = 0u64;
+    let mut out = std::io::stdout().lock();
+    times.time("sums", || {
+        for_each_sum(args, values.len(), names, |asked| {
+            let a = answer(graph, values, asked);
+            if args.json {
+                held += ANSWER_BYTES + 12 * a.tokens.len() as u64;
+                common::check_memory("the answers --json holds", held, left)?;
+                answers.push(a);
+            } else {
+                print_sum(&mut out, &a, names)?;
+            }
+            Ok(())
+        })
+    })?;
+    out.flush()?;
+    Ok(answers)
+}
+
+/// The summary on standard error: the graph, the values' counts, the time
+/// and the files written.
+fn print_summary(
+    args: &Args,
+    values: &GrundyValues,
+    counts: GrundyCounts,
+    edges: u64,
+    output: Option<&Path>,
+    times: &Timings,
+) -> Result<()> {
+    let vertices = values.len() as u64;
+    let mut out = common::talk();
+    writeln!(
+        out,
+        "{}",
+        common::graph_line(&args.graph, vertices, edges, 0)
+    )?;
+    writeln!(out, "values: {}", counts_line(counts, values.stages()))?;
+    let peak = times
+        .peak()
+        .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
+    writeln!(out, "time: {}{peak}", times.line())?;
+    let written = output.filter(|p| !common::is_stdout(p));
+    let others = args.save.save.iter().chain(&args.svg);
+    for p in written.into_iter().chain(others.map(PathBuf::as_path)) {
+        writeln!(out, "wrote: {}", common::shown(p))?;
     }
-    if let Some(path) = &output {
-        times.time("write", || {
-            write_values(&mut files, path, &values, names.as_ref())
-        })?;
-    }
-    // The forward graph is kept when --svg is given.
-    if let (Some(path), Some(graph)) = (&args.svg, &graph) {
-        let picture = svg(graph, &values, names.as_ref());
-        files.write(path, |w| w.write_all(picture.as_bytes()))?;
-    }
-    files.commit()?;
-    let counts = values.counts();
-    if args.json {
-        print_json(
-            &args,
-            &values,
-            counts,
-            &answers,
-            names.as_ref(),
-            output.as_deref(),
-            &times,
-        )?;
-    } else if !args.quiet {
-        let vertices = values.len() as u64;
-        let mut out = common::talk();
-        writeln!(
-            out,
-            "{}",
-            common::graph_line(&args.graph, vertices, edges, 0)
-        )?;
-        writeln!(out, "values: {}", counts_line(counts, values.stages()))?;
-        let peak = times
-            .peak()
-            .map_or_else(String::new, |b| format!("; peak memory {}", HumanBytes(b)));
-        writeln!(out, "time: {}{peak}", times.line())?;
-        let written = output.as_deref().filter(|p| !common::is_stdout(p));
-        let others = args.save.save.iter().chain(&args.svg);
-        for p in written.into_iter().chain(others.map(PathBuf::as_path)) {
-            writeln!(out, "wrote: {}", common::shown(p))?;
-        }
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// `N zero, N positive (largest M), N infinite (N win, N draw); S stages`.
@@ -587,7 +643,6 @@ fn svg(graph: &Graph, values: &GrundyValues, names: Option<&Names>) -> String {
          <path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333\"/></marker></defs>\n\
          <rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n"
     );
-    const R: f64 = 11.0;
     let mut moves: std::collections::BTreeMap<(u32, u32), u32> = Default::default();
     for u in 0..n as u32 {
         for &v in graph.successors(u) {
@@ -595,67 +650,26 @@ fn svg(graph: &Graph, values: &GrundyValues, names: Option<&Names>) -> String {
         }
     }
     for (&(u, v), &count) in &moves {
-        let (x1, y1, a) = at(u);
         let times = if count > 1 {
             format!("<title>{count} moves</title>")
         } else {
             String::new()
         };
         if u == v {
-            // A loop inward from the vertex (its label is outside).
-            let (dx, dy) = (-a.cos(), -a.sin());
-            let (px, py) = (-dy, dx);
-            let (sx, sy) = (x1 + R * (dx + 0.5 * px), y1 + R * (dy + 0.5 * py));
-            let (ex, ey) = (x1 + R * (dx - 0.5 * px), y1 + R * (dy - 0.5 * py));
-            let (c1x, c1y) = (x1 + 3.5 * R * (dx + px), y1 + 3.5 * R * (dy + py));
-            let (c2x, c2y) = (x1 + 3.5 * R * (dx - px), y1 + 3.5 * R * (dy - py));
-            let _ = writeln!(
-                out,
-                "<path d=\"M{sx:.1},{sy:.1} C{c1x:.1},{c1y:.1} {c2x:.1},{c2y:.1} {ex:.1},{ey:.1}\" \
-                 fill=\"none\" stroke=\"#333\" marker-end=\"url(#arrow)\">{times}</path>"
-            );
-            continue;
-        }
-        let (x2, y2, _) = at(v);
-        let (dx, dy) = (x2 - x1, y2 - y1);
-        let len = (dx * dx + dy * dy).sqrt().max(1.0);
-        let (ux, uy) = (dx / len, dy / len);
-        // Two-way moves bend apart; one-way moves are straight.
-        let bend = if moves.contains_key(&(v, u)) {
-            0.18 * len
+            svg_loop(&mut out, at(u), &times);
         } else {
-            0.0
-        };
-        let (mx, my) = ((x1 + x2) / 2.0 - uy * bend, (y1 + y2) / 2.0 + ux * bend);
-        let (sx, sy) = toward(x1, y1, mx, my, R);
-        let (ex, ey) = toward(x2, y2, mx, my, R + 1.0);
-        let _ = writeln!(
-            out,
-            "<path d=\"M{sx:.1},{sy:.1} Q{mx:.1},{my:.1} {ex:.1},{ey:.1}\" fill=\"none\" \
-             stroke=\"#333\" marker-end=\"url(#arrow)\">{times}</path>"
-        );
+            let ((x1, y1, _), (x2, y2, _)) = (at(u), at(v));
+            // Two-way moves bend apart; one-way moves are straight.
+            let two_way = moves.contains_key(&(v, u));
+            svg_arrow(&mut out, (x1, y1), (x2, y2), two_way, &times);
+        }
     }
     for v in 0..n as u32 {
-        let (x, y, a) = at(v);
         let Some(value) = values.value(v) else {
             continue;
         };
         let label = format!("{}: {value}", names::shown(names, v));
-        let (lx, ly) = (x + (R + 14.0) * a.cos(), y + (R + 14.0) * a.sin() + 4.0);
-        let anchor = if a.cos() > 0.3 {
-            "start"
-        } else if a.cos() < -0.3 {
-            "end"
-        } else {
-            "middle"
-        };
-        let _ = writeln!(
-            out,
-            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{R}\" fill=\"{}\" stroke=\"#000\"/>\
-             <text x=\"{lx:.1}\" y=\"{ly:.1}\" text-anchor=\"{anchor}\" fill=\"#000\">{}</text>",
-            colour(v),
-            escape(&label)
-        );
+        svg_vertex(&mut out, at(v), colour(v), &label);
     }
     let _ = writeln!(
         out,
@@ -664,6 +678,72 @@ fn svg(graph: &Graph, values: &GrundyValues, names: Option<&Names>) -> String {
         h - 12.0
     );
     out
+}
+
+/// The radius of a vertex's circle in `--svg`'s picture.
+const R: f64 = 11.0;
+
+/// A move from a vertex to itself, at `(x1, y1)` and angle `a` on the
+/// circle, titled `times`.
+fn svg_loop(out: &mut String, (x1, y1, a): (f64, f64, f64), times: &str) {
+    use std::fmt::Write as _;
+    // A loop inward from the vertex (its label is outside).
+    let (dx, dy) = (-a.cos(), -a.sin());
+    let (px, py) = (-dy, dx);
+    let (sx, sy) = (x1 + R * (dx + 0.5 * px), y1 + R * (dy + 0.5 * py));
+    let (ex, ey) = (x1 + R * (dx - 0.5 * px), y1 + R * (dy - 0.5 * py));
+    let (c1x, c1y) = (x1 + 3.5 * R * (dx + px), y1 + 3.5 * R * (dy + py));
+    let (c2x, c2y) = (x1 + 3.5 * R * (dx - px), y1 + 3.5 * R * (dy - py));
+    let _ = writeln!(
+        out,
+        "<path d=\"M{sx:.1},{sy:.1} C{c1x:.1},{c1y:.1} {c2x:.1},{c2y:.1} {ex:.1},{ey:.1}\" \
+         fill=\"none\" stroke=\"#333\" marker-end=\"url(#arrow)\">{times}</path>"
+    );
+}
+
+/// A move between two vertices: an arrow from circle to circle, bent
+/// aside when the move back exists too (`two_way`), titled `times`.
+fn svg_arrow(
+    out: &mut String,
+    (x1, y1): (f64, f64),
+    (x2, y2): (f64, f64),
+    two_way: bool,
+    times: &str,
+) {
+    use std::fmt::Write as _;
+    let (dx, dy) = (x2 - x1, y2 - y1);
+    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    let (ux, uy) = (dx / len, dy / len);
+    let bend = if two_way { 0.18 * len } else { 0.0 };
+    let (mx, my) = ((x1 + x2) / 2.0 - uy * bend, (y1 + y2) / 2.0 + ux * bend);
+    let (sx, sy) = toward(x1, y1, mx, my, R);
+    let (ex, ey) = toward(x2, y2, mx, my, R + 1.0);
+    let _ = writeln!(
+        out,
+        "<path d=\"M{sx:.1},{sy:.1} Q{mx:.1},{my:.1} {ex:.1},{ey:.1}\" fill=\"none\" \
+         stroke=\"#333\" marker-end=\"url(#arrow)\">{times}</path>"
+    );
+}
+
+/// A vertex at `(x, y)` and angle `a` on the circle: its circle in
+/// `colour`, and `label` outside it.
+fn svg_vertex(out: &mut String, (x, y, a): (f64, f64, f64), colour: &str, label: &str) {
+    use std::fmt::Write as _;
+    let (lx, ly) = (x + (R + 14.0) * a.cos(), y + (R + 14.0) * a.sin() + 4.0);
+    let anchor = if a.cos() > 0.3 {
+        "start"
+    } else if a.cos() < -0.3 {
+        "end"
+    } else {
+        "middle"
+    };
+    let _ = writeln!(
+        out,
+        "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{R}\" fill=\"{}\" stroke=\"#000\"/>\
+         <text x=\"{lx:.1}\" y=\"{ly:.1}\" text-anchor=\"{anchor}\" fill=\"#000\">{}</text>",
+        colour,
+        escape(label)
+    );
 }
 
 /// The point `r` from `(x, y)` toward `(tx, ty)`.

@@ -42,6 +42,8 @@ mod registered;
 mod report;
 mod serve;
 mod solve;
+mod solve_report;
+mod timings;
 mod verify;
 
 use std::io::Write;
@@ -429,6 +431,10 @@ fn needs_memory_hint(err: &anyhow::Error) -> bool {
             )
             || e.downcast_ref::<common::OverMemory>().is_some()
             || matches!(
+                e.downcast_ref::<retrograde::SolveError>(),
+                Some(retrograde::SolveError::OverMemory { .. })
+            )
+            || matches!(
                 e.downcast_ref::<retrograde_timely::Error>(),
                 Some(retrograde_timely::Error::ShareTooLarge { .. })
             )
@@ -442,6 +448,7 @@ fn over_memory(e: &retrograde::Error) -> bool {
         retrograde::Error::TooLarge { .. }
             | retrograde::Error::OverMemory { .. }
             | retrograde::Error::ExplorationTooLarge { .. }
+            | retrograde::Error::Solve(retrograde::SolveError::OverMemory { .. })
     )
 }
 

@@ -140,7 +140,7 @@ impl<'a> Phases<'a> {
     }
 
     /// Moves the phases ended so far into `times`.
-    pub fn record(&self, times: &mut crate::common::Timings) {
+    pub fn record(&self, times: &mut crate::timings::Timings) {
         for (phase, seconds) in self.done.lock().unwrap().drain(..) {
             times.record(phase, seconds);
         }

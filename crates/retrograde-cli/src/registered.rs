@@ -195,7 +195,45 @@ impl Registered {
         let asked = asked.map(|t| crate::db::parse(&*game, t)).transpose()?;
         let mut times = Timings::default();
         let bars = Bars::new(out.quiet || out.json);
-        let phases = Phases::new(&bars);
+        // A process other than 0 has done its share and said so.
+        let Some(solution) = self.solve(&*game, &out, &bars, &mut times)? else {
+            return Ok(ExitCode::SUCCESS);
+        };
+        let verified = verify(&*solution, &out, &mut times)?;
+        // The position asked about, as given, and its moves: answered
+        // before anything is written, as it can fail.
+        let position = asked.map(|p| probe(&*game, &*solution, p)).transpose()?;
+        let mut files = Outputs::new();
+        let saved =
+            out.save
+                .stage_solution(&mut files, &mut times, game.meta(), &*solution, &bars)?;
+        out.commit(files, saved)?;
+        let report = Report {
+            game: &*game,
+            solution: &*solution,
+            position: position.as_ref(),
+            verified,
+            times: &times,
+        };
+        if out.json {
+            report.json()?;
+        } else {
+            report.text(&mut *out.data(), out.quiet)?;
+        }
+        Ok(crate::game::exit(verified))
+    }
+
+    /// Solves the game as the command line asks (on a cluster's processes
+    /// if it names them), telling each tier done unless `--quiet`; `None`
+    /// in a process of a cluster other than 0, which has done its share.
+    fn solve<'g>(
+        &self,
+        game: &'g dyn Solvable,
+        out: &Output,
+        bars: &Bars,
+        times: &mut Timings,
+    ) -> Result<Option<Box<dyn GameSolution + 'g>>> {
+        let phases = Phases::new(bars);
         let quiet = out.quiet;
         let tell = move |t: &retrograde::tier::TierDone| {
             if !quiet {
@@ -225,62 +263,40 @@ impl Registered {
         };
         let solution = match cluster.as_ref().filter(|c| c.is_cluster()) {
             None => game.solve(&how).map(Some).map_err(anyhow::Error::from),
-            Some(cluster) => crate::cluster::solve_tiers(&*game, &how, cluster, quiet),
+            Some(cluster) => crate::cluster::solve_tiers(game, &how, cluster, quiet),
         };
-        phases.record(&mut times);
-        // A process other than 0 has done its share and said so.
-        let Some(solution) = solution? else {
-            return Ok(ExitCode::SUCCESS);
-        };
-        let verified = if out.verify {
-            let report = times.time("verify", || solution.verify(5))?;
-            for v in &report.violations {
-                eprintln!("retrograde: wrong: {v}");
-            }
-            Some(report.is_ok())
-        } else {
-            None
-        };
-        let answers = solution.answers();
-        // The position asked about, as given, and its moves: answered
-        // before anything is written, as it can fail.
-        let position = asked
-            .map(|p| {
-                let keyed = Keyed::new(
-                    answers.len() as u32,
-                    |i| solution.key(i),
-                    |i| answers.value(i),
-                );
-                let records = Elsewhere {
-                    keyed,
-                    solution: &*solution,
-                };
-                Probe {
-                    game: &*game,
-                    db: &records,
-                }
-                .answer(p)
-            })
-            .transpose()?;
-        let mut files = Outputs::new();
-        let saved =
-            out.save
-                .stage_solution(&mut files, &mut times, game.meta(), &*solution, &bars)?;
-        out.commit(files, saved)?;
-        let report = Report {
-            game: &*game,
-            solution: &*solution,
-            position: position.as_ref(),
-            verified,
-            times: &times,
-        };
-        if out.json {
-            report.json()?;
-        } else {
-            report.text(&mut *out.data(), out.quiet)?;
-        }
-        Ok(crate::game::exit(verified))
+        phases.record(times);
+        solution
     }
+}
+
+/// With `--verify`, the solution checked with the certificate, each
+/// violation printed: whether it is right.
+fn verify(solution: &dyn GameSolution, out: &Output, times: &mut Timings) -> Result<Option<bool>> {
+    if !out.verify {
+        return Ok(None);
+    }
+    let report = times.time("verify", || solution.verify(5))?;
+    for v in &report.violations {
+        eprintln!("retrograde: wrong: {v}");
+    }
+    Ok(Some(report.is_ok()))
+}
+
+/// Position `p`'s answer, its value and its moves', from the solution.
+fn probe(
+    game: &dyn Solvable,
+    solution: &dyn GameSolution,
+    p: u64,
+) -> Result<Answer, retrograde::play::ProbeError> {
+    let answers = solution.answers();
+    let keyed = Keyed::new(
+        answers.len() as u32,
+        |i| solution.key(i),
+        |i| answers.value(i),
+    );
+    let records = Elsewhere { keyed, solution };
+    Probe { game, db: &records }.answer(p)
 }
 
 /// What `game NAME` reports.

@@ -10,7 +10,7 @@ use retrograde::io::names::Names;
 use retrograde::{Answers, Histogram};
 use serde::Serialize;
 
-use crate::common::Timings;
+use crate::timings::Timings;
 
 /// Positions by outcome.
 #[derive(Serialize, Debug, Default, Clone, Copy)]

@@ -339,105 +339,113 @@ fn answer<'a>(
                 "no animation for this game: it has more than --trace-limit positions, or none can be laid out",
             ),
         },
-        "/api/query" => {
-            let text = match parameter(query, "position") {
-                Some(Ok(text)) => text,
-                Some(Err(what)) => {
-                    return error(
-                        400,
-                        &format!("the address is not percent-encoded text: {what}"),
-                    );
-                }
-                None => {
-                    return error(
-                        400,
-                        "expected ?position=... (the position in the game's notation)",
-                    );
-                }
-            };
-            let game = probe.game;
-            let mut p = match game.parse(&text) {
-                Ok(p) => p,
-                Err(e) => return error(400, &e.to_string()),
-            };
-            // `&move=M`: the position after move M, named as the game
-            // names moves or as it reads them (chess: `Ra1-a4` or `Ra4`).
-            // A malformed escape anywhere was refused with `position` above.
-            match parameter(query, "move").and_then(Result::ok) {
-                None => {}
-                Some(m) => match game.find_move(p, &m) {
-                    Some((_, to)) => p = to,
-                    None => {
-                        let names: Vec<String> =
-                            game.moves(p).into_iter().map(|(n, _)| n).collect();
-                        return error(
-                            404,
-                            &format!(
-                                "{m:?} is not a move of {text}: its moves are {}",
-                                names.join(", ")
-                            ),
-                        );
-                    }
-                },
-            }
-            match probe.answer(p) {
-                Ok(a) => {
-                    /// A move as the page shows it: written as a game's record
-                    /// writes it, and the board it leads to (the squares it
-                    /// changes are the ones to click).
-                    #[derive(serde::Serialize)]
-                    struct After {
-                        written: String,
-                        board: String,
-                    }
-                    #[derive(serde::Serialize)]
-                    struct Page {
-                        #[serde(flatten)]
-                        answer: crate::query::AnswerJson,
-                        board: String,
-                        after: Vec<After>,
-                    }
-                    let mut named: Vec<Option<(String, u64, String)>> = game
-                        .moves(p)
-                        .into_iter()
-                        .zip(game.written_moves(p))
-                        .map(|((name, to), written)| Some((name, to, written)))
-                        .collect();
-                    let after = a
-                        .moves
-                        .iter()
-                        .map(|m| {
-                            let written = named
-                                .iter_mut()
-                                .find(|n| n.as_ref().is_some_and(|n| n.0 == m.name && n.1 == m.to))
-                                .and_then(Option::take)
-                                .map_or_else(|| m.name.clone(), |n| n.2);
-                            After {
-                                written,
-                                board: game.board(m.to),
-                            }
-                        })
-                        .collect();
-                    let page = Page {
-                        answer: crate::query::json(game, &a),
-                        board: game.board(p),
-                        after,
-                    };
-                    match serde_json::to_string(&page) {
-                        Ok(body) => (200, "application/json", body.into()),
-                        Err(e) => error(500, &e.to_string()),
-                    }
-                }
-                Err(e @ ProbeError::NotInGame { .. }) => error(404, &e.to_string()),
-                Err(e) => error(500, &e.to_string()),
-            }
-        }
+        "/api/query" => query_answer(probe, query),
         _ => error(
             404,
             &format!(
                 "no such page: {path} (the API is /api/info, /api/query?position=...[&move=...], /api/trace; the page is /)"
             ),
         ),
+    }
+}
+
+/// The answer of `/api/query`: the position of `?position=...` (after
+/// `&move=...` if given), its value and its moves, as the page shows them.
+fn query_answer(probe: &Probe<'_>, query: &str) -> Answer<'static> {
+    let text = match parameter(query, "position") {
+        Some(Ok(text)) => text,
+        Some(Err(what)) => {
+            return error(
+                400,
+                &format!("the address is not percent-encoded text: {what}"),
+            );
+        }
+        None => {
+            return error(
+                400,
+                "expected ?position=... (the position in the game's notation)",
+            );
+        }
+    };
+    let game = probe.game;
+    let mut p = match game.parse(&text) {
+        Ok(p) => p,
+        Err(e) => return error(400, &e.to_string()),
+    };
+    // `&move=M`: the position after move M, named as the game
+    // names moves or as it reads them (chess: `Ra1-a4` or `Ra4`).
+    // A malformed escape anywhere was refused with `position` above.
+    match parameter(query, "move").and_then(Result::ok) {
+        None => {}
+        Some(m) => match game.find_move(p, &m) {
+            Some((_, to)) => p = to,
+            None => {
+                let names: Vec<String> = game.moves(p).into_iter().map(|(n, _)| n).collect();
+                return error(
+                    404,
+                    &format!(
+                        "{m:?} is not a move of {text}: its moves are {}",
+                        names.join(", ")
+                    ),
+                );
+            }
+        },
+    }
+    match probe.answer(p) {
+        Ok(a) => page(game, p, &a),
+        Err(e @ ProbeError::NotInGame { .. }) => error(404, &e.to_string()),
+        Err(e) => error(500, &e.to_string()),
+    }
+}
+
+/// Position `p`'s answer `a` as the page shows it: the answer of `query`,
+/// the board, and each move written as a game's record writes it with
+/// the board it leads to.
+fn page(game: &dyn Playable, p: u64, a: &retrograde::play::Answer) -> Answer<'static> {
+    /// A move as the page shows it: written as a game's record
+    /// writes it, and the board it leads to (the squares it
+    /// changes are the ones to click).
+    #[derive(serde::Serialize)]
+    struct After {
+        written: String,
+        board: String,
+    }
+    #[derive(serde::Serialize)]
+    struct Page {
+        #[serde(flatten)]
+        answer: crate::query::AnswerJson,
+        board: String,
+        after: Vec<After>,
+    }
+    let mut named: Vec<Option<(String, u64, String)>> = game
+        .moves(p)
+        .into_iter()
+        .zip(game.written_moves(p))
+        .map(|((name, to), written)| Some((name, to, written)))
+        .collect();
+    let after = a
+        .moves
+        .iter()
+        .map(|m| {
+            let written = named
+                .iter_mut()
+                .find(|n| n.as_ref().is_some_and(|n| n.0 == m.name && n.1 == m.to))
+                .and_then(Option::take)
+                .map_or_else(|| m.name.clone(), |n| n.2);
+            After {
+                written,
+                board: game.board(m.to),
+            }
+        })
+        .collect();
+    let page = Page {
+        answer: crate::query::json(game, a),
+        board: game.board(p),
+        after,
+    };
+    match serde_json::to_string(&page) {
+        Ok(body) => (200, "application/json", body.into()),
+        Err(e) => error(500, &e.to_string()),
     }
 }
 

@@ -9,15 +9,17 @@ use retrograde::graph::Arena;
 use retrograde::io::Outputs;
 use retrograde::io::names::Names;
 use retrograde::io::pgsolver::{self, Reach};
-use retrograde::{Answers, Csr, GameGraph, Player, Rules, Solution, solve};
+use retrograde::solve::{self, Choice};
+use retrograde::{Answers, Csr, GameGraph, Player, Rules, Solution, Solver};
 
 use crate::Global;
-use crate::answers::{Asked, OutputArgs};
+use crate::answers::OutputArgs;
 use crate::cluster::{self, ClusterArgs};
 use crate::common::{self, Stdout, Timings};
 use crate::db::Saved;
 use crate::load::{Budget, GameArgs, Loaded};
 use crate::progress::Bars;
+use crate::solve_report::{Report, owned, regions, report};
 
 /// Options of `retrograde solve`.
 #[derive(clap::Args)]
@@ -76,24 +78,13 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// The engine that runs on a graph of `n` positions with `threads`
-    /// threads: `auto` and `parallel` fall back to the sequential engine
-    /// where the parallel one does not apply.
-    fn resolve(self, n: usize, threads: usize) -> Engine {
+    /// The library's engine (the timely engine is not the library's: `None`).
+    fn library(self) -> Option<solve::Engine> {
         match self {
-            Engine::Auto | Engine::Parallel if !solve::fits_parallel(n) => Engine::Sequential,
-            Engine::Auto if threads > 1 => Engine::Parallel,
-            Engine::Auto => Engine::Sequential,
-            e => e,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Engine::Auto => "auto",
-            Engine::Sequential => "sequential",
-            Engine::Parallel => "parallel",
-            Engine::Timely => "timely",
+            Engine::Auto => Some(solve::Engine::Auto),
+            Engine::Sequential => Some(solve::Engine::Sequential),
+            Engine::Parallel => Some(solve::Engine::Parallel),
+            Engine::Timely => None,
         }
     }
 }
@@ -135,14 +126,20 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
         anyhow::bail!("--pgsolver writes the solution of a PGSolver game solved with --reach");
     }
 
-    let threads = rayon::current_num_threads();
-    let engine = choose_engine(args.engine, n, threads);
+    let mut solver = Solver::new()
+        .engine(args.engine.library().unwrap_or_default())
+        .rules(rules.clone())
+        .progress(&bars);
+    if let Some(limit) = args.max_memory {
+        solver = solver.max_memory(limit);
+    }
+    let choice = choose_engine(&solver, args.engine, n)?;
     let arena = owners.map(|o| Arena::new(&graph, o)).transpose()?;
-    let sol = times.time("solve", || match (&arena, engine) {
-        (None, Engine::Parallel) => solve::solve_parallel_with_progress(&graph, &rules, &bars),
-        (None, _) => solve::solve_with_progress(&graph, &rules, &bars),
-        (Some(a), Engine::Parallel) => solve::solve_parallel_with_progress(a, &rules, &bars),
-        (Some(a), _) => solve::solve_with_progress(a, &rules, &bars),
+    let sol = times.time("solve", || -> Result<Solution> {
+        Ok(match &arena {
+            None => solver.solve_stored(&graph)?,
+            Some(a) => solver.solve_stored(a)?,
+        })
     })?;
     let game = Solving {
         graph: &graph,
@@ -155,11 +152,6 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
     let saved = write_files(&args, &game, &sol, &bars, &mut times)?;
     Saved::say(saved.as_ref(), args.quiet || args.json)?;
 
-    let threads = if engine == Engine::Parallel {
-        threads
-    } else {
-        1
-    };
     let mut out = common::talk();
     if !args.quiet {
         let run = SolveRun {
@@ -167,8 +159,7 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
             rules: &rules,
             owners: arena.as_ref().map(|a| a.owners()),
             reach,
-            engine,
-            threads,
+            choice,
         };
         print_summary(&mut out, &args, &run, &sol, &times)?;
     }
@@ -182,8 +173,8 @@ pub fn run(args: Args, global: Global) -> Result<ExitCode> {
                 graph: &args.game.graph,
                 moves: graph.edge_count(),
                 labels: rules.labels.len() as u64,
-                engine: engine.name(),
-                threads,
+                engine: choice.engine.name(),
+                threads: choice.threads,
                 processes: 1,
                 times: &times,
                 arena: arena.as_ref().map(|a| (a.owners(), reach)),
@@ -272,17 +263,17 @@ fn load(args: &Args, bars: &Bars, times: &mut Timings) -> Result<Loaded> {
     times.time("read", || args.game.load_game(budget, bars))
 }
 
-/// The engine that solves `n` positions on `threads` threads, with a note
-/// when the parallel engine was asked for and cannot take them.
-fn choose_engine(asked: Engine, n: usize, threads: usize) -> Engine {
-    let engine = asked.resolve(n, threads);
-    if engine != asked && asked == Engine::Parallel {
+/// The engine that solves `n` positions, with a note when the parallel
+/// engine was asked for and cannot take them.
+fn choose_engine(solver: &Solver<'_>, asked: Engine, n: usize) -> Result<Choice> {
+    let choice = solver.choose_stored(n)?;
+    if asked == Engine::Parallel && choice.engine != solve::Engine::Parallel {
         eprintln!(
             "retrograde: note: {n} positions are more than the parallel engine takes; \
              solving with the sequential engine"
         );
     }
-    engine
+    Ok(choice)
 }
 
 /// What was solved: the graph, its rules and names, and, for an arena, its
@@ -333,9 +324,8 @@ struct SolveRun<'a> {
     owners: Option<&'a [Player]>,
     /// A PGSolver game's target.
     reach: Option<Reach>,
-    engine: Engine,
-    /// The threads the engine ran on.
-    threads: usize,
+    /// The engine that ran, on how many threads.
+    choice: Choice,
 }
 
 /// Prints the summary on `out`: the graph, the counts, the time and
@@ -383,8 +373,8 @@ fn print_summary(
         out,
         "time: {}{peak} ({} engine, {})",
         times.line(),
-        run.engine.name(),
-        common::count(run.threads as u64, "thread", "threads"),
+        run.choice.engine.name(),
+        common::count(run.choice.threads as u64, "thread", "threads"),
     )?;
     for path in args
         .outputs
@@ -511,106 +501,4 @@ fn dot<S: Answers>(
     }
     s += "}\n";
     s
-}
-
-/// What the JSON report of a solve says besides the solution.
-pub struct Report<'a> {
-    pub graph: &'a std::path::Path,
-    pub moves: u64,
-    pub labels: u64,
-    pub engine: &'static str,
-    pub threads: usize,
-    pub processes: usize,
-    pub times: &'a Timings,
-    /// An arena's owners, and a PGSolver game's target.
-    pub arena: Option<(&'a [Player], Option<Reach>)>,
-}
-
-/// How many vertices each player owns.
-pub fn owned(owners: &[Player]) -> [u64; 2] {
-    let second = owners.iter().filter(|&&o| o == Player::Second).count() as u64;
-    [owners.len() as u64 - second, second]
-}
-
-/// How many vertices each player wins from, in the reachability game `reach`.
-pub fn regions<S: Answers + ?Sized>(owners: &[Player], reach: Reach, sol: &S) -> [u64; 2] {
-    let first = (0..owners.len() as u32)
-        .filter_map(|v| Some(reach.winner(owners[v as usize], sol.value(v)?.outcome)))
-        .filter(|&w| w == Player::First)
-        .count() as u64;
-    [first, owners.len() as u64 - first]
-}
-
-/// Prints the JSON report of a solve (docs/JSON.md) on standard output.
-pub fn report<S: Answers + ?Sized>(
-    r: &Report<'_>,
-    outputs: &OutputArgs,
-    asked: &Asked<'_>,
-    sol: &S,
-) -> Result<ExitCode> {
-    #[derive(serde::Serialize)]
-    struct Json {
-        command: &'static str,
-        graph: String,
-        #[serde(flatten)]
-        outcomes: crate::report::Outcomes,
-        moves: u64,
-        labels: u64,
-        queries: Vec<crate::report::PositionValue>,
-        lines: Vec<crate::report::LineReport>,
-        output: Option<String>,
-        engine: &'static str,
-        threads: usize,
-        processes: usize,
-        time: crate::report::Time,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        owners: Option<Players>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        reach: Option<ReachJson>,
-    }
-    /// A count for each player.
-    #[derive(serde::Serialize)]
-    struct Players {
-        player0: u64,
-        player1: u64,
-    }
-    #[derive(serde::Serialize)]
-    struct ReachJson {
-        priority: u64,
-        reacher: u8,
-        wins: Players,
-    }
-    let players = |[player0, player1]: [u64; 2]| Players { player0, player1 };
-    crate::report::print(&Json {
-        command: "solve",
-        graph: r.graph.display().to_string(),
-        outcomes: crate::report::Outcomes::of(sol),
-        moves: r.moves,
-        labels: r.labels,
-        queries: asked
-            .query
-            .iter()
-            .map(|&v| crate::report::PositionValue::of(sol, v, asked.names))
-            .collect(),
-        lines: asked
-            .line
-            .iter()
-            .map(|&v| crate::report::LineReport::of(sol, v, asked.limit, asked.names))
-            .collect(),
-        output: outputs.output.as_ref().map(|p| p.display().to_string()),
-        engine: r.engine,
-        threads: r.threads,
-        processes: r.processes,
-        time: crate::report::Time::of(r.times),
-        owners: r.arena.map(|(o, _)| players(owned(o))),
-        reach: r.arena.and_then(|(o, reach)| {
-            let reach = reach?;
-            Some(ReachJson {
-                priority: reach.priority,
-                reacher: reach.reacher.index(),
-                wins: players(regions(o, reach, sol)),
-            })
-        }),
-    })?;
-    Ok(ExitCode::SUCCESS)
 }

@@ -538,6 +538,30 @@ struct TierVerdict {
 fn directory(args: &Args) -> Result<ExitCode> {
     let dir = &args.game.graph;
     let tiers = retrograde::tier::TierDirectory::open(dir)?;
+    check_listed(dir, &tiers)?;
+    let bars = Bars::new(args.quiet || args.json);
+    let limit = common::memory_limit(args.max_memory);
+    let mut times = Timings::default();
+    let mut verdicts = Vec::new();
+    let stdout = io::stdout();
+    for (listed, db) in tiers.each() {
+        let db = db?;
+        let checked = check_tier(args, db, &bars, limit, &mut times)?;
+        verdicts.push(tier_verdict(args, &listed.name, db, checked, &stdout)?);
+    }
+    let correct = verdicts.iter().all(|v| v.correct);
+    let game = retrograde::play::describe(&tiers.manifest().game);
+    print_directory(args, dir, game, &verdicts, &times)?;
+    Ok(if correct {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Refuses a tier directory where a tier's database is not the one the
+/// manifest lists (its size or checksum differ).
+fn check_listed(dir: &std::path::Path, tiers: &retrograde::tier::TierDirectory) -> Result<()> {
     for listed in &tiers.manifest().tiers {
         if !tiers.unchanged(&listed.name) {
             anyhow::bail!(
@@ -548,65 +572,89 @@ fn directory(args: &Args) -> Result<ExitCode> {
             );
         }
     }
-    let bars = Bars::new(args.quiet || args.json);
-    let limit = common::memory_limit(args.max_memory);
-    let mut times = Timings::default();
-    let mut verdicts = Vec::new();
-    let stdout = io::stdout();
-    for (listed, db) in tiers.each() {
-        let db = db?;
-        let game = crate::db::solvable(db)?;
-        let phases = crate::progress::Phases::new(&bars);
-        let how = retrograde::registry::How {
-            memory_limit: Some(limit),
-            reserve: 0,
-            progress: &phases,
-            tiers: Some(dir),
-            on_tier: None,
-            tier_options: Default::default(),
-        };
-        let checked = game.check(db, &how, args.show);
-        phases.record(&mut times);
-        let checked = checked?;
-        let report = &checked.report;
-        let violations: Vec<String> = report.violations.iter().map(|v| v.to_string()).collect();
-        if !args.json {
-            let mut out = stdout.lock();
-            for v in &violations {
-                writeln!(out, "{}: {v}", db.path().display())?;
-            }
+    Ok(())
+}
+
+/// One tier's database checked with the certificate, against the tiers
+/// below it as the directory holds them.
+fn check_tier(
+    args: &Args,
+    db: &retrograde::db::Database,
+    bars: &Bars,
+    limit: u64,
+    times: &mut Timings,
+) -> Result<retrograde::registry::Checked> {
+    let game = crate::db::solvable(db)?;
+    let phases = crate::progress::Phases::new(bars);
+    let how = retrograde::registry::How {
+        memory_limit: Some(limit),
+        reserve: 0,
+        progress: &phases,
+        tiers: Some(&args.game.graph),
+        on_tier: None,
+        tier_options: Default::default(),
+    };
+    let checked = game.check(db, &how, args.show);
+    phases.record(times);
+    Ok(checked?)
+}
+
+/// A tier's verdict, its violations printed on standard output and its
+/// line on standard error (unless `--json` or `--quiet`).
+fn tier_verdict(
+    args: &Args,
+    name: &str,
+    db: &retrograde::db::Database,
+    checked: retrograde::registry::Checked,
+    stdout: &io::Stdout,
+) -> Result<TierVerdict> {
+    let report = &checked.report;
+    let violations: Vec<String> = report.violations.iter().map(|v| v.to_string()).collect();
+    if !args.json {
+        let mut out = stdout.lock();
+        for v in &violations {
+            writeln!(out, "{}: {v}", db.path().display())?;
         }
-        if !args.quiet && !args.json {
-            let said = if report.is_ok() {
-                "verified".to_string()
-            } else {
-                format!(
-                    "wrong: {}",
-                    common::count(report.total, "violation", "violations")
-                )
-            };
-            writeln!(
-                common::talk(),
-                "tier {}: {said} ({})",
-                listed.name,
-                common::count(checked.positions, "position", "positions")
-            )?;
-        }
-        verdicts.push(TierVerdict {
-            tier: listed.name.clone(),
-            database: db.path().display().to_string(),
-            correct: report.is_ok(),
-            positions: checked.positions,
-            moves: checked.moves,
-            violations_total: report.total,
-            violations,
-        });
     }
+    if !args.quiet && !args.json {
+        let said = if report.is_ok() {
+            "verified".to_string()
+        } else {
+            format!(
+                "wrong: {}",
+                common::count(report.total, "violation", "violations")
+            )
+        };
+        writeln!(
+            common::talk(),
+            "tier {name}: {said} ({})",
+            common::count(checked.positions, "position", "positions")
+        )?;
+    }
+    Ok(TierVerdict {
+        tier: name.to_string(),
+        database: db.path().display().to_string(),
+        correct: report.is_ok(),
+        positions: checked.positions,
+        moves: checked.moves,
+        violations_total: report.total,
+        violations,
+    })
+}
+
+/// The whole directory's verdict: one JSON object with `--json`, and the
+/// summary on standard error unless `--quiet`.
+fn print_directory(
+    args: &Args,
+    dir: &std::path::Path,
+    game: String,
+    verdicts: &[TierVerdict],
+    times: &Timings,
+) -> Result<()> {
     let correct = verdicts.iter().all(|v| v.correct);
     let positions: u64 = verdicts.iter().map(|v| v.positions).sum();
     let moves: u64 = verdicts.iter().filter_map(|v| v.moves).sum();
     let total: u64 = verdicts.iter().map(|v| v.violations_total).sum();
-    let game = retrograde::play::describe(&tiers.manifest().game);
     if args.json {
         #[derive(serde::Serialize)]
         struct Json<'a> {
@@ -628,8 +676,8 @@ fn directory(args: &Args) -> Result<ExitCode> {
             positions,
             moves,
             violations_total: total,
-            tiers: &verdicts,
-            time: crate::report::Time::of(&times),
+            tiers: verdicts,
+            time: crate::report::Time::of(times),
         })?;
     }
     if !args.quiet {
@@ -653,9 +701,5 @@ fn directory(args: &Args) -> Result<ExitCode> {
         }
         writeln!(out, "time: {}", times.line())?;
     }
-    Ok(if correct {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(())
 }

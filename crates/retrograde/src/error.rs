@@ -231,6 +231,40 @@ pub enum SolveError {
     /// The caller asked the solve to stop ([`Progress::stop`](crate::solve::Progress::stop)).
     #[error("the solve was stopped before it ended")]
     Stopped,
+    /// The engine's state would need more memory than the limit allows
+    /// ([`Solver::max_memory`](crate::Solver::max_memory)).
+    #[error("the {engine} engine would need about {} for {positions} positions, more than the {} allowed", human_bytes(*needed), human_bytes(*limit))]
+    OverMemory {
+        /// The engine.
+        engine: &'static str,
+        /// Positions to solve.
+        positions: u64,
+        /// Bytes it would need.
+        needed: u64,
+        /// Bytes allowed.
+        limit: u64,
+    },
+    /// The threads asked for could not be started.
+    #[error("could not start {threads} threads")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+    },
+    /// The lean engine was asked to solve a graph that gives only its
+    /// predecessors: it finds best moves again from the successors.
+    #[error(
+        "the lean engine needs the graph's successors to find best moves (Csr::with_successors)"
+    )]
+    LeanNeedsSuccessors,
+    /// An engine that needs the moves stored was asked to solve a game on
+    /// the dense rung, which stores none.
+    #[error(
+        "the {engine} engine needs the moves stored; a numbered game is solved by the lean engine"
+    )]
+    EngineNotForGame {
+        /// The engine asked for.
+        engine: &'static str,
+    },
 }
 
 /// What named an out-of-range vertex, for [`Error::VertexOutOfRange`].

@@ -280,7 +280,7 @@ pub fn seen(code: u8, same_player: bool) -> u8 {
 /// ([`GameGraph::owner`] is `None`) passes the turn.
 #[inline(always)]
 pub fn same_player(from: Option<Player>, to: Option<Player>) -> bool {
-    matches!((from, to), (Some(a), Some(b)) if a == b)
+    Player::keeps_turn(from, to)
 }
 
 /// The effect of a decided successor on an undecided predecessor.

@@ -73,8 +73,17 @@
 //! ```
 //!
 //! - [`Outcome`], [`Rules`] ([`NoMoveRule`] and terminal [`Labels`]): the model.
-//! - [`solve()`] and its result [`Solution`]; [`solve`](mod@solve) holds the
-//!   engines (sequential, parallel, lean) and [`solve::reference`], the slow
+//! - [`Solver`]: the one way to solve with options, whatever the rung: the
+//!   engine (or left to choose: parallel on more than one thread, lean where
+//!   the others would pass the memory limit or the game numbers its
+//!   positions), threads, a memory limit, rules, progress; it says which
+//!   engine it runs and why ([`Solver::choose`]). It solves a graph
+//!   ([`Solver::solve`]), a game on the dense rung ([`Solver::solve_game`])
+//!   or a game from its rules ([`Solver::solve_states`]), each answering
+//!   through [`Answers`].
+//! - [`solve()`], [`solve_game`] and [`solve_states`]: the same with every
+//!   option left as it is; [`solve`](mod@solve) holds the engines
+//!   (sequential, parallel, lean) and [`solve::reference`], the slow
 //!   yardstick written from the definitions.
 //! - [`verify()`]: checks a solution against the game from local conditions,
 //!   without trusting any solver ([`Report`], [`Violation`], [`Condition`]).
@@ -114,6 +123,6 @@ pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Successors};
 pub use outcome::{LabelWalk, Labels, NoMoveRule, Outcome, Player, Rules, UnknownName, Value};
 pub use solve::{
     Answers, Histogram, HistogramCounter, Line, Lookup, MoveValue, NoProgress, Progress, Solution,
-    Solved, Summary, Values, solve,
+    Solved, Solver, Summary, Values, solve,
 };
 pub use verify::{Condition, Report, Violation, verify};

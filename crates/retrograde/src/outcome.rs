@@ -136,6 +136,21 @@ pub enum Player {
 }
 
 impl Player {
+    /// Whether a move from a position where `from` moves to one where `to`
+    /// moves keeps the turn: both name their player and it is the same. A
+    /// position that names no one passes the turn. The rule every engine,
+    /// the reference and `verify` apply to a move.
+    ///
+    /// ```
+    /// use retrograde::Player;
+    /// assert!(Player::keeps_turn(Some(Player::First), Some(Player::First)));
+    /// assert!(!Player::keeps_turn(Some(Player::First), None));
+    /// ```
+    #[inline(always)]
+    pub fn keeps_turn(from: Option<Player>, to: Option<Player>) -> bool {
+        matches!((from, to), (Some(a), Some(b)) if a == b)
+    }
+
     /// Player 0 or 1 from its number; `None` for any other.
     ///
     /// ```

@@ -6,10 +6,10 @@
 use proptest::prelude::*;
 use retrograde::io::{Input, solution};
 use retrograde::solve::reference::solve_reference;
-use retrograde::solve::{solve_lean, solve_parallel};
+use retrograde::solve::{Engine, LEAN_BYTES_PER_POSITION, Reason, solve_lean, solve_parallel};
 use retrograde::{
-    Answers, Csr, GameGraph, Graph, Labels, Outcome, Rules, Solution, Solved, Successors, solve,
-    verify,
+    Answers, Csr, GameGraph, Graph, Labels, Outcome, Rules, Solution, SolveError, Solved, Solver,
+    Successors, solve, verify,
 };
 
 /// A graph in which some indices are no position: moves into them are
@@ -235,6 +235,52 @@ proptest! {
             );
         }
         prop_assert_eq!(lean.into_solution(), slow);
+    }
+
+    /// Every engine the `Solver` runs, chosen or asked for, on one thread or
+    /// three, under a memory limit that leaves only the lean engine, gives
+    /// the reference's answers, best moves included.
+    #[test]
+    fn the_solver_gives_the_same_answers_whichever_engine_runs(
+        (g, rules) in holey_game(),
+        engine in prop_oneof![
+            Just(Engine::Auto), Just(Engine::Sequential), Just(Engine::Parallel), Just(Engine::Lean)
+        ],
+        threads in 1usize..4,
+        tight in any::<bool>(),
+    ) {
+        let slow = solve_reference(&g, &rules);
+        let n = g.vertex_count() as u64;
+        let mut solver = Solver::new().engine(engine).threads(threads).rules(rules.clone());
+        if tight {
+            // Room for the lean engine's state alone.
+            solver = solver.max_memory(n * LEAN_BYTES_PER_POSITION);
+        }
+        let choice = match solver.choose(g.vertex_count()) {
+            Ok(choice) => choice,
+            Err(SolveError::OverMemory { engine: e, .. }) => {
+                // An engine asked for that does not fit is refused, never run.
+                prop_assert!(tight && matches!(engine, Engine::Sequential | Engine::Parallel), "{} refused", e);
+                prop_assert!(solver.solve(&g).is_err());
+                return Ok(());
+            }
+            Err(e) => panic!("{e}"),
+        };
+        match (engine, tight) {
+            (Engine::Auto, true) => prop_assert_eq!((choice.engine, choice.reason), (Engine::Lean, Reason::MemoryLimit)),
+            (Engine::Auto, false) if threads > 1 => prop_assert_eq!(choice.engine, Engine::Parallel),
+            (Engine::Auto, false) => prop_assert_eq!(choice.engine, Engine::Sequential),
+            (asked, _) => prop_assert_eq!(choice.engine, asked),
+        }
+        let s = solver.solve(&g).unwrap();
+        for v in 0..g.vertex_count() as u32 {
+            prop_assert_eq!(
+                (s.value(v), s.best_move(v)),
+                (slow.value(v), slow.best_move(v)),
+                "vertex {}", v
+            );
+        }
+        prop_assert_eq!(s.into_solution(), slow);
     }
 
     /// The moves of a position, best first, start with its best move and

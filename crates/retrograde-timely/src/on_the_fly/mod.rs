@@ -41,8 +41,8 @@ use timely::worker::Worker;
 use crate::channel::{Channel, Checked, PUMP_EVERY, Watch, check, digest_bytes, digest_words};
 use crate::engine::Me;
 use crate::error::Result;
-use remote::{Ask, Counts, Reply, outline, serve};
-use share::Share;
+use remote::{Ask, Counts, outline, serve};
+use share::{Reply, Share};
 
 /// "These positions of yours have a successor decided, with these state
 /// codes": a batch of reverse moves for worker `to`. A batch with

@@ -49,24 +49,6 @@ impl Checked for Ask {
     }
 }
 
-/// The owner's answer: `position`'s state code and remoteness (`NONE` if none).
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-pub(crate) struct Reply {
-    pub(super) position: u32,
-    pub(super) code: u8,
-    pub(super) remoteness: u32,
-}
-
-impl Checked for Reply {
-    fn digest(&self) -> u32 {
-        digest_words([
-            u64::from(self.position),
-            u64::from(self.code),
-            u64::from(self.remoteness),
-        ])
-    }
-}
-
 /// What worker 0 knows once the game is solved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outline {

@@ -6,8 +6,9 @@ use retrograde::kernel::{self, Effect, UNDECIDED};
 use retrograde::solve::Remoteness;
 use retrograde::solve::layout::{self, Counters, Packed, Wide};
 use retrograde::{GameGraph, Rules};
+use serde::{Deserialize, Serialize};
 
-use super::remote::Reply;
+use crate::channel::{Checked, digest_words};
 use crate::engine::Me;
 use crate::error::{Error, Result};
 use crate::memory::BUFFER_BYTES;
@@ -133,5 +134,23 @@ impl Share {
                 remoteness: NONE,
             },
         }
+    }
+}
+
+/// The owner's answer: `position`'s state code and remoteness (`NONE` if none).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub(crate) struct Reply {
+    pub(super) position: u32,
+    pub(super) code: u8,
+    pub(super) remoteness: u32,
+}
+
+impl Checked for Reply {
+    fn digest(&self) -> u32 {
+        digest_words([
+            u64::from(self.position),
+            u64::from(self.code),
+            u64::from(self.remoteness),
+        ])
     }
 }

@@ -51,8 +51,10 @@
 //! command line and the web page then show and read positions by name.
 
 mod check;
+mod graph;
 mod header;
 mod keys;
+mod layout;
 mod read;
 mod section;
 mod write;

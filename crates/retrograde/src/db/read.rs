@@ -1,17 +1,21 @@
 //! The reader: a database mapped (or read into memory), its sections
 //! checked a block at a time as they are read, probed by key or record.
+//! Its layout is checked on opening in `layout.rs`; what it keeps besides
+//! records (moves, names, owners, nim values) is read in `graph.rs`.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
-use super::section::{self, Checked};
+use super::layout::{
+    grundy_sections, key_sections, move_sections, name_sections, owners_section, record_blocks,
+};
+use super::section::Checked;
 use super::{BLOCK_RECORDS, Compression, DbError, Fault, Header, Meta, decode, keys};
-use crate::io::names::Names;
 use crate::kernel::{ABSENT, DRAW};
 use crate::solve::solution::Remoteness;
-use crate::{Outcome, Player, Value, Values};
+use crate::{Outcome, Value, Values};
 
 /// Bytes of decompressed blocks kept for the next probes (the oldest
 /// dropped first): 1,024 blocks of 8-bit records.
@@ -558,153 +562,6 @@ impl Database {
         failed.map_or(Ok(()), Err)
     }
 
-    /// The moves of position `v` of an explicit graph (the positions they
-    /// lead to); `None` if the database keeps no moves or `v` is out of range.
-    ///
-    /// # Errors
-    /// A damaged section.
-    pub fn moves(&self, v: u64) -> Result<Option<Vec<u32>>, DbError> {
-        self.moves_of(v).map_err(|e| self.blame(e))
-    }
-
-    /// [`Database::moves`], its faults not yet blamed.
-    fn moves_of(&self, v: u64) -> Result<Option<Vec<u32>>, DbError> {
-        let Some((offsets, targets)) = &self.moves else {
-            return Ok(None);
-        };
-        if v >= self.len() {
-            return Ok(None);
-        }
-        let data = self.bytes();
-        let (offsets, targets) = (offsets.on(data), targets.on(data));
-        let (from, to) = (offsets.u64_at(v)?, offsets.u64_at(v + 1)?);
-        let count = self.header.moves.as_ref().map_or(0, |m| m.count);
-        if from > to || to > count {
-            return Err(DbError::Damaged {
-                path: self.path.clone(),
-                section: "moves' offsets",
-                block: v * 8 / section::CHUNK,
-                fault: Fault::Decode(format!("position {v}'s moves run from {from} to {to}")),
-            });
-        }
-        (from..to)
-            .map(|i| targets.u32_at(i))
-            .collect::<Result<_, _>>()
-            .map(Some)
-    }
-
-    /// The positions' names, if the database keeps them (a graph whose
-    /// vertices have names), every chunk checked.
-    ///
-    /// # Errors
-    /// A damaged section: a checksum, offsets out of order, a name that is
-    /// not UTF-8, or two records of one name.
-    pub fn names(&self) -> Result<Option<Names>, DbError> {
-        self.names_unblamed().map_err(|e| self.blame(e))
-    }
-
-    /// [`Database::names`], its faults not yet blamed.
-    fn names_unblamed(&self) -> Result<Option<Names>, DbError> {
-        let Some((offsets, text)) = &self.names else {
-            return Ok(None);
-        };
-        let data = self.bytes();
-        let (offsets, text) = (offsets.on(data), text.on(data));
-        offsets.check_all()?;
-        text.check_all()?;
-        let whole = text.slice(0, text.len())?;
-        let damaged = |what: String| DbError::Damaged {
-            path: self.path.clone(),
-            section: "names",
-            block: 0,
-            fault: Fault::Decode(what),
-        };
-        let mut list = Vec::with_capacity(self.len() as usize);
-        let mut from = 0;
-        for v in 0..self.len() {
-            let to = offsets.u64_at(v + 1)?;
-            if to < from || to > text.len() {
-                return Err(damaged(format!(
-                    "position {v}'s name runs from {from} to {to}"
-                )));
-            }
-            let name = std::str::from_utf8(&whole[from as usize..to as usize])
-                .map_err(|_| damaged(format!("position {v}'s name is not UTF-8")))?;
-            list.push(name);
-            from = to;
-        }
-        // Records past the last named one have no name.
-        while list.last() == Some(&"") {
-            list.pop();
-        }
-        Names::from_list(list)
-            .map(Some)
-            .map_err(|i| damaged(format!("positions {i} and another share a name")))
-    }
-
-    /// The loopy nim values kept (as [`GrundyValues::codes`] gives them:
-    /// values, then the order they were given in), every chunk checked;
-    /// `None` if the database keeps none. [`GrundyValues::from_codes`]
-    /// makes them values again, with the graph of the database's moves.
-    ///
-    /// # Errors
-    /// A damaged section.
-    ///
-    /// [`GrundyValues::codes`]: crate::grundy::GrundyValues::codes
-    /// [`GrundyValues::from_codes`]: crate::grundy::GrundyValues::from_codes
-    pub fn grundy_codes(&self) -> Result<Option<crate::grundy::Codes>, DbError> {
-        let Some((values, order)) = &self.grundy else {
-            return Ok(None);
-        };
-        let data = self.bytes();
-        let read = |c: &Checked| -> Result<Vec<u32>, DbError> {
-            let b = c.on(data);
-            b.check_all()?;
-            let bytes = b.slice(0, b.len())?;
-            Ok(bytes
-                .chunks_exact(4)
-                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-                .collect())
-        };
-        let both = || -> Result<_, DbError> {
-            Ok(crate::grundy::Codes {
-                values: read(values)?,
-                order: read(order)?,
-            })
-        };
-        both().map(Some).map_err(|e| self.blame(e))
-    }
-
-    /// Who moves at each record, for an arena (see
-    /// [`GameGraph::owner`](crate::GameGraph::owner)), every chunk checked;
-    /// `None` if the database keeps no owners (the players alternate).
-    ///
-    /// # Errors
-    /// A damaged section, or a byte other than 0 or 1 in it.
-    pub fn owners(&self) -> Result<Option<Vec<Player>>, DbError> {
-        let Some(section) = &self.owners else {
-            return Ok(None);
-        };
-        let read = || -> Result<Vec<Player>, DbError> {
-            let b = section.on(self.bytes());
-            b.check_all()?;
-            let bytes = b.slice(0, b.len())?;
-            bytes
-                .iter()
-                .enumerate()
-                .map(|(v, &o)| {
-                    Player::from_index(u64::from(o)).ok_or_else(|| DbError::Damaged {
-                        path: self.path.clone(),
-                        section: "owners",
-                        block: 0,
-                        fault: Fault::Decode(format!("position {v} has owner {o}, not 0 or 1")),
-                    })
-                })
-                .collect()
-        };
-        read().map(Some).map_err(|e| self.blame(e))
-    }
-
     /// Bytes of each part of the file: header, records, keys, moves, names.
     pub fn sizes(&self) -> Sizes {
         let h = &self.header;
@@ -757,158 +614,4 @@ impl BlockCodes {
             BlockCodes::Wide(c) => c.get(j).copied().unwrap_or(0),
         }
     }
-}
-
-/// The record blocks' section, checked against the record count.
-fn record_blocks(header: &Header, data_len: u64, path: &Path) -> Result<Checked, DbError> {
-    let bad = |what: String| DbError::Header {
-        path: path.to_path_buf(),
-        what,
-    };
-    let zstd = header.compression == Compression::Zstd;
-    let blocks = Checked::new("records", &header.blocks, zstd, data_len, path)?;
-    let expected_blocks = header.records.div_ceil(BLOCK_RECORDS);
-    if header.block_records != BLOCK_RECORDS
-        || blocks.chunks() != expected_blocks
-        || header.record_bits == 0
-        || header.record_bits > 40
-    {
-        return Err(bad("the record blocks do not match the record count".into()));
-    }
-    if header.compression == Compression::None
-        && (header.blocks.bytes != keys::packed_bytes(header.records, header.record_bits) as u64
-            || header.blocks.chunk != keys::packed_bytes(BLOCK_RECORDS, header.record_bits) as u64)
-    {
-        return Err(bad("the record blocks do not match the record count".into()));
-    }
-    Ok(blocks)
-}
-
-/// The keys' sections, checked against the record count; `None` for a
-/// dense game.
-fn key_sections(
-    header: &Header,
-    data_len: u64,
-    path: &Path,
-) -> Result<Option<(Checked, Checked, Checked)>, DbError> {
-    let bad = |what: String| DbError::Header {
-        path: path.to_path_buf(),
-        what,
-    };
-    if header.first_key.checked_add(header.records).is_none()
-        || (header.keys.is_some() && header.first_key != 0)
-    {
-        return Err(bad(
-            "the first key and the record count pass the largest key".into(),
-        ));
-    }
-    Ok(match &header.keys {
-        None => None,
-        Some(k) => {
-            let sizes = keys::sizes(k.count, k.universe);
-            let laid_out = sizes == Some((k.lows.bytes, k.highs.bytes, k.samples.bytes))
-                && k.low_bits == keys::low_bits(k.count, k.universe);
-            if k.count != header.records || !laid_out {
-                return Err(bad("the keys do not match the record count".into()));
-            }
-            Some((
-                Checked::new("keys' low parts", &k.lows, false, data_len, path)?,
-                Checked::new("keys' high parts", &k.highs, false, data_len, path)?,
-                Checked::new("keys' samples", &k.samples, false, data_len, path)?,
-            ))
-        }
-    })
-}
-
-/// The loopy nim values' sections, checked against the record count;
-/// `None` if there are none.
-fn grundy_sections(
-    header: &Header,
-    data_len: u64,
-    path: &Path,
-) -> Result<Option<(Checked, Checked)>, DbError> {
-    Ok(match &header.grundy {
-        None => None,
-        Some(g) => {
-            let bytes = header.records.checked_mul(4);
-            if bytes != Some(g.values.bytes) || bytes != Some(g.order.bytes) {
-                return Err(DbError::Header {
-                    path: path.to_path_buf(),
-                    what: "the loopy nim values do not match the record count".into(),
-                });
-            }
-            Some((
-                Checked::new("loopy nim values", &g.values, false, data_len, path)?,
-                Checked::new("loopy nim values' order", &g.order, false, data_len, path)?,
-            ))
-        }
-    })
-}
-
-/// The owners' section, checked against the record count; `None` if
-/// there is none.
-fn owners_section(header: &Header, data_len: u64, path: &Path) -> Result<Option<Checked>, DbError> {
-    Ok(match &header.owners {
-        None => None,
-        Some(o) => {
-            if o.owners.bytes != header.records {
-                return Err(DbError::Header {
-                    path: path.to_path_buf(),
-                    what: "the owners do not match the record count".into(),
-                });
-            }
-            Some(Checked::new("owners", &o.owners, false, data_len, path)?)
-        }
-    })
-}
-
-/// The names' sections, their offsets checked against the record count;
-/// `None` if the positions have no names.
-fn name_sections(
-    header: &Header,
-    data_len: u64,
-    path: &Path,
-) -> Result<Option<(Checked, Checked)>, DbError> {
-    Ok(match &header.names {
-        None => None,
-        Some(m) => {
-            if (header.records + 1).checked_mul(8) != Some(m.offsets.bytes) {
-                return Err(DbError::Header {
-                    path: path.to_path_buf(),
-                    what: "the names do not match the record count".into(),
-                });
-            }
-            Some((
-                Checked::new("names' offsets", &m.offsets, false, data_len, path)?,
-                Checked::new("names", &m.text, false, data_len, path)?,
-            ))
-        }
-    })
-}
-
-/// The moves' sections, checked against the record count; `None` but for
-/// an explicit graph.
-fn move_sections(
-    header: &Header,
-    data_len: u64,
-    path: &Path,
-) -> Result<Option<(Checked, Checked)>, DbError> {
-    let bad = |what: String| DbError::Header {
-        path: path.to_path_buf(),
-        what,
-    };
-    Ok(match &header.moves {
-        None => None,
-        Some(m) => {
-            let offsets = (header.records + 1).checked_mul(8);
-            let targets = m.count.checked_mul(4);
-            if offsets != Some(m.offsets.bytes) || targets != Some(m.targets.bytes) {
-                return Err(bad("the moves do not match the record count".into()));
-            }
-            Some((
-                Checked::new("moves' offsets", &m.offsets, false, data_len, path)?,
-                Checked::new("moves' targets", &m.targets, false, data_len, path)?,
-            ))
-        }
-    })
 }

@@ -66,13 +66,6 @@ const EXPLORE_BYTES: u64 = 9;
 /// (offsets instead of predecessor counts; predecessors).
 const GRAPH_BYTES: (u64, u64) = (4, 4);
 
-/// Bytes per position of the lean engine's state, which
-/// [`Explorer::solve`] runs by key, and by hash when the parallel engine's
-/// does not fit: what exploring reserves.
-const SOLVE_BYTES: u64 = crate::solve::LEAN_BYTES_PER_POSITION;
-
-/// Bytes per position of the parallel engine's state.
-const FULL_BYTES: u64 = crate::solve::PARALLEL_BYTES_PER_POSITION;
 impl<'p> Explorer<'p> {
     /// Refuses, with [`Error::TooLarge`] (or [`Error::ExplorationTooLarge`]
     /// while positions are still being found), an exploration whose positions,
@@ -163,25 +156,22 @@ impl<'p> Explorer<'p> {
     /// # Errors
     /// See [`Explorer::explore`].
     pub fn solve<G: StateGame>(&self, game: G) -> Result<StateSolution<G>> {
-        let explored = self.explore_reserving(game, SOLVE_BYTES)?;
-        let rules = explored.rules();
-        let n = explored.len() as u64;
-        let full = explored
-            .bytes()
-            .saturating_add(n.saturating_mul(FULL_BYTES.saturating_add(self.reserve)));
-        if explored.numbered_by_key() || self.memory_limit.is_some_and(|limit| full > limit) {
-            let values = crate::solve::solve_lean_with_progress(&explored, &rules, self.progress)?;
-            return StateSolution::new(explored, values);
-        }
-        let solution = if rayon::current_num_threads() > 1 {
-            crate::solve::solve_parallel_with_progress(&explored, &rules, self.progress)?
-        } else {
-            crate::solve::solve_with_progress(&explored, &rules, self.progress)?
-        };
-        StateSolution::new(explored, solution)
+        crate::Solver::new()
+            .max_memory(self.memory_limit.unwrap_or(u64::MAX))
+            .progress(self.progress)
+            .solve_explored_with(self, game)
     }
 
-    fn explore_reserving<G: StateGame>(&self, game: G, reserve: u64) -> Result<Explored<G>> {
+    /// Bytes the caller reserved for `n` positions ([`Explorer::reserve`]).
+    pub(crate) fn reserved(&self, n: usize) -> u64 {
+        (n as u64).saturating_mul(self.reserve)
+    }
+
+    pub(crate) fn explore_reserving<G: StateGame>(
+        &self,
+        game: G,
+        reserve: u64,
+    ) -> Result<Explored<G>> {
         if !self.by_hash
             && let Some(starts) = super::by_key::numbered_starts(&game)
         {

@@ -44,9 +44,7 @@ mod check;
 pub use check::{CheckReport, Mismatch, check_game, sample_positions};
 
 use crate::error::Result;
-use crate::graph::{CsrBuilder, MAX_VERTICES};
-use crate::solve::Progress;
-use crate::solve::lean::{Walk, solve_lean_walking};
+use crate::graph::CsrBuilder;
 use crate::{Csr, GameGraph, Labels, Outcome, Player, Rules, SolveError, Solved, Successors};
 
 /// A two-player game whose positions are the dense indices `0..position_count()`.
@@ -324,30 +322,7 @@ pub fn solve_game<'g, G: Game + Sync + ?Sized>(
     game: &'g G,
     rules: &Rules,
 ) -> Result<Solved<AsGraph<&'g G>>, SolveError> {
-    solve_game_with_progress(game, rules, &crate::NoProgress)
-}
-
-/// [`solve_game`], reporting progress (phase `"solve"`).
-pub fn solve_game_with_progress<'g, G: Game + Sync + ?Sized>(
-    game: &'g G,
-    rules: &Rules,
-    progress: &dyn Progress,
-) -> Result<Solved<AsGraph<&'g G>>, SolveError> {
-    let n = game.position_count();
-    if n > MAX_VERTICES {
-        return Err(SolveError::TooManyPositions {
-            positions: n as u64,
-        });
-    }
-    // A game generates its reverse moves on the fly, at some cost: on more
-    // than one thread, generate them on all while one applies them.
-    let how = if rayon::current_num_threads() > 1 {
-        Walk::Batched
-    } else {
-        Walk::OneThread
-    };
-    let values = solve_lean_walking(&game.as_graph(), rules, progress, how)?;
-    Solved::new(game.as_graph(), rules.clone(), values)
+    crate::Solver::new().rules(rules.clone()).solve_game(game)
 }
 
 /// A game written out as an explicit graph, see [`materialise`].

@@ -146,7 +146,7 @@ pub trait GameGraph {
     /// every engine, the reference and `verify` apply to a move.
     #[inline]
     fn same_player(&self, from: u32, to: u32) -> bool {
-        crate::kernel::same_player(self.owner(from), self.owner(to))
+        Player::keeps_turn(self.owner(from), self.owner(to))
     }
 
     /// [`GameGraph::terminal`], and [`GameGraph::out_degree`] if `v` is not

@@ -370,24 +370,11 @@ pub fn grundy<G: GameGraph + ?Sized>(g: &G) -> Result<GrundyValues, GrundyError>
     let mut value = vec![OPEN; n];
     // Moves to positions without a finite value of an earlier stage.
     let mut alive = vec![0u32; n];
+    let mut open = open_positions(g, &mut value, &mut alive)?;
     let mut counter = vec![0u32; n];
     // The last stage at which the position had an option of that stage's value.
     let mut escaped = vec![OPEN; n];
     let mut order = vec![OPEN; n];
-    let mut open: Vec<u32> = Vec::new();
-    for v in 0..n as u32 {
-        if !g.is_position(v) {
-            value[v as usize] = ABSENT;
-            continue;
-        }
-        let (terminal, degree) = g.terminal_and_degree(v);
-        match terminal {
-            None | Some(Outcome::Lose) => {}
-            Some(outcome) => return Err(GrundyError::Terminal { vertex: v, outcome }),
-        }
-        alive[v as usize] = degree;
-        open.push(v);
-    }
     let mut given = 0u32;
     let mut stage = 0u32;
     let mut labelled: Vec<u32> = Vec::new();
@@ -469,6 +456,29 @@ pub fn grundy<G: GameGraph + ?Sized>(g: &G) -> Result<GrundyValues, GrundyError>
         sets,
         stages: stage,
     })
+}
+
+/// The positions, all open: the other vertices marked absent, each position's moves counted.
+fn open_positions<G: GameGraph + ?Sized>(
+    g: &G,
+    value: &mut [u32],
+    alive: &mut [u32],
+) -> Result<Vec<u32>, GrundyError> {
+    let mut open: Vec<u32> = Vec::new();
+    for v in 0..value.len() as u32 {
+        if !g.is_position(v) {
+            value[v as usize] = ABSENT;
+            continue;
+        }
+        let (terminal, degree) = g.terminal_and_degree(v);
+        match terminal {
+            None | Some(Outcome::Lose) => {}
+            Some(outcome) => return Err(GrundyError::Terminal { vertex: v, outcome }),
+        }
+        alive[v as usize] = degree;
+        open.push(v);
+    }
+    Ok(open)
 }
 
 /// `K` of every infinite position: the finite values among its options,

@@ -215,7 +215,11 @@ pub fn solve_dense<G: Game + Sync>(
         || positions_of(n),
         n.saturating_mul(crate::solve::LEAN_BYTES_PER_POSITION + how.reserve + keys),
     )?;
-    let values = crate::game::solve_game_with_progress(&game, rules, how.progress)?.into_values();
+    let values = crate::Solver::new()
+        .rules(rules.clone())
+        .progress(how.progress)
+        .solve_game(&game)?
+        .into_values();
     let solved = Solved::new(AsGraph(game), rules.clone(), values)?;
     Ok(DenseSolution {
         solved,

@@ -78,7 +78,7 @@ pub fn solve_lean<G: GameGraph + Sync + ?Sized>(
 /// [`solve_lean`], reporting its work to `progress` (phase `"solve"`, two
 /// units a position: one when its start is known, one when it is decided or
 /// found a draw).
-pub fn solve_lean_with_progress<G: GameGraph + Sync + ?Sized>(
+pub(crate) fn solve_lean_with_progress<G: GameGraph + Sync + ?Sized>(
     g: &G,
     rules: &Rules,
     progress: &dyn Progress,

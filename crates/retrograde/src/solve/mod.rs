@@ -18,17 +18,19 @@ mod parallel;
 pub mod reference;
 mod sequential;
 pub(crate) mod solution;
+mod solver;
 pub mod trace;
 
-pub use lean::{LEAN_BYTES_PER_POSITION, solve_lean, solve_lean_with_progress};
-pub use parallel::{
-    PARALLEL_BYTES_PER_POSITION, fits_parallel, solve_parallel, solve_parallel_with_progress,
-};
-pub use sequential::{SEQUENTIAL_BYTES_PER_POSITION, solve, solve_with_progress};
+pub use lean::{LEAN_BYTES_PER_POSITION, solve_lean};
+pub(crate) use parallel::solve_parallel_with_progress;
+pub use parallel::{PARALLEL_BYTES_PER_POSITION, fits_parallel, solve_parallel};
+pub(crate) use sequential::solve_with_progress;
+pub use sequential::{SEQUENTIAL_BYTES_PER_POSITION, solve};
 pub use solution::{
     Answers, Histogram, HistogramCounter, IntoParts, Line, Lookup, MoveValue, Remoteness, Solution,
     Solved, Summary, Values,
 };
+pub use solver::{Choice, Engine, Reason, Solver};
 
 /// Receives progress reports from long-running work. All methods default to no-ops.
 pub trait Progress: Sync {
@@ -45,9 +47,9 @@ pub trait Progress: Sync {
     fn end(&self) {}
     /// Whether the caller asks the solve to stop (an interrupt): looked at
     /// where work is told, every 65,536 positions or every level, after
-    /// which [`solve_with_progress`] and [`solve_parallel_with_progress`]
-    /// return [`SolveError::Stopped`](crate::SolveError::Stopped). `false`
-    /// by default.
+    /// which a [`Solver`] given this progress returns
+    /// [`SolveError::Stopped`](crate::SolveError::Stopped). `false` by
+    /// default.
     fn stop(&self) -> bool {
         false
     }
@@ -108,7 +110,7 @@ mod tests {
             solve_parallel_with_progress(&g, &rules, t).unwrap();
         });
         check("lean", &|t| {
-            solve_lean_with_progress(&g, &rules, t).unwrap();
+            lean::solve_lean_with_progress(&g, &rules, t).unwrap();
         });
     }
 

@@ -58,7 +58,7 @@ pub fn solve_parallel<G: GameGraph + Sync + ?Sized>(
 
 /// [`solve_parallel`], reporting its work to `progress` as
 /// [`solve_with_progress`](super::solve_with_progress) does.
-pub fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
+pub(crate) fn solve_parallel_with_progress<G: GameGraph + Sync + ?Sized>(
     g: &G,
     rules: &Rules,
     progress: &dyn Progress,

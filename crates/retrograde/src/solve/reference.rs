@@ -45,30 +45,9 @@ pub fn solve_reference<G: Successors + ?Sized>(g: &G, rules: &Rules) -> Solution
         assert!((v as usize) < n, "label names vertex {v} outside the graph");
     }
     let exists: Vec<bool> = (0..n as u32).map(|v| g.is_position(v)).collect();
-    // value[v]: None while undecided, Some((outcome, remoteness)) once decided.
-    let mut value: Vec<Option<(Outcome, Option<u32>)>> = vec![None; n];
-    let mut terminal = vec![false; n];
-    for v in 0..n as u32 {
-        if !exists[v as usize] {
-            continue;
-        }
-        let t = rules
-            .labels
-            .get(v)
-            .or_else(|| g.terminal(v))
-            .or_else(|| (g.out_degree(v) == 0).then(|| rules.no_move.outcome()));
-        if let Some(o) = t {
-            terminal[v as usize] = true;
-            value[v as usize] = Some((o, (o != Outcome::Draw).then_some(0)));
-        }
-    }
-    let successors = |v: u32| {
-        let mut succ = Vec::new();
-        g.for_each_successor(v, |w| succ.push(w));
-        succ
-    };
+    let (mut value, terminal) = terminal_values(g, rules, &exists);
     // A successor's value as the opponent of v's mover would hold it.
-    let as_opponent = |v: u32, w: u32, x: Option<(Outcome, Option<u32>)>| {
+    let as_opponent = |v: u32, w: u32, x: Decided| {
         x.map(|(o, r)| match g.same_player(v, w) {
             true => (o.flip(), r),
             false => (o, r),
@@ -77,7 +56,7 @@ pub fn solve_reference<G: Successors + ?Sized>(g: &G, rules: &Rules) -> Solution
 
     // Wins and losses.
     fixed_point(n, &exists, &mut value, |v, before| {
-        let succ: Vec<_> = successors(v)
+        let succ: Vec<_> = successors(g, v)
             .iter()
             .map(|&w| as_opponent(v, w, before[w as usize]))
             .collect();
@@ -99,7 +78,7 @@ pub fn solve_reference<G: Successors + ?Sized>(g: &G, rules: &Rules) -> Solution
     });
     // Ties, among the positions left.
     fixed_point(n, &exists, &mut value, |v, before| {
-        successors(v)
+        successors(g, v)
             .iter()
             .filter_map(|&w| match before[w as usize] {
                 Some((Outcome::Tie, r)) => r,
@@ -109,6 +88,54 @@ pub fn solve_reference<G: Successors + ?Sized>(g: &G, rules: &Rules) -> Solution
             .map(|r| (Outcome::Tie, Some(r + 1)))
     });
 
+    values_and_best_moves(g, &exists, &terminal, &value)
+}
+
+/// A position's value while solving: `None` while undecided,
+/// `Some((outcome, remoteness))` once decided.
+type Decided = Option<(Outcome, Option<u32>)>;
+
+/// The moves of `v`: the successors it has, in the graph's order.
+fn successors<G: Successors + ?Sized>(g: &G, v: u32) -> Vec<u32> {
+    let mut succ = Vec::new();
+    g.for_each_successor(v, |w| succ.push(w));
+    succ
+}
+
+/// The terminal positions' values (label, game, then no-move rule), and which are terminal.
+fn terminal_values<G: Successors + ?Sized>(
+    g: &G,
+    rules: &Rules,
+    exists: &[bool],
+) -> (Vec<Decided>, Vec<bool>) {
+    let n = exists.len();
+    let mut value: Vec<Decided> = vec![None; n];
+    let mut terminal = vec![false; n];
+    for v in 0..n as u32 {
+        if !exists[v as usize] {
+            continue;
+        }
+        let t = rules
+            .labels
+            .get(v)
+            .or_else(|| g.terminal(v))
+            .or_else(|| (g.out_degree(v) == 0).then(|| rules.no_move.outcome()));
+        if let Some(o) = t {
+            terminal[v as usize] = true;
+            value[v as usize] = Some((o, (o != Outcome::Draw).then_some(0)));
+        }
+    }
+    (value, terminal)
+}
+
+/// Every position's value (a `Draw` if never decided) and best move, as the definitions pick it.
+fn values_and_best_moves<G: Successors + ?Sized>(
+    g: &G,
+    exists: &[bool],
+    terminal: &[bool],
+    value: &[Decided],
+) -> Solution {
+    let n = exists.len();
     let outcome_of = |w: u32| value[w as usize].map_or(Outcome::Draw, |x| x.0);
     let rem_of = |w: u32| value[w as usize].and_then(|x| x.1);
     let opponent_outcome = |v: u32, w: u32| match g.same_player(v, w) {
@@ -128,7 +155,7 @@ pub fn solve_reference<G: Successors + ?Sized>(g: &G, rules: &Rules) -> Solution
             best.push(None);
             continue;
         }
-        let succ = successors(v);
+        let succ = successors(g, v);
         let with = |o: Outcome| {
             succ.iter()
                 .copied()
@@ -153,8 +180,8 @@ pub fn solve_reference<G: Successors + ?Sized>(g: &G, rules: &Rules) -> Solution
 fn fixed_point(
     n: usize,
     exists: &[bool],
-    value: &mut [Option<(Outcome, Option<u32>)>],
-    decide: impl Fn(u32, &[Option<(Outcome, Option<u32>)>]) -> Option<(Outcome, Option<u32>)>,
+    value: &mut [Decided],
+    decide: impl Fn(u32, &[Decided]) -> Decided,
 ) {
     loop {
         let before = value.to_vec();

@@ -54,17 +54,17 @@ pub fn solve<G: GameGraph + ?Sized>(g: &G, rules: &Rules) -> Result<Solution, So
 /// [`solve`], reporting its work to `progress` (phase `"solve"`, two units a
 /// position: one when its start is known, one when it is decided and its
 /// moves walked back or, for a draw, when its move is found).
-pub fn solve_with_progress<G: GameGraph + ?Sized>(
+pub(crate) fn solve_with_progress<G: GameGraph + ?Sized>(
     g: &G,
     rules: &Rules,
     progress: &dyn Progress,
 ) -> Result<Solution, SolveError> {
-    run(g, rules, progress, &mut super::trace::NoTrace)
+    run(g, rules, progress, &mut NoTrace)
 }
 
 /// The engine, telling `trace` each step (a no-op for [`solve`]: the
 /// calls compile away).
-pub(crate) fn run<G: GameGraph + ?Sized, T: super::trace::Trace>(
+pub(crate) fn run<G: GameGraph + ?Sized, T: Trace>(
     g: &G,
     rules: &Rules,
     progress: &dyn Progress,
@@ -149,6 +149,25 @@ pub(crate) fn run<G: GameGraph + ?Sized, T: super::trace::Trace>(
     Ok(Solution::from_parts(state, rem, best))
 }
 
+/// What the engine tells its observer. Positions are vertex ids.
+pub(crate) trait Trace {
+    /// `v`'s start: its state code and the moves counted.
+    fn start(&mut self, _v: u32, _code: u8, _moves: u32) {}
+    /// The terminal ties join the queue: the tie phase begins.
+    fn ties(&mut self, _ties: &[u32]) {}
+    /// `u` is taken from the queue; its reverse moves are read next.
+    fn dequeue(&mut self, _u: u32) {}
+    /// The move `p -> u` was read backwards; `p` is now in `state` with
+    /// `counter` moves left and remoteness `rem`.
+    fn edge(&mut self, _u: u32, _p: u32, _state: u8, _counter: u32, _rem: u32) {}
+    /// The end: every position's final state (the draws are those left).
+    fn draws(&mut self, _state: &[u8]) {}
+}
+
+/// The observer that does nothing.
+pub(crate) struct NoTrace;
+
+impl Trace for NoTrace {}
 #[cfg(test)]
 mod tests {
     use super::*;

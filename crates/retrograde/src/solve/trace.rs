@@ -17,25 +17,7 @@ use crate::error::SolveError;
 use crate::kernel::{self, UNDECIDED};
 use crate::{GameGraph, Outcome, Rules, Solution};
 
-/// What the engine tells its observer. Positions are vertex ids.
-pub(crate) trait Trace {
-    /// `v`'s start: its state code and the moves counted.
-    fn start(&mut self, _v: u32, _code: u8, _moves: u32) {}
-    /// The terminal ties join the queue: the tie phase begins.
-    fn ties(&mut self, _ties: &[u32]) {}
-    /// `u` is taken from the queue; its reverse moves are read next.
-    fn dequeue(&mut self, _u: u32) {}
-    /// The move `p -> u` was read backwards; `p` is now in `state` with
-    /// `counter` moves left and remoteness `rem`.
-    fn edge(&mut self, _u: u32, _p: u32, _state: u8, _counter: u32, _rem: u32) {}
-    /// The end: every position's final state (the draws are those left).
-    fn draws(&mut self, _state: &[u8]) {}
-}
-
-/// The observer that does nothing.
-pub(crate) struct NoTrace;
-
-impl Trace for NoTrace {}
+use super::sequential::Trace;
 
 /// One step of a traced solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

@@ -386,7 +386,7 @@ impl crate::play::Records for WithTiers<'_> {
             // Another file where the tier should be: said, not taken for a
             // position the tier does not hold.
             Err(e) => Err(crate::db::DbError::Beside {
-                path: dir.dir().join(super::solver::file_name(&tier)),
+                path: dir.dir().join(file_name(&tier)),
                 why: e.to_string(),
             }),
         }
@@ -395,4 +395,8 @@ impl crate::play::Records for WithTiers<'_> {
     fn len(&self) -> u64 {
         self.db.len()
     }
+}
+/// The database file of tier `name`.
+pub(super) fn file_name(name: &str) -> String {
+    format!("{name}.db")
 }

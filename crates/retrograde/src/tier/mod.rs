@@ -89,6 +89,7 @@ mod dense;
 mod directory;
 mod plan;
 mod share;
+mod solution;
 mod solver;
 mod view;
 
@@ -100,9 +101,8 @@ pub use dense::{UnmoveCheck, UnmoveMismatch, check_unmoves};
 pub use directory::{MANIFEST, Manifest, ManifestTier, TierDirectory, WithTiers};
 pub use plan::{Plan, plan};
 pub use share::{TierShare, share_out};
-pub use solver::{
-    DENSE_BYTES_PER_NUMBER, LOCK, TierDone, TierOptions, TierRun, TierSolution, TierSolver,
-};
+pub use solution::TierSolution;
+pub use solver::{DENSE_BYTES_PER_NUMBER, LOCK, TierDone, TierOptions, TierRun, TierSolver};
 pub use view::{Slot, TierView};
 
 /// The key of `p` (any form) in its tier's database: its dense number

@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
+
 use super::{TierError, TieredGame};
 
 /// The tiers below some roots, each after all its children.
@@ -119,4 +121,15 @@ fn check_names<G: TieredGame + ?Sized>(game: &G, tiers: &[G::Tier]) -> Result<()
         }
     }
     Ok(())
+}
+/// `f` of each of `items`, in their order: at once on the threads where
+/// there are several.
+pub(super) fn at_once<T: Send>(
+    items: &[usize],
+    f: impl Fn(usize) -> Result<T, TierError> + Sync,
+) -> Vec<Result<T, TierError>> {
+    match items {
+        [one] => vec![f(*one)],
+        _ => items.par_iter().map(|&i| f(i)).collect(),
+    }
 }

@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
+use super::directory::file_name;
 use super::directory::{fingerprint, open_tier};
-use super::solver::{at_once, file_name};
+use super::plan::at_once;
 use super::{Manifest, ManifestTier, Plan, TierDone, TierError, TierRun, TierSolution, plan};
 use super::{TierSolver, TieredGame};
 

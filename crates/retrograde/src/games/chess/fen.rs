@@ -201,45 +201,7 @@ impl Endgame {
                 }
             },
         };
-        let (mut wk, mut bk) = (None, None);
-        let mut found: Vec<(Man, u8)> = Vec::new();
-        for (i, text) in ranks.iter().enumerate() {
-            let r = 7 - i as u8;
-            let mut f = 0u8;
-            for c in text.chars() {
-                // Refused as soon as the rank passes its 8 squares, so that
-                // the count never grows past 8 (a u8 of 264 squares reads 8).
-                let empty = c.to_digit(10).filter(|d| (1..=8).contains(d));
-                let width = empty.map_or(1, |d| d as u8);
-                if f + width > 8 {
-                    return Err(err(FenErrorKind::RankTooLong { rank: r + 1 }));
-                }
-                if empty.is_some() {
-                    f += width;
-                    continue;
-                }
-                let s = r * 8 + f;
-                match c {
-                    'K' if wk.is_none() => wk = Some(s),
-                    'k' if bk.is_none() => bk = Some(s),
-                    'K' | 'k' => return Err(err(FenErrorKind::TwoKings { white: c == 'K' })),
-                    other => match Piece::from_letter(other).filter(|_| other != 'k') {
-                        Some(kind) => found.push((Man::new(other.is_ascii_lowercase(), kind), s)),
-                        None => return Err(err(FenErrorKind::NotAMan { found: other })),
-                    },
-                }
-                f += 1;
-            }
-            if f != 8 {
-                return Err(err(FenErrorKind::RankTooShort {
-                    rank: r + 1,
-                    squares: f,
-                }));
-            }
-        }
-        let (Some(wk), Some(bk)) = (wk, bk) else {
-            return Err(err(FenErrorKind::NoKing));
-        };
+        let Placed { wk, bk, men: found } = read_board(&ranks).map_err(err)?;
         if found.len() > 2 {
             return Err(err(FenErrorKind::ExtraMen { found: found.len() }));
         }
@@ -265,6 +227,60 @@ impl Endgame {
         let p = board.position();
         Ok(p)
     }
+}
+
+/// What a FEN's board holds: the kings' squares and the other men on theirs.
+struct Placed {
+    /// The white king's square.
+    wk: u8,
+    /// The black king's square.
+    bk: u8,
+    /// The other men, each with its square, in the FEN's order.
+    men: Vec<(Man, u8)>,
+}
+
+/// The men on a FEN's board, read from its eight ranks (top first).
+fn read_board(ranks: &[&str]) -> Result<Placed, FenErrorKind> {
+    let (mut wk, mut bk) = (None, None);
+    let mut found: Vec<(Man, u8)> = Vec::new();
+    for (i, text) in ranks.iter().enumerate() {
+        let r = 7 - i as u8;
+        let mut f = 0u8;
+        for c in text.chars() {
+            // Refused as soon as the rank passes its 8 squares, so that
+            // the count never grows past 8 (a u8 of 264 squares reads 8).
+            let empty = c.to_digit(10).filter(|d| (1..=8).contains(d));
+            let width = empty.map_or(1, |d| d as u8);
+            if f + width > 8 {
+                return Err(FenErrorKind::RankTooLong { rank: r + 1 });
+            }
+            if empty.is_some() {
+                f += width;
+                continue;
+            }
+            let s = r * 8 + f;
+            match c {
+                'K' if wk.is_none() => wk = Some(s),
+                'k' if bk.is_none() => bk = Some(s),
+                'K' | 'k' => return Err(FenErrorKind::TwoKings { white: c == 'K' }),
+                other => match Piece::from_letter(other).filter(|_| other != 'k') {
+                    Some(kind) => found.push((Man::new(other.is_ascii_lowercase(), kind), s)),
+                    None => return Err(FenErrorKind::NotAMan { found: other }),
+                },
+            }
+            f += 1;
+        }
+        if f != 8 {
+            return Err(FenErrorKind::RankTooShort {
+                rank: r + 1,
+                squares: f,
+            });
+        }
+    }
+    let (Some(wk), Some(bk)) = (wk, bk) else {
+        return Err(FenErrorKind::NoKing);
+    };
+    Ok(Placed { wk, bk, men: found })
 }
 
 /// Whether `from` is `to` or leads to it by captures and promotions.

@@ -152,6 +152,18 @@ pub(super) fn solve<G: TieredGame>(
             return Err(fault);
         }
     }
+    Ok(finish(view, state, rem, progress))
+}
+
+/// The tier's numbers left undecided are draws; the stand-ins take the
+/// values of the positions they stand for, after the tier's own.
+fn finish<G: TieredGame>(
+    view: &DenseTier<'_, G>,
+    mut state: Vec<u8>,
+    mut rem: Remoteness,
+    progress: &dyn Progress,
+) -> Values {
+    let n = view.n as usize;
     let draws: usize = state[..n]
         .par_iter_mut()
         .with_min_len(CHUNK)
@@ -161,7 +173,6 @@ pub(super) fn solve<G: TieredGame>(
         })
         .sum();
     progress.advance(draws as u64);
-    // The stand-ins.
     rem.fit(view.longest + 1);
     for (v, s) in state.iter_mut().enumerate().skip(n) {
         let (o, r) = view.stand_in_value(v as u32);
@@ -171,7 +182,7 @@ pub(super) fn solve<G: TieredGame>(
         }
     }
     progress.end();
-    Ok(Values::new(state, rem))
+    Values::new(state, rem)
 }
 
 /// Every number's start, on all threads: its state byte (a terminal code,
