@@ -27,7 +27,8 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional
 
 import numpy as np
 
-from ._retrograde import DRAW, LOSE, TIE, WIN, Solved, explore, solve_edges
+from ._retrograde import DRAW, LOSE, TIE, WIN, Solved, explore
+from ._retrograde import solve_edges as _solve_edges
 
 __all__ = [
     "WIN",
@@ -178,20 +179,87 @@ def _terminal(terminal: Any, index: Optional[Dict[Any, int]] = None):
     return [int(p) for p in positions], list(outcomes)
 
 
-def solve_scipy(matrix: Any, terminal: Any = None, no_move: str = "lose") -> Solved:
+#: The largest position number: ids are 32-bit, and 2**32 - 1 numbers none.
+_LARGEST = 2**32 - 2
+
+
+def _ids(name: str, ids: Any) -> np.ndarray:
+    """``ids`` as a one-dimensional array the native side reads in place:
+    uint32, int32 or int64 arrays are passed as they are when contiguous;
+    anything else (a list, a column of an (m, 2) array, another integer
+    dtype) is copied once, to int64."""
+    a = np.asarray(ids)
+    if a.ndim != 1:
+        raise ValueError(f"{name}: expected a one-dimensional array of positions, "
+                         f"got shape {a.shape}")
+    if a.size == 0:
+        return np.zeros(0, dtype=np.uint32)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"{name}: expected integers (positions), got dtype {a.dtype}")
+    if a.dtype in (np.uint32, np.int32, np.int64) and a.flags.c_contiguous:
+        return a
+    if a.dtype == np.uint64 and a.max() > _LARGEST:
+        i = int(np.argmax(a > _LARGEST))
+        raise ValueError(f"{name}[{i}] = {a[i]}: a position is a number from 0 to {_LARGEST}")
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def solve_edges(sources: Any, targets: Any, n: Optional[int] = None, terminal: Any = None,
+                no_move: str = "lose", owners: Any = None, engine: str = "auto",
+                threads: Optional[int] = None, max_memory: Optional[int] = None) -> Solved:
+    """Solves the graph whose moves are ``sources[i] -> targets[i]``.
+
+    ``sources`` and ``targets`` are any sequences of integers: numpy arrays
+    of uint32, int32 or int64 are read in place, anything else (lists, the
+    columns ``E[:, 0]`` and ``E[:, 1]`` of an (m, 2) array, other integer
+    dtypes) is copied once. ``n`` is the number of positions (default: one
+    more than the largest id). ``terminal`` gives labelled positions'
+    outcomes for the player to move, as a dict ``{position: outcome}`` or a
+    pair ``(positions, outcomes)``; an outcome is ``"win"``, ``"lose"``,
+    ``"tie"``, ``"draw"`` or its code. A position with no move and no label
+    is a loss for the player to move (``no_move="lose"``) or a win
+    (``"win"``). ``owners``, if given, is the player (0 or 1) who moves at
+    each position (an arena: a move between two positions of one owner
+    keeps the turn).
+
+    How it runs: ``engine`` is ``"auto"`` (the parallel engine on more than
+    one thread, else the sequential one), ``"sequential"`` or
+    ``"parallel"``; ``threads`` the threads it runs on (default: every
+    core); ``max_memory`` a limit in bytes past which the solve is refused
+    with ``MemoryError`` before anything large is allocated (default: the
+    machine's memory). The answers are the same whichever engine runs;
+    ``s.engine``, ``s.threads`` and ``s.engine_reason`` say which ran and why.
+
+    >>> s = solve_edges([0, 1], [1, 2], engine="sequential")
+    >>> s.engine, [OUTCOMES[o] for o in s.outcome]
+    ('sequential', ['lose', 'win', 'lose'])
+    """
+    owners = None if owners is None else [int(o) for o in np.asarray(owners).ravel()]
+    return _solve_edges(_ids("sources", sources), _ids("targets", targets), n=n,
+                        terminal=_terminal(terminal), no_move=no_move, owners=owners,
+                        engine=engine, threads=threads, max_memory=max_memory)
+
+
+def solve_scipy(matrix: Any, terminal: Any = None, no_move: str = "lose", engine: str = "auto",
+                threads: Optional[int] = None, max_memory: Optional[int] = None) -> Solved:
     """Solves the graph of a square scipy.sparse matrix: an entry at (u, v)
-    is a move from u to v (several entries, several moves)."""
+    is a move from u to v (several entries, several moves). The other
+    arguments are :func:`solve_edges`'s."""
     coo = matrix.tocoo()
     rows, cols = coo.shape
     if rows != cols:
         raise ValueError(f"expected a square matrix, got {rows} x {cols}")
     # scipy's indices (int32, or int64 for big matrices) are read in place.
-    return solve_edges(coo.row, coo.col, n=rows, terminal=_terminal(terminal), no_move=no_move)
+    return solve_edges(coo.row, coo.col, n=rows, terminal=terminal, no_move=no_move,
+                       engine=engine, threads=threads, max_memory=max_memory)
 
 
-def solve_networkx(graph: Any, terminal: Any = None, no_move: str = "lose") -> NamedSolution:
+def solve_networkx(graph: Any, terminal: Any = None, no_move: str = "lose", engine: str = "auto",
+                   threads: Optional[int] = None,
+                   max_memory: Optional[int] = None) -> NamedSolution:
     """Solves a networkx DiGraph or MultiDiGraph (parallel edges are parallel
-    moves). ``terminal`` maps nodes to outcomes. Answers by node name."""
+    moves). ``terminal`` maps nodes to outcomes. Answers by node name. The
+    other arguments are :func:`solve_edges`'s."""
     if not graph.is_directed():
         raise TypeError("expected a directed graph (networkx.DiGraph or MultiDiGraph)")
     names = list(graph.nodes)
@@ -200,12 +268,13 @@ def solve_networkx(graph: Any, terminal: Any = None, no_move: str = "lose") -> N
     sources = np.fromiter((index[u] for u, _ in graph.edges()), dtype=np.uint32, count=m)
     targets = np.fromiter((index[v] for _, v in graph.edges()), dtype=np.uint32, count=m)
     solved = solve_edges(sources, targets, n=len(names), terminal=_terminal(terminal, index),
-                         no_move=no_move)
+                         no_move=no_move, engine=engine, threads=threads, max_memory=max_memory)
     return NamedSolution(solved, names, index)
 
 
 def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = None,
-               progress: Optional[Callable[[int, int], None]] = None) -> NamedSolution:
+               progress: Optional[Callable[[int, int], None]] = None, engine: str = "auto",
+               threads: Optional[int] = None, max_memory: Optional[int] = None) -> NamedSolution:
     """Explores and solves a game written in Python: an object with
     ``starts()`` (the positions play starts from) and ``moves(p)`` (the
     positions one move reaches), and optionally ``terminal(p)`` (an outcome
@@ -219,7 +288,8 @@ def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = 
     (``no_move="lose"``) or a win (``"win"``). ``progress(done, found)`` is
     called every 100,000 positions; by default, on a terminal, a line on
     standard error says how far exploring has got, and a summary ends it
-    (nothing when standard error is not a terminal)."""
+    (nothing when standard error is not a terminal). ``engine``,
+    ``threads`` and ``max_memory`` are :func:`solve_edges`'s."""
     tell = progress is None and sys.stderr.isatty()
     started = time.perf_counter()
     if tell:
@@ -227,7 +297,8 @@ def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = 
             sys.stderr.write(f"\rexplored {done:,} positions, found {found:,}")
             sys.stderr.flush()
     solved, positions, index = explore(game, no_move=no_move, max_positions=max_positions,
-                                       progress=progress)
+                                       progress=progress, engine=engine, threads=threads,
+                                       max_memory=max_memory)
     if tell:
         c = solved.counts()
         sys.stderr.write(

@@ -21,10 +21,11 @@ use pyo3::types::{PyBool, PyDict, PyList};
 use retrograde::db::{Compression, Meta, Source, Writer};
 use retrograde::graph::Arena;
 use retrograde::io::names::Names;
-use retrograde::solve::{fits_parallel, solve_parallel_with_progress};
+
+use retrograde::solve::{Choice, Engine};
 use retrograde::{
     Answers, Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Labels, NoMoveRule, Outcome, Player,
-    Rules, Solution, SolveError, Solved as Answered, Successors,
+    Rules, Solution, SolveError, Solved as Answered, Solver, Successors,
 };
 
 /// The outcome codes: what [`Outcome`] is as a byte.
@@ -172,6 +173,8 @@ struct Solved {
     /// Who moves at each position, for a game that names it.
     owners: Option<Vec<Player>>,
     solution: Solution,
+    /// The engine that solved it, on how many threads, and why.
+    choice: Choice,
     edges: u64,
     /// Moves with their values, on first need (a copy with successors).
     answered: OnceLock<Answered<Owned>>,
@@ -205,17 +208,75 @@ impl Successors for Owned {
     }
 }
 
-/// Solves `g`, on all threads where there are several.
+/// How a solve runs, as Python asks: the [`retrograde::Solver`]'s engine,
+/// threads and memory limit.
+#[derive(Clone, Copy, Debug)]
+struct Options {
+    engine: Engine,
+    threads: Option<usize>,
+    max_memory: Option<u64>,
+}
+
+impl Options {
+    /// The options from their Python arguments: `engine` one of `auto`,
+    /// `sequential` and `parallel`; `threads` at least 1.
+    fn new(engine: &str, threads: Option<usize>, max_memory: Option<u64>) -> PyResult<Options> {
+        let engine = match engine {
+            "auto" => Engine::Auto,
+            "sequential" => Engine::Sequential,
+            "parallel" => Engine::Parallel,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "engine='{other}': expected 'auto', 'sequential' or 'parallel'"
+                )));
+            }
+        };
+        if threads == Some(0) {
+            return Err(PyValueError::new_err("threads=0: expected at least 1"));
+        }
+        Ok(Options {
+            engine,
+            threads,
+            max_memory,
+        })
+    }
+
+    /// The solver these options make, reporting to `progress`.
+    fn solver<'p>(
+        &self,
+        rules: &Rules,
+        progress: &'p dyn retrograde::solve::Progress,
+    ) -> Solver<'p> {
+        let mut solver = Solver::new().engine(self.engine).rules(rules.clone());
+        if let Some(t) = self.threads {
+            solver = solver.threads(t);
+        }
+        if let Some(m) = self.max_memory {
+            solver = solver.max_memory(m);
+        }
+        solver.progress(progress)
+    }
+}
+
+/// A solve's error as Python's: over the memory limit a `MemoryError`,
+/// anything else a `ValueError`.
+fn solve_error(e: SolveError) -> PyErr {
+    match e {
+        SolveError::OverMemory { .. } => PyMemoryError::new_err(e.to_string()),
+        e => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// Solves `g` as `options` say, and says which engine ran.
 fn solve_any<G: GameGraph + Sync>(
     g: &G,
     rules: &Rules,
+    options: &Options,
     stop: &Stop,
-) -> Result<Solution, SolveError> {
-    if fits_parallel(g.vertex_count()) && rayon_threads() > 1 {
-        solve_parallel_with_progress(g, rules, stop)
-    } else {
-        retrograde::solve::solve_with_progress(g, rules, stop)
-    }
+) -> Result<(Solution, Choice), SolveError> {
+    let solver = options.solver(rules, stop);
+    let choice = solver.choose_stored(g.vertex_count())?;
+    Ok((solver.solve_stored(g)?, choice))
 }
 
 /// A solve's progress that reports nothing and stops when asked (the
@@ -242,8 +303,14 @@ impl Solved {
         csr: Csr,
         rules: Rules,
         owners: Option<Vec<Player>>,
+        options: Options,
     ) -> PyResult<Solved> {
         let edges = csr.edge_count();
+        // Refused here, before a thread starts, if it cannot run.
+        options
+            .solver(&rules, &retrograde::solve::NoProgress)
+            .choose_stored(csr.vertex_count())
+            .map_err(solve_error)?;
         if let Some(o) = &owners {
             // Checked here, so that a wrong arena is an error, not a thread's.
             Arena::new(&csr, o.clone()).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -255,11 +322,11 @@ impl Solved {
             .name("retrograde-solve".into())
             .spawn(move || {
                 let solution = match &owners {
-                    None => solve_any(&csr, &rules, &stopped).map_err(|e| e.to_string()),
+                    None => solve_any(&csr, &rules, &options, &stopped).map_err(solve_error),
                     Some(o) => Arena::new(&csr, o.clone())
-                        .map_err(|e| e.to_string())
+                        .map_err(|e| PyValueError::new_err(e.to_string()))
                         .and_then(|arena| {
-                            solve_any(&arena, &rules, &stopped).map_err(|e| e.to_string())
+                            solve_any(&arena, &rules, &options, &stopped).map_err(solve_error)
                         }),
                 };
                 // Nobody listening: the caller was interrupted.
@@ -283,16 +350,19 @@ impl Solved {
                     }
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(PyOSError::new_err("the solve's thread ended without an answer"));
+                    return Err(PyOSError::new_err(
+                        "the solve's thread ended without an answer",
+                    ));
                 }
             }
         };
-        let solution = solution.map_err(PyValueError::new_err)?;
+        let (solution, choice) = solution?;
         Ok(Solved {
             csr,
             rules,
             owners,
             solution,
+            choice,
             edges,
             answered: OnceLock::new(),
         })
@@ -312,10 +382,6 @@ impl Solved {
     }
 }
 
-fn rayon_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 #[pymethods]
 impl Solved {
     /// The number of positions.
@@ -327,6 +393,25 @@ impl Solved {
     #[getter]
     fn edges(&self) -> u64 {
         self.edges
+    }
+
+    /// The engine that solved it: `'sequential'` or `'parallel'`.
+    #[getter]
+    fn engine(&self) -> &'static str {
+        self.choice.engine.name()
+    }
+
+    /// The threads it ran on.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.choice.threads
+    }
+
+    /// Why that engine ran, in words (`'asked for'`, `'one thread'`,
+    /// `'more than one thread'`, …).
+    #[getter]
+    fn engine_reason(&self) -> &'static str {
+        self.choice.reason.describe()
     }
 
     /// Every position's outcome code for the player to move (WIN, LOSE,
@@ -542,7 +627,9 @@ fn rules(no_move: &str, terminal: Option<(Vec<u32>, Vec<Bound<'_, PyAny>>)>) -> 
 /// `owners`, if given, the player (0 or 1) who moves at each position (an
 /// arena: a move between two positions of one owner keeps the turn).
 #[pyfunction]
-#[pyo3(signature = (sources, targets, n = None, terminal = None, no_move = "lose", owners = None))]
+#[pyo3(signature = (sources, targets, n = None, terminal = None, no_move = "lose", owners = None,
+                    engine = "auto", threads = None, max_memory = None))]
+#[allow(clippy::too_many_arguments)]
 fn solve_edges(
     py: Python<'_>,
     sources: &Bound<'_, PyAny>,
@@ -551,7 +638,11 @@ fn solve_edges(
     terminal: Option<(Vec<u32>, Vec<Bound<'_, PyAny>>)>,
     no_move: &str,
     owners: Option<Vec<u8>>,
+    engine: &str,
+    threads: Option<usize>,
+    max_memory: Option<u64>,
 ) -> PyResult<Solved> {
+    let options = Options::new(engine, threads, max_memory)?;
     let rules = rules(no_move, terminal)?;
     let min = rules.labels.max_vertex().map_or(0, |v| v as usize + 1);
     let builder = |vertices: Option<usize>| {
@@ -612,7 +703,7 @@ fn solve_edges(
                 .collect::<PyResult<Vec<Player>>>()?,
         ),
     };
-    Solved::new(py, csr, rules, owners)
+    Solved::new(py, csr, rules, owners, options)
 }
 
 fn build<T: Id>(
@@ -656,7 +747,9 @@ fn build<T: Id>(
 /// called with the positions found so far every `every` positions. Returns
 /// the solution and the positions, by number.
 #[pyfunction]
-#[pyo3(signature = (game, no_move = "lose", max_positions = None, progress = None, every = 100_000))]
+#[pyo3(signature = (game, no_move = "lose", max_positions = None, progress = None, every = 100_000,
+                    engine = "auto", threads = None, max_memory = None))]
+#[allow(clippy::too_many_arguments)]
 fn explore<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
@@ -664,7 +757,11 @@ fn explore<'py>(
     max_positions: Option<usize>,
     progress: Option<Bound<'py, PyAny>>,
     every: usize,
+    engine: &str,
+    threads: Option<usize>,
+    max_memory: Option<u64>,
 ) -> PyResult<(Solved, Bound<'py, PyList>, Bound<'py, PyDict>)> {
+    let options = Options::new(engine, threads, max_memory)?;
     let no_move = no_move_rule(no_move)?;
     let terminal = game.getattr_opt("terminal")?.filter(|t| t.is_callable());
     let canonical = game.getattr_opt("canonical")?.filter(|c| c.is_callable());
@@ -710,8 +807,8 @@ fn explore<'py>(
             let over = t.call1((&p,))?;
             // None or False: not over (`p == 0 and "lose"` is False
             // elsewhere); True says over but not how.
-            let not_over = over.is_none()
-                || (over.is_instance_of::<PyBool>() && !over.is_truthy()?);
+            let not_over =
+                over.is_none() || (over.is_instance_of::<PyBool>() && !over.is_truthy()?);
             if !not_over {
                 labels.push((u, outcome(&over)?));
                 continue;
@@ -747,7 +844,11 @@ fn explore<'py>(
     };
     let csr = py.detach(|| Csr::from_edges(n, &edges));
     drop(edges);
-    Ok((Solved::new(py, csr, rules, owners)?, positions, index))
+    Ok((
+        Solved::new(py, csr, rules, owners, options)?,
+        positions,
+        index,
+    ))
 }
 
 /// The native part of the `retrograde` package.

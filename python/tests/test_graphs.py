@@ -58,6 +58,78 @@ def test_uint32_int32_and_int64_arrays_give_the_same_answers():
     assert (a.outcome == c.outcome).all() and (a.best_move == c.best_move).all()
 
 
+def same_answers(a, b):
+    return (a.outcome.tolist(), a.remoteness.tolist(), a.best_move.tolist()) == (
+        b.outcome.tolist(), b.remoteness.tolist(), b.best_move.tolist())
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_edges_come_as_numpy_users_pass_them(seed):
+    n, sources, targets, labels = random_graph(seed)
+    reference = retrograde.solve_edges(np.array(sources, dtype=np.int64),
+                                       np.array(targets, dtype=np.int64), n=n,
+                                       terminal=(list(labels), list(labels.values())))
+    edges = np.array([sources, targets], dtype=np.int64).T.reshape(-1, 2)
+    given = [(edges[:, 0], edges[:, 1]), (sources, targets), (tuple(sources), tuple(targets))]
+    given += [(np.array(sources, dtype=d), np.array(targets, dtype=d))
+              for d in (np.int8, np.uint8, np.int16, np.uint16, np.uint64)]
+    for s, t in given:
+        # A dict of labels is the pair's equal.
+        assert same_answers(retrograde.solve_edges(s, t, n=n, terminal=labels), reference)
+
+
+def test_edges_that_cannot_be_positions_are_refused_by_name():
+    big = np.array([1, 2**32 - 1], dtype=np.uint64)
+    with pytest.raises(ValueError, match=r"targets\[1\] = 4294967295: a position is a number from 0 to 4294967294"):
+        retrograde.solve_edges(np.array([0, 1], dtype=np.uint64), big)
+    with pytest.raises(ValueError, match=r"sources: expected a one-dimensional array .* shape \(2, 2\)"):
+        retrograde.solve_edges(np.zeros((2, 2), dtype=np.int64), [0, 1])
+    with pytest.raises(TypeError, match="sources: expected integers"):
+        retrograde.solve_edges(["a"], [0])
+    # No moves at all: the positions n names, each lost at once.
+    empty = retrograde.solve_edges([], [], n=3)
+    assert empty.outcome.tolist() == [LOSE] * 3
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_every_engine_and_thread_count_gives_the_same_answers(seed):
+    n, sources, targets, labels = random_graph(seed)
+    no_move = "win" if seed % 3 == 0 else "lose"
+    one = retrograde.solve_edges(sources, targets, n=n, terminal=labels, no_move=no_move,
+                                 engine="sequential")
+    assert (one.engine, one.threads, one.engine_reason) == ("sequential", 1, "asked for")
+    for engine, threads in (("parallel", 2), ("parallel", 1), ("auto", 1), ("auto", 2),
+                            ("auto", None)):
+        other = retrograde.solve_edges(sources, targets, n=n, terminal=labels, no_move=no_move,
+                                       engine=engine, threads=threads)
+        assert same_answers(other, one), (engine, threads)
+
+
+def test_the_solver_says_which_engine_ran_and_refuses_what_cannot_run():
+    two = retrograde.solve_edges([0], [1], threads=2)
+    assert (two.engine, two.threads, two.engine_reason) == ("parallel", 2, "more than one thread")
+    one = retrograde.solve_edges([0], [1], threads=1)
+    assert (one.engine, one.threads, one.engine_reason) == ("sequential", 1, "one thread")
+    with pytest.raises(ValueError, match="engine='fast': expected 'auto', 'sequential' or 'parallel'"):
+        retrograde.solve_edges([0], [1], engine="fast")
+    with pytest.raises(ValueError, match="threads=0: expected at least 1"):
+        retrograde.solve_edges([0], [1], threads=0)
+    with pytest.raises(MemoryError):
+        retrograde.solve_edges([0], [1], max_memory=16)
+    game = retrograde.solve_game(Line(), engine="sequential", threads=1)
+    assert game.solved.engine == "sequential"
+
+
+class Line:
+    """0 -> 1 -> 2 -> 3, 3 lost for the player to move."""
+
+    def starts(self):
+        return [0]
+
+    def moves(self, p):
+        return [p + 1] if p < 3 else []
+
+
 def test_the_answers_are_arrays_with_named_codes():
     # 0 -> 1 -> 2; 3 <-> 4; 2 has no move.
     s = retrograde.solve_edges(np.array([0, 1, 3, 4]), np.array([1, 2, 4, 3]))
@@ -74,7 +146,7 @@ def test_bad_input_is_a_clear_error():
         retrograde.solve_edges(np.array([0, -1]), np.array([1, 0]))
     with pytest.raises(ValueError, match="sources has 2 moves, targets 1"):
         retrograde.solve_edges(np.array([0, 1]), np.array([1]))
-    with pytest.raises(TypeError, match="uint32, int32 or int64"):
+    with pytest.raises(TypeError, match="expected integers"):
         retrograde.solve_edges(np.array([0.5]), np.array([1.0]))
     with pytest.raises(ValueError, match="no outcome"):
         retrograde.solve_edges(np.array([0]), np.array([1]), terminal=([1], ["maybe"]))

@@ -30,6 +30,7 @@ mod export;
 mod game;
 mod generate;
 mod grundy;
+mod grundy_svg;
 mod help;
 mod http;
 mod load;
