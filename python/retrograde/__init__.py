@@ -27,15 +27,18 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional
 
 import numpy as np
 
-from ._retrograde import DRAW, LOSE, TIE, WIN, Solved, explore
+from ._retrograde import DRAW, LOSE, TIE, WIN, Solved, __version__, explore
+from ._retrograde import load as _load
 from ._retrograde import solve_edges as _solve_edges
 
 __all__ = [
+    "__version__",
     "WIN",
     "LOSE",
     "TIE",
     "DRAW",
     "OUTCOMES",
+    "OUTCOME_NAMES",
     "Value",
     "Move",
     "Solved",
@@ -44,10 +47,17 @@ __all__ = [
     "solve_scipy",
     "solve_networkx",
     "solve_game",
+    "load",
+    "Database",
 ]
 
 #: Outcome names by code: ``OUTCOMES[WIN] == "win"``.
 OUTCOMES: Dict[int, str] = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
+
+#: Outcome names as an array indexed by code, for a whole array at once:
+#: ``OUTCOME_NAMES[s.outcome]`` (code 3 is no outcome: its name is empty).
+OUTCOME_NAMES: np.ndarray = np.array([OUTCOMES.get(c, "") for c in range(max(OUTCOMES) + 1)])
+OUTCOME_NAMES.setflags(write=False)
 
 
 class Value(NamedTuple):
@@ -71,6 +81,9 @@ class Move(NamedTuple):
     delta: Optional[int]
     """Plies longer than best play (0 for a best move); ``None`` where the
     outcome is worse than best play's."""
+    name: Optional[str] = None
+    """The move as the game names it (a database of a registered game:
+    ``Kb2``), else ``None``."""
 
 
 class NamedSolution:
@@ -97,6 +110,26 @@ class NamedSolution:
 
     def __contains__(self, p: Any) -> bool:
         return self._key(p) in self._index
+
+    def __getitem__(self, p: Any) -> Value:
+        """``s[p]``: the value of ``p`` (:meth:`value`)."""
+        return self.value(p)
+
+    def __iter__(self):
+        """The positions, by number."""
+        return iter(self.names)
+
+    def __repr__(self) -> str:
+        c = self.counts()
+        return (f"NamedSolution({len(self):,} positions, {self.solved.edges:,} moves: "
+                f"{c['win']:,} win, {c['lose']:,} lose, {c['tie']:,} tie, {c['draw']:,} draw)")
+
+    def to_dict(self) -> Dict[Any, Value]:
+        """Every position's value, keyed by position (a networkx node, a
+        Python game's position)."""
+        outcome, remoteness = self.outcome.tolist(), self.remoteness.tolist()
+        return {p: Value(OUTCOMES[o], None if r < 0 else r)
+                for p, o, r in zip(self.names, outcome, remoteness)}
 
     @property
     def outcome(self) -> np.ndarray:
@@ -309,3 +342,89 @@ def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = 
     canonical, notation, show = [h if callable(h) else None for h in hooks]
     return NamedSolution(solved, positions, index, canonical, notation,
                          positions[0] if positions else None, show)
+
+
+class Database:
+    """A database read back (:func:`load`): every position's value and its
+    moves, from the file, with nothing solved again. Positions are asked by
+    number or by their notation (a graph's names, a game's own notation:
+    FEN for chess); answers name positions in that notation."""
+
+    def __init__(self, native: Any):
+        self._db = native
+
+    def __len__(self) -> int:
+        return len(self._db)
+
+    def __repr__(self) -> str:
+        return repr(self._db)
+
+    def __contains__(self, p: Any) -> bool:
+        try:
+            self._db.value(p)
+        except (KeyError, ValueError):
+            return False
+        return True
+
+    def __getitem__(self, p: Any) -> Value:
+        return self.value(p)
+
+    @property
+    def game(self) -> str:
+        """``graph``, or the registered game it was solved for."""
+        return self._db.game
+
+    @property
+    def variant(self) -> str:
+        """The game's variant (a chess ending, a tier), ``''`` if none."""
+        return self._db.variant
+
+    @property
+    def params(self) -> Dict[str, str]:
+        """What else defines the game, as the header keeps it."""
+        return self._db.params
+
+    @property
+    def start(self) -> Optional[str]:
+        """Where play starts, in the game's notation, or ``None``."""
+        return self._db.start
+
+    def number(self, p: Any) -> int:
+        """The number of the position ``p`` names."""
+        return self._db.number(p)
+
+    def notation(self, p: Any) -> str:
+        """Position ``p`` in the game's notation."""
+        return self._db.notation(p)
+
+    def value(self, p: Any) -> Value:
+        """The value of ``p`` for the player to move (``KeyError`` if the
+        database does not hold it)."""
+        o, r = self._db.value(p)
+        return Value(OUTCOMES[o], r)
+
+    def moves(self, p: Any) -> List[Move]:
+        """The moves of ``p``, best first, each with its value for the
+        player who makes it; ``to`` in the game's notation."""
+        return [Move(to, OUTCOMES[o], r, d, name) for name, to, o, r, d in self._db.moves(p)]
+
+    def line(self, p: Any, max_plies: int = 1000) -> List[str]:
+        """Best play from ``p``: the positions in the game's notation,
+        ``p``'s own first, until the game ends or ``max_plies``."""
+        out = [self.notation(p)]
+        for _ in range(max_plies):
+            if self.value(out[-1]).remoteness == 0:
+                break
+            moves = self.moves(out[-1])
+            if not moves:
+                break
+            out.append(moves[0].to)
+        return out
+
+
+def load(path: str) -> Database:
+    """Opens the database at ``path``: a graph's (saved by
+    :meth:`NamedSolution.save`, :meth:`Solved.save` or ``retrograde solve
+    --save``) or a built-in game's (``retrograde game NAME --save``). The
+    file is mapped, its header checked, each block checked as it is read."""
+    return Database(_load(path))

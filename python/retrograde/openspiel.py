@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
 
-from . import OUTCOMES, NamedSolution, Value, solve_game
+from . import OUTCOMES, Move, NamedSolution, Value, solve_game
 
-__all__ = ["solve", "SpielSolution", "check"]
+__all__ = ["solve", "SpielSolution", "check", "bot"]
 
 
 def check(game: Any) -> None:
@@ -52,11 +52,15 @@ def check(game: Any) -> None:
 
 class _Game:
     """An OpenSpiel game as retrograde explores one: a position is
-    ``(player to move, key(state))``; the states are kept by position."""
+    ``(player to move, key(state))``. A state is kept as an object only
+    while it waits to be expanded; after, as its serialization
+    (``state.serialize()``: its history, a few bytes a ply), made into a
+    state again when asked for (a state object weighs about a kilobyte)."""
 
     def __init__(self, game: Any, key: Callable[[Any], Hashable]):
         self.game = game
         self.key = key
+        #: Each position's state: an object until expanded, then serialized.
         self.states: Dict[Tuple[int, Hashable], Any] = {}
         #: The value of each terminal position for its player to move,
         #: found as its state is first reached.
@@ -77,9 +81,14 @@ class _Game:
         """Who moves at ``p``: OpenSpiel's ``current_player()``."""
         return p[0]
 
+    def state(self, p: Tuple[int, Hashable]) -> Any:
+        """An OpenSpiel state of position ``p``."""
+        s = self.states[p]
+        return self.game.deserialize_state(s) if isinstance(s, str) else s
+
     def show(self, p: Tuple[int, Hashable]) -> str:
         """``p``'s state as OpenSpiel draws it."""
-        return str(self.states[p])
+        return str(self.state(p))
 
     def notation(self, p: Tuple[int, Hashable]) -> str:
         """``p`` in one line, as a saved database names it: the player to
@@ -98,10 +107,14 @@ class _Game:
                 to_move = self._odd(state, mover, action, child)
             q = (to_move, key(child))
             if q not in states:
-                states[q] = child
                 if child.is_terminal():
+                    # Never expanded: serialized at once.
                     self._end(q, child)
+                    states[q] = child.serialize()
+                else:
+                    states[q] = child
             out.append(q)
+        states[p] = state.serialize()
         return out
 
     def _odd(self, state: Any, mover: int, action: int, child: Any) -> int:
@@ -133,17 +146,67 @@ class SpielSolution(NamedSolution):
         self._game = game
 
     def position(self, state: Any) -> Tuple[int, Hashable]:
-        """The position of an OpenSpiel state (not terminal: at a terminal
-        state, ask through its parent's moves)."""
-        return (state.current_player(), self._game.key(state))
+        """The position of an OpenSpiel state: ``(player to move, key)``; at
+        a terminal state the player to move is the one who did not make the
+        last move (read from the state's history)."""
+        to_move = state.current_player()
+        if to_move < 0:
+            history = state.full_history()
+            if not state.is_terminal() or not history:
+                raise ValueError(f"{self._game.name}: no player to move at {str(state)!r}")
+            to_move = 1 - history[-1].player
+        return (to_move, self._game.key(state))
 
     def state_value(self, state: Any) -> Value:
-        """The value of a (non-terminal) state for the player to move."""
+        """The value of a state for the player to move (at a terminal
+        state, the one who did not make the last move)."""
         return self.value(self.position(state))
 
+    def _after(self, state: Any, action: int) -> Tuple[int, Hashable]:
+        """The position ``action`` leads to from ``state``."""
+        child = state.child(action)
+        to_move = child.current_player()
+        if to_move < 0:
+            to_move = self._game._odd(state, state.current_player(), action, child)
+        return (to_move, self._game.key(child))
+
+    def action_values(self, state: Any) -> Dict[int, Move]:
+        """Every legal action of a state that is not over, in OpenSpiel's
+        order, with its value for the player who takes it (a
+        :class:`~retrograde.Move`: outcome, remoteness, plies longer than
+        best play)."""
+        moves = {m.to: m for m in self.moves(self.position(state))}
+        return {a: moves[self._after(state, a)] for a in state.legal_actions()}
+
+    def best_action(self, state: Any) -> int:
+        """A best action at a state that is not over: the first legal
+        action, in OpenSpiel's order, that leads where the solution's best
+        move does (win soonest, lose latest, tie soonest, else draw)."""
+        if state.is_terminal():
+            raise ValueError(f"{self._game.name}: the state is over, there is no action")
+        v = self.number(self.position(state))
+        target = self.names[int(self.best_move[v])]
+        for a in state.legal_actions():
+            if self._after(state, a) == target:
+                return a
+        raise ValueError(f"{self._game.name}: no legal action of {str(state)!r} leads to its "
+                         "best move (is the key a function of the state alone?)")
+
+    def returns(self, state: Any) -> List[float]:
+        """What each player gets under perfect play from ``state``, as
+        OpenSpiel's ``state.returns()`` counts it: the returns of the
+        terminal state best play reaches (a terminal state's own); 0 for
+        both in a draw, where play never ends."""
+        s = state.clone()
+        if not s.is_terminal() and self.state_value(s).outcome == "draw":
+            return [0.0] * self._game.game.num_players()
+        while not s.is_terminal():
+            s.apply_action(self.best_action(s))
+        return list(s.returns())
+
     def state(self, p: Tuple[int, Hashable]) -> Any:
-        """An OpenSpiel state of position ``p``."""
-        return self._game.states[p]
+        """An OpenSpiel state of position ``p`` (a new object each time)."""
+        return self._game.state(p)
 
     def player0_values(self) -> Dict[str, float]:
         """Every position's value for player 0 (+1 a win, -1 a loss, 0 a
@@ -154,8 +217,42 @@ class SpielSolution(NamedSolution):
         outcome = self.outcome
         for i, p in enumerate(self.names):
             v = sign[OUTCOMES[int(outcome[i])]]
-            out[str(self._game.states[p])] = v if p[0] == 0 else -v
+            out[str(self._game.state(p))] = v if p[0] == 0 else -v
         return out
+
+
+def bot(solution: SpielSolution, player_id: int) -> Any:
+    """A ``pyspiel.Bot`` that plays ``solution``'s best action for
+    ``player_id``: usable wherever OpenSpiel takes a bot
+    (``pyspiel.evaluate_bots``, its examples' match runners)."""
+    import pyspiel
+
+    class PerfectBot(pyspiel.Bot):
+        """Plays a best action, from a solution."""
+
+        def __init__(self) -> None:
+            pyspiel.Bot.__init__(self)
+
+        def player_id(self) -> int:
+            return player_id
+
+        def restart_at(self, state: Any) -> None:
+            pass
+
+        def inform_action(self, state: Any, player: int, action: int) -> None:
+            pass
+
+        def provides_policy(self) -> bool:
+            return True
+
+        def step_with_policy(self, state: Any):
+            action = solution.best_action(state)
+            return [(action, 1.0)], action
+
+        def step(self, state: Any) -> int:
+            return solution.best_action(state)
+
+    return PerfectBot()
 
 
 def solve(game: Any, key: Callable[[Any], Hashable] = str, max_positions: Optional[int] = None,

@@ -14,15 +14,18 @@
 use std::sync::OnceLock;
 
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyMemoryError, PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyMemoryError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
 
-use retrograde::db::{Compression, Meta, Source, Writer};
+use std::sync::Arc;
+
+use retrograde::db::{Compression, Database, Meta, Source, Writer};
 use retrograde::graph::Arena;
 use retrograde::io::names::Names;
+use retrograde::play::{Playable, Probe, ProbeError, StoredGraph};
 
-use retrograde::solve::{Choice, Engine};
+use retrograde::solver::{Choice, Engine};
 use retrograde::{
     Answers, Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Labels, NoMoveRule, Outcome, Player,
     Rules, Solution, SolveError, Solved as Answered, Solver, Successors,
@@ -176,8 +179,38 @@ struct Solved {
     /// The engine that solved it, on how many threads, and why.
     choice: Choice,
     edges: u64,
+    /// The answers as numpy arrays, made on first need and kept (read-only).
+    arrays: Cached,
     /// Moves with their values, on first need (a copy with successors).
     answered: OnceLock<Answered<Owned>>,
+}
+
+/// A solution's answers as read-only numpy arrays, each made on first need.
+#[derive(Default)]
+struct Cached {
+    outcome: OnceLock<Py<PyArray1<u8>>>,
+    remoteness: OnceLock<Py<PyArray1<i64>>>,
+    best_move: OnceLock<Py<PyArray1<i64>>>,
+}
+
+/// The array `cell` keeps, made by `make` and marked read-only the first
+/// time: every later access is the same array, at no cost.
+fn cached<'py, T: numpy::Element>(
+    py: Python<'py>,
+    cell: &OnceLock<Py<PyArray1<T>>>,
+    make: impl FnOnce() -> Vec<T>,
+) -> PyResult<Bound<'py, PyArray1<T>>> {
+    if let Some(a) = cell.get() {
+        return Ok(a.bind(py).clone());
+    }
+    let a = make().into_pyarray(py);
+    let flags = PyDict::new(py);
+    flags.set_item("write", false)?;
+    a.call_method("setflags", (), Some(&flags))?;
+    // Another thread may have been first (the call above can let it run):
+    // its array is the one kept.
+    let _ = cell.set(a.clone().unbind());
+    Ok(cell.get().map_or(a, |kept| kept.bind(py).clone()))
 }
 
 /// A graph with successors, and its owners if it has them: what answering
@@ -364,6 +397,7 @@ impl Solved {
             solution,
             choice,
             edges,
+            arrays: Cached::default(),
             answered: OnceLock::new(),
         })
     }
@@ -417,34 +451,58 @@ impl Solved {
     /// Every position's outcome code for the player to move (WIN, LOSE,
     /// TIE, DRAW), as a numpy uint8 array.
     #[getter]
-    fn outcome<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
-        let n = self.solution.len() as u32;
-        let out: Vec<u8> = (0..n)
-            .map(|v| self.solution.value(v).map_or(DRAW, |x| x.outcome as u8))
-            .collect();
-        out.into_pyarray(py)
+    fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        cached(py, &self.arrays.outcome, || {
+            let n = self.solution.len() as u32;
+            (0..n)
+                .map(|v| self.solution.value(v).map_or(DRAW, |x| x.outcome as u8))
+                .collect()
+        })
     }
 
     /// Every position's remoteness (plies to the end under best play), -1
     /// for a draw, as a numpy int64 array.
     #[getter]
-    fn remoteness<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let n = self.solution.len() as u32;
-        let out: Vec<i64> = (0..n)
-            .map(|v| self.solution.remoteness(v).map_or(-1, i64::from))
-            .collect();
-        out.into_pyarray(py)
+    fn remoteness<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        cached(py, &self.arrays.remoteness, || {
+            let n = self.solution.len() as u32;
+            (0..n)
+                .map(|v| self.solution.remoteness(v).map_or(-1, i64::from))
+                .collect()
+        })
     }
 
     /// Every position's best move (the position it leads to), -1 for none,
     /// as a numpy int64 array.
     #[getter]
-    fn best_move<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let n = self.solution.len() as u32;
-        let out: Vec<i64> = (0..n)
-            .map(|v| self.solution.best_move(v).map_or(-1, i64::from))
-            .collect();
-        out.into_pyarray(py)
+    fn best_move<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        cached(py, &self.arrays.best_move, || {
+            let n = self.solution.len() as u32;
+            (0..n)
+                .map(|v| self.solution.best_move(v).map_or(-1, i64::from))
+                .collect()
+        })
+    }
+
+    /// `Solved(5 positions, 4 moves: 1 win, 2 lose, 0 tie, 2 draw; the
+    /// sequential engine on 1 thread)`.
+    fn __repr__(&self) -> String {
+        let mut c = [0u64; 5];
+        for v in 0..self.solution.len() as u32 {
+            c[self.solution.value(v).map_or(DRAW, |x| x.outcome as u8) as usize] += 1;
+        }
+        let s = if self.choice.threads == 1 { "" } else { "s" };
+        format!(
+            "Solved({} positions, {} moves: {} win, {} lose, {} tie, {} draw; the {} engine on {} thread{s})",
+            self.solution.len(),
+            self.edges,
+            c[WIN as usize],
+            c[LOSE as usize],
+            c[TIE as usize],
+            c[DRAW as usize],
+            self.choice.engine.name(),
+            self.choice.threads
+        )
     }
 
     /// The value of `v`: (outcome code, remoteness or None for a draw).
@@ -851,14 +909,176 @@ fn explore<'py>(
     ))
 }
 
+/// A database read back: a graph's (saved by `save` or `retrograde solve
+/// --save`, its positions by number or name) or a registered game's
+/// (`retrograde game NAME --save`, its positions in the game's notation).
+/// Answers come from the file, mapped: nothing is solved again.
+#[pyclass(module = "retrograde._retrograde", frozen, name = "Database")]
+struct Loaded {
+    db: Arc<Database>,
+    game: Box<dyn Playable + Send>,
+    path: String,
+}
+
+impl Loaded {
+    /// The position `p` names: a number (a graph's vertex, a game's
+    /// position number) or a text in the game's notation (a graph's name).
+    fn position(&self, p: &Bound<'_, PyAny>) -> PyResult<u64> {
+        if let Ok(text) = p.extract::<String>() {
+            return self
+                .game
+                .parse(&text)
+                .map_err(|e| PyValueError::new_err(e.to_string()));
+        }
+        p.extract::<u64>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "expected a position (a number or its notation), got {}",
+                p.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+            ))
+        })
+    }
+
+    fn probe(&self) -> Probe<'_> {
+        Probe {
+            game: &*self.game,
+            db: &*self.db,
+        }
+    }
+}
+
+/// An error of a probe as Python's: a position that is not in the
+/// database a `KeyError`, a damaged file an `OSError`.
+fn probe_error(e: ProbeError) -> PyErr {
+    match e {
+        ProbeError::NotInGame { .. } => PyKeyError::new_err(e.to_string()),
+        ProbeError::Db(e) => PyOSError::new_err(e.to_string()),
+    }
+}
+
+#[pymethods]
+impl Loaded {
+    /// The number of positions it keeps.
+    fn __len__(&self) -> usize {
+        usize::try_from(self.db.len()).unwrap_or(usize::MAX)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Database({:?}: {}, {} positions)",
+            self.path,
+            retrograde::play::describe(&self.game.meta()),
+            self.db.len()
+        )
+    }
+
+    /// The game it was solved for: `graph`, or a registered game's name.
+    #[getter]
+    fn game(&self) -> String {
+        self.db.meta().game.clone()
+    }
+
+    /// The game's variant (a chess ending, a Morris tier), `''` if none.
+    #[getter]
+    fn variant(&self) -> String {
+        self.db.meta().variant.clone()
+    }
+
+    /// Everything else that defines the game, as its header keeps it.
+    #[getter]
+    fn params(&self) -> std::collections::BTreeMap<String, String> {
+        self.db.meta().params.clone()
+    }
+
+    /// Where play starts, in the game's notation (`None` if it names none).
+    #[getter]
+    fn start(&self) -> Option<String> {
+        self.game.start().map(|p| self.game.notation(p))
+    }
+
+    /// The position `p` names, as a number.
+    fn number(&self, p: &Bound<'_, PyAny>) -> PyResult<u64> {
+        self.position(p)
+    }
+
+    /// Position `p` in the game's notation.
+    fn notation(&self, p: &Bound<'_, PyAny>) -> PyResult<String> {
+        Ok(self.game.notation(self.position(p)?))
+    }
+
+    /// The value of `p` for the player to move: (outcome code, remoteness
+    /// or None for a draw). A position the database does not hold raises
+    /// `KeyError`.
+    fn value(&self, p: &Bound<'_, PyAny>) -> PyResult<(u8, Option<u32>)> {
+        let v = self.position(p)?;
+        match self.probe().value(v) {
+            Ok(Some(x)) => Ok((x.outcome as u8, x.remoteness)),
+            Ok(None) => Err(PyKeyError::new_err(format!(
+                "{} is not a position of {}",
+                self.game.notation(v),
+                retrograde::play::describe(&self.game.meta())
+            ))),
+            Err(e) => Err(PyOSError::new_err(e.to_string())),
+        }
+    }
+
+    /// The moves of `p`, best first: (move, position it leads to in the
+    /// game's notation, outcome code for the mover, remoteness or None,
+    /// plies longer than best play or None).
+    #[allow(clippy::type_complexity)]
+    fn moves(
+        &self,
+        p: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<(String, String, u8, Option<u32>, Option<i64>)>> {
+        let v = self.position(p)?;
+        let answer = self.probe().answer(v).map_err(probe_error)?;
+        Ok(answer
+            .moves
+            .into_iter()
+            .map(|m| {
+                (
+                    m.name,
+                    self.game.notation(m.to),
+                    m.value.outcome as u8,
+                    m.value.remoteness,
+                    m.delta,
+                )
+            })
+            .collect())
+    }
+}
+
+/// Opens the database at `path` (mapped, its header checked; each block
+/// checked as it is read).
+#[pyfunction]
+fn load(path: std::path::PathBuf) -> PyResult<Loaded> {
+    let db = Arc::new(Database::open(&path).map_err(|e| PyOSError::new_err(e.to_string()))?);
+    let game: Box<dyn Playable + Send> = if db.meta().game == "graph" {
+        Box::new(StoredGraph::new(Arc::clone(&db)).map_err(|e| PyOSError::new_err(e.to_string()))?)
+    } else {
+        let game: Box<dyn retrograde::registry::Solvable> =
+            retrograde::registry::Registry::builtin()
+                .open(db.meta())
+                .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
+        game
+    };
+    Ok(Loaded {
+        db,
+        game,
+        path: path.display().to_string(),
+    })
+}
+
 /// The native part of the `retrograde` package.
 #[pymodule]
 fn _retrograde(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("WIN", WIN)?;
     m.add("LOSE", LOSE)?;
     m.add("TIE", TIE)?;
     m.add("DRAW", DRAW)?;
     m.add_class::<Solved>()?;
+    m.add_class::<Loaded>()?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(solve_edges, m)?)?;
     m.add_function(wrap_pyfunction!(explore, m)?)?;
     Ok(())

@@ -243,3 +243,41 @@ def test_an_owner_other_than_0_or_1_is_refused():
 
     with pytest.raises(ValueError, match=r"owner\(0\) is 2: expected 0 or 1"):
         retrograde.solve_game(Bad())
+
+
+def test_a_saved_game_is_loaded_back_with_every_answer_it_had(tmp_path):
+    s = retrograde.solve_game(TicTacToe())
+    db = tmp_path / "ttt.db"
+    s.save(str(db), name="tic-tac-toe in Python")
+    d = retrograde.load(str(db))
+    assert len(d) == len(s) == 5478
+    assert (d.game, d.params["name"], d.start) == ("graph", "tic-tac-toe in Python", "." * 9)
+    for p in s.names:
+        assert d.value(p) == s.value(p) == d[p]
+        # By number too.
+        assert d.value(s.number(p)) == s.value(p)
+        mine = [(m.to, m.outcome, m.remoteness, m.delta) for m in d.moves(p)]
+        assert mine == [tuple(m)[:4] for m in s.moves(p)], p
+    assert d.line("." * 9) == s.line("." * 9)
+    assert "nonsense" not in d
+    with pytest.raises(ValueError, match="nonsense"):
+        d.value("nonsense")
+    with pytest.raises(TypeError, match="expected a position"):
+        d.value(1.5)
+
+
+def test_a_built_in_game_s_database_is_loaded_and_asked_in_its_notation(cli, tmp_path):
+    db = tmp_path / "ttt.db"
+    subprocess.run([cli, "game", "tic-tac-toe", "--save", str(db), "-q"], check=True)
+    d = retrograde.load(str(db))
+    assert (d.game, len(d), d.start) == ("tic-tac-toe", 765, ".../.../...")
+    assert d.value(d.start) == ("tie", 9)
+    best = d.moves(d.start)[0]
+    assert (best.name, best.to, best.outcome, best.delta) == ("a3", "x../.../...", "tie", 0)
+    assert len(d.line(d.start)) == 10
+    query = subprocess.run([cli, "query", str(db), "x../.o./...", "--json"], check=True,
+                           capture_output=True, text=True).stdout
+    q = json.loads(query)
+    assert d.value("x../.o./...") == (q["outcome"], q["remoteness"])
+    with pytest.raises(OSError, match="ttt.db"):
+        retrograde.load(str(tmp_path / "missing" / "ttt.db"))

@@ -239,3 +239,29 @@ def test_numpy_moves_with_owners_solve_as_the_command_line_s_arena(cli, tmp_path
         retrograde.solve_edges(np.array([0]), np.array([0]), owners=[2])
     with pytest.raises(ValueError, match="owners for a graph of"):
         retrograde.solve_edges(np.array([0]), np.array([1]), owners=[0])
+
+
+def test_answers_are_cached_read_only_arrays_and_codes_name_in_one_step():
+    s = retrograde.solve_edges([0, 1, 3, 4], [1, 2, 4, 3])
+    for name in ("outcome", "remoteness", "best_move"):
+        a = getattr(s, name)
+        assert a is getattr(s, name), name
+        assert not a.flags.writeable
+        with pytest.raises(ValueError):
+            a[0] = 1
+    assert retrograde.OUTCOME_NAMES[s.outcome].tolist() == ["lose", "win", "lose", "draw", "draw"]
+    assert repr(s) == ("Solved(5 positions, 4 moves: 1 win, 2 lose, 0 tie, 2 draw; "
+                       f"the {s.engine} engine on {s.threads} thread{'' if s.threads == 1 else 's'})")
+    assert retrograde.__version__.count(".") == 2
+
+
+def test_a_named_solution_is_indexed_iterated_and_read_as_a_dict():
+    nx = pytest.importorskip("networkx")
+    g = nx.DiGraph([("a", "b"), ("b", "c"), ("d", "e"), ("e", "d")])
+    s = retrograde.solve_networkx(g)
+    assert s["a"] == ("lose", 2) and s["d"] == ("draw", None)
+    assert list(s) == ["a", "b", "c", "d", "e"]
+    assert s.to_dict() == {p: s.value(p) for p in s}
+    assert repr(s) == "NamedSolution(5 positions, 4 moves: 1 win, 2 lose, 0 tie, 2 draw)"
+    with pytest.raises(KeyError, match="'z' is not a position"):
+        s["z"]

@@ -119,3 +119,66 @@ def test_dots_and_boxes_from_openspiel_matches_its_solver_and_the_built_in_game(
     assert len(answers) == len(positions)
     for (notation, value), a in zip(positions.items(), answers):
         assert (a["outcome"], a["remoteness"]) == tuple(value), notation
+
+
+@pytest.fixture(scope="module")
+def tic_tac_toe():
+    game = pyspiel.load_game("tic_tac_toe")
+    return game, retrograde.openspiel.solve(game)
+
+
+def every_state(game):
+    """Every state of a small game, by its history (terminal ones included)."""
+    out, stack = [], [game.new_initial_state()]
+    while stack:
+        s = stack.pop()
+        out.append(s)
+        if not s.is_terminal():
+            stack.extend(s.child(a) for a in s.legal_actions())
+    return out
+
+
+def test_best_action_keeps_every_state_s_value_and_returns_are_openspiel_s(tic_tac_toe):
+    game, s = tic_tac_toe
+    theirs = value_iteration(game)
+    for state in every_state(game):
+        v = s.state_value(state)
+        r = s.returns(state)
+        if state.is_terminal():
+            assert r == list(state.returns())
+            continue
+        # The returns best play reaches are the values value_iteration finds.
+        assert r[0] == pytest.approx(theirs[str(state)], abs=1e-6), str(state)
+        a = s.best_action(state)
+        assert a in state.legal_actions()
+        after = state.child(a)
+        # A best action: its value for the mover is the state's, one ply sooner.
+        mine = s.action_values(state)[a]
+        assert (mine.outcome, mine.remoteness, mine.delta) == (v.outcome, v.remoteness, 0)
+        if not after.is_terminal():
+            w = s.state_value(after)
+            assert w.remoteness == v.remoteness - 1
+        assert set(s.action_values(state)) == set(state.legal_actions())
+
+
+def test_a_perfect_bot_never_loses_and_two_always_tie(tic_tac_toe):
+    game, s = tic_tac_toe
+    for seat in (0, 1):
+        for seed in range(40):
+            bots = [pyspiel.make_uniform_random_bot(p, seed) for p in (0, 1)]
+            bots[seat] = retrograde.openspiel.bot(s, seat)
+            returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+            assert returns[seat] >= 0, (seat, seed, returns)
+    both = [retrograde.openspiel.bot(s, p) for p in (0, 1)]
+    assert pyspiel.evaluate_bots(game.new_initial_state(), both, 0) == [0.0, 0.0]
+
+
+def test_a_terminal_state_is_valued_for_the_player_who_did_not_make_the_last_move(tic_tac_toe):
+    game, s = tic_tac_toe
+    state = game.new_initial_state()
+    for a in (4, 0, 2, 6, 3, 5, 1, 7, 8):
+        state.apply_action(a)
+    assert state.is_terminal()
+    assert s.state_value(state) == ("tie", 0)
+    with pytest.raises(ValueError, match="the state is over"):
+        s.best_action(state)

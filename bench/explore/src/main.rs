@@ -26,7 +26,8 @@
 use std::time::Instant;
 
 use retrograde::explore::{Explorer, StateGame};
-use retrograde::game::{Game, solve_game};
+use retrograde::game::Game;
+use retrograde::solve_game;
 use retrograde::{Answers, Outcome, Rules};
 
 mod teeko;

@@ -65,18 +65,6 @@ pub struct Args {
     pub svg: Option<PathBuf>,
 }
 
-/// Whether `path` is a solution database (it starts as one does).
-fn is_database(path: &Path) -> bool {
-    use std::io::Read;
-    let mut magic = [0u8; 8];
-    // Only a regular file can be a database (it is mapped); a pipe or
-    // standard input is read once, by the graph's reader.
-    std::fs::metadata(path).is_ok_and(|m| m.is_file())
-        && std::fs::File::open(path)
-            .and_then(|mut f| f.read_exact(&mut magic))
-            .is_ok_and(|()| &magic == retrograde::db::MAGIC)
-}
-
 /// The graph, values and names a database saved by `grundy --save` keeps.
 fn from_database(path: &Path) -> Result<(Graph, GrundyValues, Option<Names>)> {
     let db = retrograde::db::Database::open(path)?;
@@ -167,7 +155,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     // The database and the values appear together, when the run is done.
     let mut files = Outputs::new();
-    let (values, graph, names, edges) = if is_database(&args.graph) {
+    let (values, graph, names, edges) = if retrograde::db::is_database(&args.graph) {
         read_database(&args, &mut times)?
     } else {
         read_graph(&args, asks_sums, budget, &bars, &mut times, &mut files)?

@@ -66,7 +66,7 @@ struct Trace {
 pub fn run(args: Args) -> Result<ExitCode> {
     // A graph is solved into a database first, in a directory removed at exit.
     let temp = tempfile::tempdir()?;
-    let path = if is_database(&args.input) {
+    let path = if retrograde::db::is_database(&args.input) {
         args.input.clone()
     } else {
         let db = temp.path().join("graph.db");
@@ -113,16 +113,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         answer(request, &probe, &info, trace)
     });
     Ok(ExitCode::SUCCESS)
-}
-
-/// Whether `path` is a database.
-fn is_database(path: &Path) -> bool {
-    use std::io::Read;
-    let mut magic = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok()
-        && &magic == retrograde::db::MAGIC
 }
 
 /// Solves the graph at `input` and keeps it as a database at `db`.

@@ -9,7 +9,7 @@ use retrograde::graph::Arena;
 use retrograde::io::Outputs;
 use retrograde::io::names::Names;
 use retrograde::io::pgsolver::{self, Reach};
-use retrograde::solve::{self, Choice};
+use retrograde::solver::{self, Choice};
 use retrograde::{Answers, Csr, GameGraph, Player, Rules, Solution, Solver};
 
 use crate::Global;
@@ -79,11 +79,11 @@ pub enum Engine {
 
 impl Engine {
     /// The library's engine (the timely engine is not the library's: `None`).
-    fn library(self) -> Option<solve::Engine> {
+    fn library(self) -> Option<solver::Engine> {
         match self {
-            Engine::Auto => Some(solve::Engine::Auto),
-            Engine::Sequential => Some(solve::Engine::Sequential),
-            Engine::Parallel => Some(solve::Engine::Parallel),
+            Engine::Auto => Some(solver::Engine::Auto),
+            Engine::Sequential => Some(solver::Engine::Sequential),
+            Engine::Parallel => Some(solver::Engine::Parallel),
             Engine::Timely => None,
         }
     }
@@ -267,7 +267,7 @@ fn load(args: &Args, bars: &Bars, times: &mut Timings) -> Result<Loaded> {
 /// engine was asked for and cannot take them.
 fn choose_engine(solver: &Solver<'_>, asked: Engine, n: usize) -> Result<Choice> {
     let choice = solver.choose_stored(n)?;
-    if asked == Engine::Parallel && choice.engine != solve::Engine::Parallel {
+    if asked == Engine::Parallel && choice.engine != solver::Engine::Parallel {
         eprintln!(
             "retrograde: note: {n} positions are more than the parallel engine takes; \
              solving with the sequential engine"

@@ -72,7 +72,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         reach,
         ..
     } = times.time("read graph", || args.game.load_game(budget, &bars))?;
-    if is_database(&solution) {
+    if retrograde::db::is_database(&solution) {
         same_rules(&solution, &rules, reach.as_ref())?;
         same_owners(&solution, owners.as_deref())?;
     }
@@ -122,7 +122,7 @@ fn check<G: Successors + Sync>(
         budget,
     } = given;
     let n = graph.vertex_count();
-    let report = if is_database(solution) {
+    let report = if retrograde::db::is_database(solution) {
         let db = crate::db::open(solution)?;
         if db.meta().game != "graph" {
             anyhow::bail!(
@@ -251,19 +251,6 @@ fn same_rules(
         }
         _ => Ok(()),
     }
-}
-
-/// Whether `path` is a database (it starts as one); not for standard input.
-fn is_database(path: &std::path::Path) -> bool {
-    use std::io::Read;
-    if path.as_os_str() == "-" {
-        return false;
-    }
-    let mut magic = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok()
-        && &magic == retrograde::db::MAGIC
 }
 
 /// Prints the verdict: the violations on standard output (or JSON), the

@@ -2,10 +2,26 @@
 
 use std::fmt;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::io::paths::shown;
 use crate::memory::human_bytes;
+
+/// A path for a one-line message: as it is, or quoted with Rust's escapes
+/// if it holds a control character (a newline in a name would split the
+/// message) or is not valid UTF-8.
+///
+/// ```
+/// use std::path::Path;
+/// use retrograde::io::paths::shown;
+/// assert_eq!(shown(Path::new("g.txt")), "g.txt");
+/// assert_eq!(shown(Path::new("a\nb.txt")), "\"a\\nb.txt\"");
+/// ```
+pub fn shown(path: &Path) -> String {
+    match path.to_str() {
+        Some(s) if !s.chars().any(char::is_control) => s.to_string(),
+        _ => format!("{:?}", path.as_os_str()),
+    }
+}
 
 /// Where in an input a problem was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,10 +134,7 @@ pub enum Error {
         limit: u64,
     },
     /// More vertices (positions) than `u32` ids can number.
-    #[error(
-        "{vertices} vertices is more than the {} that u32 ids allow",
-        crate::graph::MAX_VERTICES
-    )]
+    #[error("{vertices} vertices is more than the {} that u32 ids allow", u32::MAX)]
     TooManyVertices {
         /// How many there would be.
         vertices: u64,
@@ -130,7 +143,7 @@ pub enum Error {
     /// `u32::MAX`, which numbers no vertex).
     #[error("{}", match vertices {
         Some(n) => format!("{what} names vertex {vertex}, but the graph has {n} vertices"),
-        None => format!("{what} names vertex {vertex}, larger than the largest id {}", crate::graph::NONE - 1),
+        None => format!("{what} names vertex {vertex}, larger than the largest id {}", u32::MAX - 1),
     })]
     VertexOutOfRange {
         /// What named it.
@@ -214,7 +227,7 @@ pub enum SolveError {
     /// A game with more positions than `u32` ids can number.
     #[error(
         "{positions} positions is more than the {} that u32 ids allow",
-        crate::graph::MAX_VERTICES
+        u32::MAX
     )]
     TooManyPositions {
         /// How many positions the game has.

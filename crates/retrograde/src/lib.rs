@@ -111,18 +111,20 @@ pub mod play;
 pub mod registry;
 mod shared;
 pub mod solve;
+pub mod solver;
 pub mod tier;
 pub mod verify;
 
 pub use alloc::{allocation_may_fail, fallibly};
 pub use error::{ArraysError, Error, Location, Naming, Result, SolveError};
-pub use explore::{Explorer, StateGame, StateSolution, solve_states};
+pub use explore::{Explorer, StateGame, StateSolution};
 pub use fingerprint::Fingerprint;
-pub use game::{Game, solve_game};
+pub use game::Game;
 pub use graph::{Csr, CsrBuilder, EdgeSource, GameGraph, Graph, Successors};
 pub use outcome::{LabelWalk, Labels, NoMoveRule, Outcome, Player, Rules, UnknownName, Value};
 pub use solve::{
     Answers, Histogram, HistogramCounter, Line, Lookup, MoveValue, NoProgress, Progress, Solution,
-    Solved, Solver, Summary, Values, solve,
+    Solved, Summary, Values, solve,
 };
+pub use solver::{Solver, solve_game, solve_states};
 pub use verify::{Condition, Report, Violation, verify};

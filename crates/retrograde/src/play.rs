@@ -16,6 +16,8 @@
 //! assert!(krk.moves(p).iter().any(|(name, _)| name == "Ra1-a8"));
 //! ```
 
+use std::borrow::Borrow;
+
 use crate::db::{Database, DbError, Meta};
 use crate::io::names::Names;
 use crate::{Player, Value, kernel};
@@ -488,40 +490,42 @@ pub fn describe(meta: &Meta) -> String {
 /// An explicit graph as its database keeps it: positions are vertex ids,
 /// or their names where the database keeps names; a move is named by the
 /// position it leads to. Its start, if any, is the header's parameter
-/// `start` (a vertex id).
-pub struct StoredGraph<'a> {
-    db: &'a Database,
+/// `start` (a vertex id). It borrows its database (`&Database`) or holds
+/// it (an `Arc<Database>`, for a caller that keeps the two together).
+pub struct StoredGraph<D> {
+    db: D,
     names: Option<Names>,
     owners: Option<Vec<Player>>,
 }
 
-impl<'a> StoredGraph<'a> {
+impl<D: Borrow<Database>> StoredGraph<D> {
     /// The graph kept in `db`, its moves and names checked once here.
     ///
     /// # Errors
     /// `db` keeps no moves, or they or its names are damaged.
-    pub fn new(db: &'a Database) -> Result<StoredGraph<'a>, DbError> {
-        if db.header().moves.is_none() {
+    pub fn new(db: D) -> Result<StoredGraph<D>, DbError> {
+        let d: &Database = db.borrow();
+        if d.header().moves.is_none() {
             return Err(DbError::Header {
-                path: db.path().to_path_buf(),
+                path: d.path().to_path_buf(),
                 what: "it keeps no moves (written for a game with rules, not a graph)".into(),
             });
         }
-        db.check_moves()?;
-        let names = db.names()?;
-        let owners = db.owners()?;
+        d.check_moves()?;
+        let names = d.names()?;
+        let owners = d.owners()?;
         Ok(StoredGraph { db, names, owners })
     }
 }
 
-impl Playable for StoredGraph<'_> {
+impl<D: Borrow<Database> + Sync> Playable for StoredGraph<D> {
     fn meta(&self) -> Meta {
-        self.db.meta().clone()
+        self.db.borrow().meta().clone()
     }
 
     fn start(&self) -> Option<u64> {
-        let start = self.db.meta().params.get("start")?.parse().ok()?;
-        (start < self.db.len()).then_some(start)
+        let start = self.db.borrow().meta().params.get("start")?.parse().ok()?;
+        (start < self.db.borrow().len()).then_some(start)
     }
 
     fn parse(&self, text: &str) -> Result<u64, NotationError> {
@@ -562,6 +566,7 @@ impl Playable for StoredGraph<'_> {
     fn moves(&self, p: u64) -> Vec<(String, u64)> {
         // Checked in `new`: reading them again cannot fail.
         self.db
+            .borrow()
             .moves(p)
             .ok()
             .flatten()
@@ -572,6 +577,6 @@ impl Playable for StoredGraph<'_> {
     }
 
     fn key(&self, p: u64) -> Option<u64> {
-        (p < self.db.len()).then_some(p)
+        (p < self.db.borrow().len()).then_some(p)
     }
 }

@@ -394,7 +394,7 @@ fn a_user_s_numbered_game_is_registered_in_one_line_and_answers_as_its_solve() {
         no_move: retrograde::NoMoveRule::Win,
         ..retrograde::Rules::normal()
     };
-    let expected = retrograde::game::solve_game(&Slide, &rules).unwrap();
+    let expected = retrograde::solve_game(&Slide, &rules).unwrap();
     let solution = game.solve(&How::default()).unwrap();
     assert_eq!(
         solution.solved_by().map(|b| b.rung),

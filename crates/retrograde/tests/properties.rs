@@ -6,7 +6,8 @@
 use proptest::prelude::*;
 use retrograde::io::{Input, solution};
 use retrograde::solve::reference::solve_reference;
-use retrograde::solve::{Engine, LEAN_BYTES_PER_POSITION, Reason, solve_lean, solve_parallel};
+use retrograde::solve::{LEAN_BYTES_PER_POSITION, solve_lean, solve_parallel};
+use retrograde::solver::{Engine, Reason};
 use retrograde::{
     Answers, Csr, GameGraph, Graph, Labels, Outcome, Rules, Solution, SolveError, Solved, Solver,
     Successors, solve, verify,

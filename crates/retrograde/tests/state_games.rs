@@ -5,7 +5,8 @@
 
 use proptest::prelude::*;
 use retrograde::explore::{Explorer, explore};
-use retrograde::game::{Game, solve_game};
+use retrograde::game::Game;
+use retrograde::solve_game;
 use retrograde::{
     Answers, Csr, Error, GameGraph, Graph, Labels, NoMoveRule, Outcome, Rules, StateGame, Value,
     solve, verify,

@@ -74,6 +74,18 @@ use crate::{Outcome, Value};
 /// The first bytes of every database.
 pub const MAGIC: &[u8; 8] = b"RETRODB1";
 
+/// Whether `path` names a database: a regular file (a database is
+/// mapped, so a pipe or standard input never is one, and is not read from
+/// here) that starts with [`MAGIC`].
+pub fn is_database(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 8];
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut magic))
+            .is_ok_and(|()| &magic == MAGIC)
+}
+
 /// Where the data starts: the header is padded to a multiple of this.
 pub const ALIGN: u64 = 4096;
 

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::index::{self, Index};
-use super::{Explored, OPEN, StateGame, StateSolution};
+use super::{Explored, OPEN, StateGame};
 use crate::Csr;
 use crate::error::{Error, Result};
 use crate::graph::csr::Adjacency;
@@ -19,12 +19,12 @@ use crate::solve::{NoProgress, Progress};
 /// How to explore: a memory limit and where to report progress.
 #[derive(Clone, Copy)]
 pub struct Explorer<'p> {
-    pub(super) memory_limit: Option<u64>,
+    pub(crate) memory_limit: Option<u64>,
     /// Bytes a position the caller needs besides (counted against the limit).
     pub(super) reserve: u64,
     pub(super) low_memory: bool,
     by_hash: bool,
-    pub(super) progress: &'p dyn Progress,
+    pub(crate) progress: &'p dyn Progress,
 }
 
 impl fmt::Debug for Explorer<'_> {
@@ -142,24 +142,6 @@ impl<'p> Explorer<'p> {
     /// moves are not the same when generated again.
     pub fn explore<G: StateGame>(&self, game: G) -> Result<Explored<G>> {
         self.explore_reserving(game, 0)
-    }
-
-    /// Explores `game` and solves it with the lean engine (4 bytes a
-    /// position; best moves found again on demand, by the same rule) when
-    /// explored by key, where ids follow the game's numbers and the lean
-    /// engine's walk stays in the cache (measured faster than the parallel
-    /// engine there, BENCHMARKS.md); explored by hash, with the parallel
-    /// engine on the current rayon pool (every best move stored; the
-    /// sequential engine on one thread) where its 17 bytes a position fit
-    /// the memory limit, else the lean engine.
-    ///
-    /// # Errors
-    /// See [`Explorer::explore`].
-    pub fn solve<G: StateGame>(&self, game: G) -> Result<StateSolution<G>> {
-        crate::Solver::new()
-            .max_memory(self.memory_limit.unwrap_or(u64::MAX))
-            .progress(self.progress)
-            .solve_explored_with(self, game)
     }
 
     /// Bytes the caller reserved for `n` positions ([`Explorer::reserve`]).

@@ -4,7 +4,8 @@
 //! solves.
 //!
 //! ```
-//! use retrograde::explore::{solve_states, StateGame};
+//! use retrograde::explore::StateGame;
+//! use retrograde::solve_states;
 //! use retrograde::{Outcome, Value};
 //!
 //! /// Take 1 or 2 counters from a pile of 7; who cannot move loses.
@@ -113,14 +114,6 @@ use keys::Keys;
 /// See [`Explorer::explore`].
 pub fn explore<G: StateGame>(game: G) -> Result<Explored<G>> {
     Explorer::new().explore(game)
-}
-
-/// Explores and solves `game` (see [`Explorer::solve`]).
-///
-/// # Errors
-/// See [`Explorer::explore`].
-pub fn solve_states<G: StateGame>(game: G) -> Result<StateSolution<G>> {
-    Explorer::new().solve(game)
 }
 
 /// "No terminal value" in [`Explored`]'s value array.

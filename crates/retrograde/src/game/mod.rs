@@ -14,7 +14,8 @@
 //!   Game authors get this wrong; run it in your tests.
 //!
 //! ```
-//! use retrograde::game::{check_game, solve_game, Game};
+//! use retrograde::game::{check_game, Game};
+//! use retrograde::solve_game;
 //! use retrograde::{Answers, Outcome, Rules};
 //!
 //! /// A token on squares 0..5; a move goes one or two squares left.
@@ -45,7 +46,7 @@ pub use check::{CheckReport, Mismatch, check_game, sample_positions};
 
 use crate::error::Result;
 use crate::graph::CsrBuilder;
-use crate::{Csr, GameGraph, Labels, Outcome, Player, Rules, SolveError, Solved, Successors};
+use crate::{Csr, GameGraph, Labels, Outcome, Player, Rules, Successors};
 
 /// A two-player game whose positions are the dense indices `0..position_count()`.
 ///
@@ -301,30 +302,6 @@ impl<G: Game> Successors for AsGraph<G> {
     }
 }
 
-/// Strongly solves `game` without storing any edge.
-///
-/// The lean engine ([`solve_lean`](crate::solve::solve_lean)) on [`AsGraph`]: the same outcomes and
-/// remoteness as [`solve`](crate::solve()) on the [`materialise`]d graph.
-/// The result holds the game and the rules, so it answers best moves, moves
-/// and lines too, computed on demand from the game's moves by the same rule.
-///
-/// # Complexity
-/// Time **O(V + E)**: the out-degree of every position once, the reverse
-/// moves of every decided position once. Memory: 3 bytes per position (5 if
-/// best play lasts 65535 plies or more) plus 4 per position of the two largest
-/// consecutive remoteness levels (plus 4 per position if some position has
-/// more than 250 moves).
-///
-/// # Errors
-/// If a terminal label of `rules` names a position outside the game, or the
-/// game has more positions than `u32` ids allow.
-pub fn solve_game<'g, G: Game + Sync + ?Sized>(
-    game: &'g G,
-    rules: &Rules,
-) -> Result<Solved<AsGraph<&'g G>>, SolveError> {
-    crate::Solver::new().rules(rules.clone()).solve_game(game)
-}
-
 /// A game written out as an explicit graph, see [`materialise`].
 #[derive(Clone, Debug)]
 pub struct Materialised {
@@ -397,6 +374,7 @@ mod tests {
     use super::*;
     use crate::Answers;
     use crate::solve::solve;
+    use crate::solve_game;
 
     /// Piles of 0..=N counters: take 1 or 2, or put one back below N.
     struct Pile(u32);

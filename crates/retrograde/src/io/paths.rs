@@ -100,22 +100,7 @@ pub fn same_stream(a: &Path, b: &Path) -> bool {
     matches!((input_descriptor(a), input_descriptor(b)), (Some(x), Some(y)) if x == y)
 }
 
-/// A path for a one-line message: as it is, or quoted with Rust's escapes
-/// if it holds a control character (a newline in a name would split the
-/// message) or is not valid UTF-8.
-///
-/// ```
-/// use std::path::Path;
-/// use retrograde::io::paths::shown;
-/// assert_eq!(shown(Path::new("g.txt")), "g.txt");
-/// assert_eq!(shown(Path::new("a\nb.txt")), "\"a\\nb.txt\"");
-/// ```
-pub fn shown(path: &Path) -> String {
-    match path.to_str() {
-        Some(s) if !s.chars().any(char::is_control) => s.to_string(),
-        _ => format!("{:?}", path.as_os_str()),
-    }
-}
+pub use crate::error::shown;
 
 #[cfg(test)]
 mod tests {

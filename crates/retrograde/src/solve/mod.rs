@@ -18,7 +18,6 @@ mod parallel;
 pub mod reference;
 mod sequential;
 pub(crate) mod solution;
-mod solver;
 pub mod trace;
 
 pub use lean::{LEAN_BYTES_PER_POSITION, solve_lean};
@@ -30,7 +29,6 @@ pub use solution::{
     Answers, Histogram, HistogramCounter, IntoParts, Line, Lookup, MoveValue, Remoteness, Solution,
     Solved, Summary, Values,
 };
-pub use solver::{Choice, Engine, Reason, Solver};
 
 /// Receives progress reports from long-running work. All methods default to no-ops.
 pub trait Progress: Sync {

@@ -3,8 +3,9 @@
 //! unfolded game.
 
 use super::*;
-use crate::game::{check_game, materialise, sample_positions, solve_game};
+use crate::game::{check_game, materialise, sample_positions};
 use crate::solve::solve;
+use crate::solve_game;
 use crate::{Answers, CsrBuilder, NoProgress, Rules};
 
 fn parse(text: &str) -> Board {

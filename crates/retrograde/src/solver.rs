@@ -29,13 +29,13 @@ pub enum Engine {
     /// what the game gives.
     #[default]
     Auto,
-    /// The FIFO engine on one thread ([`solve`](super::solve())): every best
+    /// The FIFO engine on one thread ([`solve`](crate::solve::solve())): every best
     /// move stored, 17 bytes a position.
     Sequential,
-    /// Level by level on every thread ([`solve_parallel`](super::solve_parallel)):
+    /// Level by level on every thread ([`solve_parallel`](crate::solve::solve_parallel)):
     /// every best move stored, 17 bytes a position.
     Parallel,
-    /// The lean engine ([`solve_lean`](super::solve_lean)): 4 bytes a
+    /// The lean engine ([`solve_lean`](crate::solve::solve_lean)): 4 bytes a
     /// position, best moves found again from the moves when asked.
     Lean,
 }
@@ -134,10 +134,10 @@ impl fmt::Display for Choice {
 /// How to solve: the engine (or [`Engine::Auto`]), threads, a memory limit,
 /// the rules and where to report progress. Every answer is the same
 /// whichever engine runs: the engines are checked against one another and
-/// against [`solve_reference`](super::reference::solve_reference).
+/// against [`solve_reference`](crate::solve::reference::solve_reference).
 ///
 /// ```
-/// use retrograde::solve::{Engine, Reason};
+/// use retrograde::solver::{Engine, Reason};
 /// use retrograde::{Answers, Csr, Outcome, Solver};
 ///
 /// // With its successors, so that the lean engine can find best moves again.
@@ -384,8 +384,8 @@ impl<'p> Solver<'p> {
         let choice = self.choose_holding(graph.vertex_count(), 0, Gives::Predecessors)?;
         let (rules, progress) = (&self.rules, self.progress);
         self.on_threads(|| match choice.engine {
-            Engine::Parallel => super::solve_parallel_with_progress(graph, rules, progress),
-            _ => super::solve_with_progress(graph, rules, progress),
+            Engine::Parallel => crate::solve::solve_parallel_with_progress(graph, rules, progress),
+            _ => crate::solve::solve_with_progress(graph, rules, progress),
         })?
     }
 
@@ -484,12 +484,12 @@ impl<'p> Solver<'p> {
     ) -> Result<Parts, SolveError> {
         let (rules, progress) = (&self.rules, self.progress);
         Ok(match engine {
-            Engine::Parallel => {
-                Parts::Full(super::solve_parallel_with_progress(graph, rules, progress)?)
-            }
+            Engine::Parallel => Parts::Full(crate::solve::solve_parallel_with_progress(
+                graph, rules, progress,
+            )?),
             Engine::Lean => Parts::Values(solve_lean_walking(graph, rules, progress, walk)?),
             Engine::Sequential | Engine::Auto => {
-                Parts::Full(super::solve_with_progress(graph, rules, progress)?)
+                Parts::Full(crate::solve::solve_with_progress(graph, rules, progress)?)
             }
         })
     }
@@ -512,11 +512,65 @@ pub(crate) enum Parts {
     Values(Values),
 }
 
-impl super::IntoParts for Parts {
+impl crate::solve::IntoParts for Parts {
     fn into_parts(self) -> (Values, Option<Vec<u32>>) {
         match self {
             Parts::Full(s) => s.into_parts(),
             Parts::Values(v) => v.into_parts(),
         }
+    }
+}
+
+/// Strongly solves `game` without storing any edge.
+///
+/// The lean engine ([`solve_lean`](crate::solve::solve_lean)) on [`AsGraph`]: the same outcomes and
+/// remoteness as [`solve`](crate::solve()) on the [`materialise`](crate::game::materialise)d graph.
+/// The result holds the game and the rules, so it answers best moves, moves
+/// and lines too, computed on demand from the game's moves by the same rule.
+///
+/// # Complexity
+/// Time **O(V + E)**: the out-degree of every position once, the reverse
+/// moves of every decided position once. Memory: 3 bytes per position (5 if
+/// best play lasts 65535 plies or more) plus 4 per position of the two largest
+/// consecutive remoteness levels (plus 4 per position if some position has
+/// more than 250 moves).
+///
+/// # Errors
+/// If a terminal label of `rules` names a position outside the game, or the
+/// game has more positions than `u32` ids allow.
+pub fn solve_game<'g, G: Game + Sync + ?Sized>(
+    game: &'g G,
+    rules: &Rules,
+) -> Result<Solved<AsGraph<&'g G>>, SolveError> {
+    crate::Solver::new().rules(rules.clone()).solve_game(game)
+}
+
+/// Explores and solves `game` (see [`Explorer::solve`]).
+///
+/// # Errors
+/// See [`Explorer::explore`].
+pub fn solve_states<G: StateGame>(game: G) -> Result<StateSolution<G>, Error> {
+    Explorer::new().solve(game)
+}
+
+// `Explorer::solve` lives beside the solver it hands the exploration to, so
+// that exploring needs nothing of solving.
+impl Explorer<'_> {
+    /// Explores `game` and solves it with the lean engine (4 bytes a
+    /// position; best moves found again on demand, by the same rule) when
+    /// explored by key, where ids follow the game's numbers and the lean
+    /// engine's walk stays in the cache (measured faster than the parallel
+    /// engine there, BENCHMARKS.md); explored by hash, with the parallel
+    /// engine on the current rayon pool (every best move stored; the
+    /// sequential engine on one thread) where its 17 bytes a position fit
+    /// the memory limit, else the lean engine.
+    ///
+    /// # Errors
+    /// See [`Explorer::explore`].
+    pub fn solve<G: StateGame>(&self, game: G) -> Result<StateSolution<G>, Error> {
+        crate::Solver::new()
+            .max_memory(self.memory_limit.unwrap_or(u64::MAX))
+            .progress(self.progress)
+            .solve_explored_with(self, game)
     }
 }
