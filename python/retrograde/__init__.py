@@ -305,6 +305,16 @@ def solve_networkx(graph: Any, terminal: Any = None, no_move: str = "lose", engi
     return NamedSolution(solved, names, index)
 
 
+def _bar() -> Any:
+    """tqdm's progress bar (in Jupyter, its notebook widget: ``tqdm.auto``)
+    if tqdm is installed, else ``None``."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm(desc="exploring", unit=" positions", total=None, leave=False)
+
+
 def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = None,
                progress: Optional[Callable[[int, int], None]] = None, engine: str = "auto",
                threads: Optional[int] = None, max_memory: Optional[int] = None) -> NamedSolution:
@@ -319,19 +329,31 @@ def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = 
     Positions are any hashable values. A position without moves and
     without a terminal value is a loss for the player to move
     (``no_move="lose"``) or a win (``"win"``). ``progress(done, found)`` is
-    called every 100,000 positions; by default, on a terminal, a line on
-    standard error says how far exploring has got, and a summary ends it
-    (nothing when standard error is not a terminal). ``engine``,
+    called every 100,000 positions. By default, where someone watches (a
+    terminal, or a Jupyter notebook), tqdm's bar shows how far exploring has
+    got when tqdm is installed (in Jupyter, its notebook widget), else a
+    line on standard error, and a summary ends it; nothing is shown where
+    nobody watches. ``engine``,
     ``threads`` and ``max_memory`` are :func:`solve_edges`'s."""
-    tell = progress is None and sys.stderr.isatty()
+    watching = "ipykernel" in sys.modules or sys.stderr.isatty()
+    tell = progress is None and watching
     started = time.perf_counter()
-    if tell:
+    bar = _bar() if tell else None
+    if bar is not None:
+        def progress(done: int, found: int) -> None:
+            bar.total = found
+            bar.update(done - bar.n)
+    elif tell:
         def progress(done: int, found: int) -> None:
             sys.stderr.write(f"\rexplored {done:,} positions, found {found:,}")
             sys.stderr.flush()
-    solved, positions, index = explore(game, no_move=no_move, max_positions=max_positions,
-                                       progress=progress, engine=engine, threads=threads,
-                                       max_memory=max_memory)
+    try:
+        solved, positions, index = explore(game, no_move=no_move, max_positions=max_positions,
+                                           progress=progress, engine=engine, threads=threads,
+                                           max_memory=max_memory)
+    finally:
+        if bar is not None:
+            bar.close()
     if tell:
         c = solved.counts()
         sys.stderr.write(

@@ -2,6 +2,7 @@
 symmetries folded, against the published counts (5,478 positions; a tie)."""
 
 import json
+import sys
 import subprocess
 
 import pytest
@@ -281,3 +282,48 @@ def test_a_built_in_game_s_database_is_loaded_and_asked_in_its_notation(cli, tmp
     assert d.value("x../.o./...") == (q["outcome"], q["remoteness"])
     with pytest.raises(OSError, match="ttt.db"):
         retrograde.load(str(tmp_path / "missing" / "ttt.db"))
+
+
+class Count:
+    """0 -> 1 -> ... -> n: one position after another."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def starts(self):
+        return [0]
+
+    def moves(self, p):
+        return [p + 1] if p < self.n else []
+
+
+def test_a_notebook_sees_tqdm_s_bar_and_a_summary(monkeypatch, capsys):
+    shown = []
+
+    class Bar:
+        def __init__(self, **kwargs):
+            self.n, self.total, self.closed = 0, kwargs.get("total"), False
+            shown.append(self)
+
+        def update(self, k):
+            self.n += k
+
+        def close(self):
+            self.closed = True
+
+    fake = type(sys)("tqdm.auto")
+    fake.tqdm = Bar
+    monkeypatch.setitem(sys.modules, "tqdm", type(sys)("tqdm"))
+    monkeypatch.setitem(sys.modules, "tqdm.auto", fake)
+    # In Jupyter, ipykernel is loaded and standard error is no terminal.
+    monkeypatch.setitem(sys.modules, "ipykernel", type(sys)("ipykernel"))
+    s = retrograde.solve_game(Count(250_000))
+    assert len(s) == 250_001
+    [bar] = shown
+    assert bar.closed and bar.n == 200_000 and bar.total >= 200_000
+    assert "250,001 positions, 250,000 moves" in capsys.readouterr().err
+    # Nobody watching (no notebook, no terminal): nothing at all.
+    monkeypatch.delitem(sys.modules, "ipykernel")
+    shown.clear()
+    retrograde.solve_game(Count(250_000))
+    assert shown == [] and capsys.readouterr().err == ""

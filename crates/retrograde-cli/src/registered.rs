@@ -86,6 +86,15 @@ fn command(e: &'static Entry) -> Command {
             .value_name("POSITION")
             .help("Print this position's value and its moves with their values, best first (in the game's notation)."),
     );
+    if e.is_explored() {
+        c = c.arg(
+            Arg::new("by-hash")
+                .long("by-hash")
+                .action(ArgAction::SetTrue)
+                .help_heading("Performance")
+                .help("Explore by hash even where the game numbers its positions (encode), to compare the two paths: the same answers, the summary names the path taken"),
+        );
+    }
     if e.is_tiered() {
         c = c.arg(
             Arg::new("tiers")
@@ -253,6 +262,13 @@ impl Registered {
                 .map(|p| p.as_path()),
             on_tier: Some(&tell),
             tier_options: tier_options(&self.matches),
+            by_hash: self
+                .matches
+                .try_get_one::<bool>("by-hash")
+                .ok()
+                .flatten()
+                .copied()
+                .unwrap_or(false),
         };
         let cluster = if self.entry.is_tiered() {
             Some(crate::cluster::ClusterArgs::from_arg_matches(

@@ -482,6 +482,7 @@ fn database(args: &Args) -> Result<ExitCode> {
                 tiers: None,
                 on_tier: None,
                 tier_options: Default::default(),
+                by_hash: false,
             };
             let checked = game.check(&db, &how, keep);
             phases.record(&mut times);
@@ -580,6 +581,7 @@ fn check_tier(
         tiers: Some(&args.game.graph),
         on_tier: None,
         tier_options: Default::default(),
+        by_hash: false,
     };
     let checked = game.check(db, &how, args.show);
     phases.record(times);

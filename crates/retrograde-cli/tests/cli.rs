@@ -2599,6 +2599,23 @@ fn game_tic_tac_toe_has_its_known_counts_and_ties() {
     );
 }
 
+#[test]
+fn by_hash_takes_the_other_path_to_the_same_answers() {
+    let by_key = run(&["game", "tic-tac-toe", "--json"], &data(""));
+    let by_hash = run(&["game", "tic-tac-toe", "--by-hash", "--json"], &data(""));
+    assert!(by_hash.status.success(), "{}", stderr(&by_hash));
+    let k: serde_json::Value = serde_json::from_str(&stdout(&by_key)).unwrap();
+    let h: serde_json::Value = serde_json::from_str(&stdout(&by_hash)).unwrap();
+    for field in ["positions", "counts", "longest", "histogram", "start"] {
+        assert_eq!(k[field], h[field], "{field}");
+    }
+    assert_eq!(h["solved_by"]["rung"], "rules", "{h}");
+    assert_eq!(h["solved_by"]["ids"], "found", "{h}");
+    // Only a game explored from its rules takes it.
+    let o = run(&["game", "teeko", "--by-hash"], &data(""));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
 /// Makes a named pipe at `path`.
 fn fifo(path: &Path) {
     let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();

@@ -27,6 +27,10 @@ pub struct How<'p> {
     pub on_tier: Option<&'p (dyn Fn(&crate::tier::TierDone) + Sync)>,
     /// For a game solved tier by tier: how its tiers are solved and kept.
     pub tier_options: crate::tier::TierOptions,
+    /// For a game explored from its rules: by hash even where it numbers
+    /// its positions ([`Explorer::by_hash`](crate::Explorer::by_hash)), to
+    /// compare the two paths (the answers are the same).
+    pub by_hash: bool,
 }
 
 impl Default for How<'static> {
@@ -38,6 +42,7 @@ impl Default for How<'static> {
             tiers: None,
             on_tier: None,
             tier_options: crate::tier::TierOptions::default(),
+            by_hash: false,
         }
     }
 }

@@ -82,6 +82,7 @@ pub struct Entry {
     variants: Vec<(String, String)>,
     params: Vec<Param>,
     tiered: bool,
+    explored: bool,
     build: Box<Build>,
 }
 
@@ -110,6 +111,7 @@ impl Entry {
             variants: Vec::new(),
             params: Vec::new(),
             tiered: false,
+            explored: false,
             build: Box::new(build),
         }
     }
@@ -124,10 +126,12 @@ impl Entry {
     where
         G: StateGame + Send + 'static,
     {
-        Entry::new(name, about, move |p| {
+        let mut e = Entry::new(name, about, move |p| {
             let meta = p.entry.header(p.meta);
             Ok(Box::new(States::new(build(p)?, meta)))
-        })
+        });
+        e.explored = true;
+        e
     }
 
     /// A game that numbers its positions densely and gives un-moves
@@ -286,6 +290,12 @@ impl Entry {
     /// Whether it is solved tier by tier.
     pub fn is_tiered(&self) -> bool {
         self.tiered
+    }
+
+    /// Whether it is explored from its rules ([`Entry::state_game`]), so
+    /// that [`How::by_hash`] applies.
+    pub fn is_explored(&self) -> bool {
+        self.explored
     }
 
     /// Its name.

@@ -62,7 +62,10 @@ where
 }
 
 fn explorer<'p>(how: &How<'p>, reserve: u64) -> Explorer<'p> {
-    let e = Explorer::new().reserve(reserve).progress(how.progress);
+    let mut e = Explorer::new().reserve(reserve).progress(how.progress);
+    if how.by_hash {
+        e = e.by_hash();
+    }
     match how.memory_limit {
         Some(limit) => e.memory_limit(limit),
         None => e,
