@@ -95,8 +95,12 @@ class NamedSolution:
                  canonical: Optional[Callable[[Any], Any]] = None,
                  notation: Optional[Callable[[Any], str]] = None,
                  start: Optional[Any] = None,
-                 show: Optional[Callable[[Any], str]] = None):
+                 show: Optional[Callable[[Any], str]] = None,
+                 game: Any = None):
         self.solved = solved
+        #: The Python game solved, if any: a game with symmetries answers
+        #: in positions as played through it.
+        self._game = game
         self.names = names
         self._index = index
         self._canonical = canonical
@@ -162,13 +166,46 @@ class NamedSolution:
         return Value(OUTCOMES[o], r)
 
     def moves(self, p: Any) -> List[Move]:
-        """The moves of ``p``, best first, each with its value."""
-        return [Move(self.names[to], OUTCOMES[o], r, d)
-                for to, o, r, d in self.solved.moves(self.number(p))]
+        """The moves of ``p``, best first, each with its value (and its
+        name where the game has ``move_name(p, q)``). A Python game with
+        symmetries (``canonical``) answers with the positions as played
+        from ``p``, not their canonical forms: each move of ``moves(p)``,
+        valued by its class, equal moves in the game's order."""
+        native = self.solved.moves(self.number(p))
+        if self._game is None or self._canonical is None:
+            return [Move(self.names[to], OUTCOMES[o], r, d, self._move_name(p, self.names[to]))
+                    for to, o, r, d in native]
+        if not native:
+            return []
+        # Each class's place in the best-first order, and its value.
+        rank: Dict[int, Any] = {}
+        for i, (to, o, r, d) in enumerate(native):
+            rank.setdefault(to, (i, o, r, d))
+        played = []
+        for q in self._game.moves(p):
+            i, o, r, d = rank[self.number(q)]
+            played.append((i, Move(q, OUTCOMES[o], r, d, self._move_name(p, q))))
+        played.sort(key=lambda m: m[0])
+        return [m for _, m in played]
+
+    def _move_name(self, p: Any, q: Any) -> Optional[str]:
+        name = getattr(self._game, "move_name", None) if self._game is not None else None
+        return name(p, q) if callable(name) else None
 
     def line(self, p: Any, max_plies: int = 1000) -> List[Any]:
-        """Best play from ``p``: the positions, ``p``'s own first."""
-        return [self.names[v] for v in self.solved.line(self.number(p), max_plies)]
+        """Best play from ``p``: the positions, ``p``'s own first (for a
+        game with symmetries, as played from ``p``)."""
+        if self._game is None or self._canonical is None:
+            return [self.names[v] for v in self.solved.line(self.number(p), max_plies)]
+        out = [p]
+        for _ in range(max_plies):
+            if self.value(out[-1]).remoteness == 0:
+                break
+            moves = self.moves(out[-1])
+            if not moves:
+                break
+            out.append(moves[0].to)
+        return out
 
     def counts(self) -> Dict[str, int]:
         """How many positions win, lose, tie and draw, and the longest remoteness."""
@@ -363,7 +400,7 @@ def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = 
     hooks = [getattr(game, name, None) for name in ("canonical", "notation", "show")]
     canonical, notation, show = [h if callable(h) else None for h in hooks]
     return NamedSolution(solved, positions, index, canonical, notation,
-                         positions[0] if positions else None, show)
+                         positions[0] if positions else None, show, game)
 
 
 class Database:

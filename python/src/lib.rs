@@ -484,6 +484,69 @@ impl Solved {
         })
     }
 
+    /// Pickled as its graph and rules: unpickling solves again (linear
+    /// time), to the same answers. The moves are listed by target, each
+    /// target's in the order the solver holds them, so the graph built
+    /// again is the same, best moves included.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        (
+            Bound<'py, PyArray1<u32>>,
+            Bound<'py, PyArray1<u32>>,
+            usize,
+            (Vec<u32>, Vec<u8>),
+            &'static str,
+            Option<Vec<u8>>,
+        ),
+    )> {
+        let n = self.csr.vertex_count();
+        let mut sources = Vec::with_capacity(self.edges as usize);
+        let mut targets = Vec::with_capacity(self.edges as usize);
+        for v in 0..n as u32 {
+            for &u in self.csr.predecessors(v) {
+                sources.push(u);
+                targets.push(v);
+            }
+        }
+        let (positions, codes) = self.rules.labels.iter().map(|(v, o)| (v, o as u8)).unzip();
+        let no_move = match self.rules.no_move {
+            NoMoveRule::Win => "win",
+            _ => "lose",
+        };
+        let owners = self
+            .owners
+            .as_ref()
+            .map(|o| o.iter().map(|p| p.index()).collect());
+        let again = py
+            .import("retrograde._retrograde")?
+            .getattr("solve_edges")?;
+        Ok((
+            again,
+            (
+                sources.into_pyarray(py),
+                targets.into_pyarray(py),
+                n,
+                (positions, codes),
+                no_move,
+                owners,
+            ),
+        ))
+    }
+
+    /// A solution never changes: a copy is itself.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// A solution never changes: a deep copy is itself.
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+
     /// `Solved(5 positions, 4 moves: 1 win, 2 lose, 0 tie, 2 draw; the
     /// sequential engine on 1 thread)`.
     fn __repr__(&self) -> String {

@@ -327,3 +327,27 @@ def test_a_notebook_sees_tqdm_s_bar_and_a_summary(monkeypatch, capsys):
     shown.clear()
     retrograde.solve_game(Count(250_000))
     assert shown == [] and capsys.readouterr().err == ""
+
+
+class NamedTicTacToe(FoldedTicTacToe):
+    def move_name(self, p, q):
+        cell = next(i for i in range(9) if p[i] != q[i])
+        return "abc"[cell % 3] + "321"[cell // 3]
+
+
+def test_a_game_with_symmetries_answers_in_positions_as_played():
+    game = NamedTicTacToe()
+    folded = retrograde.solve_game(game)
+    whole = retrograde.solve_game(TicTacToe())
+    for p in ["." * 9, "X........", "....X...O", "X.O.X...."]:
+        moves = folded.moves(p)
+        # Every move as played from p, none a mirror image, valued as without symmetries.
+        assert sorted(m.to for m in moves) == sorted(game.moves(p))
+        plain = {m.to: (m.outcome, m.remoteness, m.delta) for m in whole.moves(p)}
+        assert all(plain[m.to] == (m.outcome, m.remoteness, m.delta) for m in moves)
+        assert moves[0][1:4] == whole.moves(p)[0][1:4]
+        assert all(m.name == game.move_name(p, m.to) for m in moves)
+        line = folded.line(p)
+        assert line[0] == p and len(line) == len(whole.line(p))
+        for a, b in zip(line, line[1:]):
+            assert b in game.moves(a)

@@ -265,3 +265,31 @@ def test_a_named_solution_is_indexed_iterated_and_read_as_a_dict():
     assert repr(s) == "NamedSolution(5 positions, 4 moves: 1 win, 2 lose, 0 tie, 2 draw)"
     with pytest.raises(KeyError, match="'z' is not a position"):
         s["z"]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_pickled_solution_comes_back_with_every_answer(seed):
+    import copy
+    import pickle
+
+    n, sources, targets, labels = random_graph(seed)
+    owners = [random.Random(seed).randrange(2) for _ in range(n)] if seed % 4 == 1 else None
+    no_move = "win" if seed % 3 == 0 else "lose"
+    s = retrograde.solve_edges(sources, targets, n=n, terminal=labels, no_move=no_move,
+                               owners=owners)
+    back = pickle.loads(pickle.dumps(s))
+    assert len(back) == len(s) and back.edges == s.edges
+    assert same_answers(back, s)
+    for v in range(n):
+        assert back.moves(v) == s.moves(v) and back.line(v) == s.line(v)
+    assert copy.copy(s) is s and copy.deepcopy(s) is s
+
+
+def test_a_pickled_networkx_solution_answers_by_name():
+    import pickle
+
+    nx = pytest.importorskip("networkx")
+    s = retrograde.solve_networkx(nx.DiGraph([("a", "b"), ("b", "c"), ("d", "e"), ("e", "d")]),
+                                  terminal={"c": "tie"})
+    back = pickle.loads(pickle.dumps(s))
+    assert back.to_dict() == s.to_dict() and back["a"] == ("tie", 2)
