@@ -128,13 +128,17 @@ def tic_tac_toe():
 
 
 def every_state(game):
-    """Every state of a small game, by its history (terminal ones included)."""
-    out, stack = [], [game.new_initial_state()]
-    while stack:
-        s = stack.pop()
-        out.append(s)
+    """Every state of a small game (terminal ones included), one history of
+    each board."""
+    start = game.new_initial_state()
+    out, seen = [start], {str(start)}
+    for s in out:
         if not s.is_terminal():
-            stack.extend(s.child(a) for a in s.legal_actions())
+            for a in s.legal_actions():
+                child = s.child(a)
+                if str(child) not in seen:
+                    seen.add(str(child))
+                    out.append(child)
     return out
 
 
