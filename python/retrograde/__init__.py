@@ -276,7 +276,8 @@ def _ids(name: str, ids: Any) -> np.ndarray:
 
 def solve_edges(sources: Any, targets: Any, n: Optional[int] = None, terminal: Any = None,
                 no_move: str = "lose", owners: Any = None, engine: str = "auto",
-                threads: Optional[int] = None, max_memory: Optional[int] = None) -> Solved:
+                threads: Optional[int] = None, max_memory: Optional[int] = None,
+                progress: Optional[Callable[[int, int], None]] = None) -> Solved:
     """Solves the graph whose moves are ``sources[i] -> targets[i]``.
 
     ``sources`` and ``targets`` are any sequences of integers: numpy arrays
@@ -300,14 +301,29 @@ def solve_edges(sources: Any, targets: Any, n: Optional[int] = None, terminal: A
     machine's memory). The answers are the same whichever engine runs;
     ``s.engine``, ``s.threads`` and ``s.engine_reason`` say which ran and why.
 
+    ``progress(done, total)``, if given, is called with the solve's units of
+    work about every 50 ms while it runs and once at its end (an exception
+    it raises stops the solve); by default, where someone watches (a
+    terminal, a Jupyter notebook) and tqdm is installed, tqdm's bar shows it.
+
     >>> s = solve_edges([0, 1], [1, 2], engine="sequential")
     >>> s.engine, [OUTCOMES[o] for o in s.outcome]
     ('sequential', ['lose', 'win', 'lose'])
     """
     owners = None if owners is None else [int(o) for o in np.asarray(owners).ravel()]
-    return _solve_edges(_ids("sources", sources), _ids("targets", targets), n=n,
-                        terminal=_terminal(terminal), no_move=no_move, owners=owners,
-                        engine=engine, threads=threads, max_memory=max_memory)
+    bar = _bar("solving", "") if progress is None and _watching() else None
+    if bar is not None:
+        def progress(done: int, total: int) -> None:
+            bar.total, bar.n = total, done
+            bar.refresh()
+    try:
+        return _solve_edges(_ids("sources", sources), _ids("targets", targets), n=n,
+                            terminal=_terminal(terminal), no_move=no_move, owners=owners,
+                            engine=engine, threads=threads, max_memory=max_memory,
+                            progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def solve_scipy(matrix: Any, terminal: Any = None, no_move: str = "lose", engine: str = "auto",
@@ -342,14 +358,19 @@ def solve_networkx(graph: Any, terminal: Any = None, no_move: str = "lose", engi
     return NamedSolution(solved, names, index)
 
 
-def _bar() -> Any:
+def _watching() -> bool:
+    """Whether someone watches: a Jupyter notebook, or standard error a terminal."""
+    return "ipykernel" in sys.modules or sys.stderr.isatty()
+
+
+def _bar(what: str = "exploring", unit: str = " positions") -> Any:
     """tqdm's progress bar (in Jupyter, its notebook widget: ``tqdm.auto``)
     if tqdm is installed, else ``None``."""
     try:
         from tqdm.auto import tqdm
     except ImportError:
         return None
-    return tqdm(desc="exploring", unit=" positions", total=None, leave=False)
+    return tqdm(desc=what, unit=unit, total=None, leave=False)
 
 
 def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = None,
@@ -372,8 +393,7 @@ def solve_game(game: Any, no_move: str = "lose", max_positions: Optional[int] = 
     line on standard error, and a summary ends it; nothing is shown where
     nobody watches. ``engine``,
     ``threads`` and ``max_memory`` are :func:`solve_edges`'s."""
-    watching = "ipykernel" in sys.modules or sys.stderr.isatty()
-    tell = progress is None and watching
+    tell = progress is None and _watching()
     started = time.perf_counter()
     bar = _bar() if tell else None
     if bar is not None:

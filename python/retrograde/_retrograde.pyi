@@ -38,7 +38,8 @@ def solve_edges(sources: np.ndarray, targets: np.ndarray, n: Optional[int] = Non
                 terminal: Optional[Tuple[Sequence[int], Sequence[Any]]] = None,
                 no_move: str = "lose", owners: Optional[Sequence[int]] = None,
                 engine: str = "auto", threads: Optional[int] = None,
-                max_memory: Optional[int] = None) -> Solved: ...
+                max_memory: Optional[int] = None,
+                progress: Optional[Callable[[int, int], None]] = None) -> Solved: ...
 
 def explore(game: Any, no_move: str = "lose", max_positions: Optional[int] = None,
             progress: Optional[Callable[[int, int], None]] = None,

@@ -11,6 +11,8 @@
 //! move), never as a Python object a position; the Python side
 //! (`retrograde/__init__.py`) adds names and positions.
 
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::OnceLock;
 
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyUntypedArrayMethods};
@@ -312,14 +314,35 @@ fn solve_any<G: GameGraph + Sync>(
     Ok((solver.solve_stored(g)?, choice))
 }
 
-/// A solve's progress that reports nothing and stops when asked (the
-/// caller was interrupted).
+/// A solve's progress as the waiting thread reads it (the phase's units
+/// done and its total), and the word to stop (the caller was interrupted,
+/// or its progress callback raised).
 #[derive(Default)]
-struct Stop(std::sync::atomic::AtomicBool);
+struct Stop {
+    stop: AtomicBool,
+    done: AtomicU64,
+    total: AtomicU64,
+}
+
+impl Stop {
+    /// (units done, total) of the phase under way.
+    fn read(&self) -> (u64, u64) {
+        (self.done.load(Relaxed), self.total.load(Relaxed))
+    }
+}
 
 impl retrograde::solve::Progress for Stop {
+    fn begin(&self, _phase: &'static str, total: u64) {
+        self.done.store(0, Relaxed);
+        self.total.store(total, Relaxed);
+    }
+
+    fn advance(&self, n: u64) {
+        self.done.fetch_add(n, Relaxed);
+    }
+
     fn stop(&self) -> bool {
-        self.0.load(std::sync::atomic::Ordering::Relaxed)
+        self.stop.load(Relaxed)
     }
 }
 
@@ -330,13 +353,17 @@ impl Solved {
     /// The solve runs on a thread of its own while this one waits, the
     /// GIL released, and looks at Python's signals every 50 ms: Ctrl-C
     /// raises `KeyboardInterrupt` at once, and the solve is told to stop
-    /// (it does within 65,536 positions or a level).
+    /// (it does within 65,536 positions or a level). `progress`, if given,
+    /// is called as `progress(done, total)` with the solve's units of work
+    /// every 50 ms while it runs and once at its end; an exception it
+    /// raises stops the solve and comes through.
     fn new(
         py: Python<'_>,
         csr: Csr,
         rules: Rules,
         owners: Option<Vec<Player>>,
         options: Options,
+        progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Solved> {
         let edges = csr.edge_count();
         // Refused here, before a thread starts, if it cannot run.
@@ -377,8 +404,12 @@ impl Solved {
             match got {
                 Ok(done) => break done,
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if let Err(e) = py.check_signals() {
-                        stop.0.store(true, std::sync::atomic::Ordering::Relaxed);
+                    let told = match progress {
+                        Some(f) => f.call1(stop.read()).map(drop),
+                        None => Ok(()),
+                    };
+                    if let Err(e) = told.and_then(|()| py.check_signals()) {
+                        stop.stop.store(true, Relaxed);
                         return Err(e);
                     }
                 }
@@ -390,6 +421,9 @@ impl Solved {
             }
         };
         let (solution, choice) = solution?;
+        if let Some(f) = progress {
+            f.call1(stop.read())?;
+        }
         Ok(Solved {
             csr,
             rules,
@@ -749,7 +783,7 @@ fn rules(no_move: &str, terminal: Option<(Vec<u32>, Vec<Bound<'_, PyAny>>)>) -> 
 /// arena: a move between two positions of one owner keeps the turn).
 #[pyfunction]
 #[pyo3(signature = (sources, targets, n = None, terminal = None, no_move = "lose", owners = None,
-                    engine = "auto", threads = None, max_memory = None))]
+                    engine = "auto", threads = None, max_memory = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 fn solve_edges(
     py: Python<'_>,
@@ -762,6 +796,7 @@ fn solve_edges(
     engine: &str,
     threads: Option<usize>,
     max_memory: Option<u64>,
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Solved> {
     let options = Options::new(engine, threads, max_memory)?;
     let rules = rules(no_move, terminal)?;
@@ -824,7 +859,7 @@ fn solve_edges(
                 .collect::<PyResult<Vec<Player>>>()?,
         ),
     };
-    Solved::new(py, csr, rules, owners, options)
+    Solved::new(py, csr, rules, owners, options, progress.as_ref())
 }
 
 fn build<T: Id>(
@@ -966,7 +1001,7 @@ fn explore<'py>(
     let csr = py.detach(|| Csr::from_edges(n, &edges));
     drop(edges);
     Ok((
-        Solved::new(py, csr, rules, owners, options)?,
+        Solved::new(py, csr, rules, owners, options, None)?,
         positions,
         index,
     ))

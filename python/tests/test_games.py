@@ -308,6 +308,9 @@ def test_a_notebook_sees_tqdm_s_bar_and_a_summary(monkeypatch, capsys):
         def update(self, k):
             self.n += k
 
+        def refresh(self):
+            pass
+
         def close(self):
             self.closed = True
 
@@ -322,6 +325,11 @@ def test_a_notebook_sees_tqdm_s_bar_and_a_summary(monkeypatch, capsys):
     [bar] = shown
     assert bar.closed and bar.n == 200_000 and bar.total >= 200_000
     assert "250,001 positions, 250,000 moves" in capsys.readouterr().err
+    # A graph's solve too: a bar, left at its total and closed.
+    shown.clear()
+    retrograde.solve_edges(list(range(1000)), list(range(1, 1001)))
+    [bar] = shown
+    assert bar.closed and bar.n == bar.total > 0
     # Nobody watching (no notebook, no terminal): nothing at all.
     monkeypatch.delitem(sys.modules, "ipykernel")
     shown.clear()

@@ -293,3 +293,23 @@ def test_a_pickled_networkx_solution_answers_by_name():
                                   terminal={"c": "tie"})
     back = pickle.loads(pickle.dumps(s))
     assert back.to_dict() == s.to_dict() and back["a"] == ("tie", 2)
+
+
+def test_a_solve_tells_its_progress_and_a_callback_that_raises_stops_it():
+    rng = np.random.default_rng(3)
+    n, m = 200_000, 800_000
+    sources, targets = rng.integers(0, n, m), rng.integers(0, n, m)
+    calls = []
+    retrograde.solve_edges(sources, targets, n=n, progress=lambda d, t: calls.append((d, t)))
+    # Called at least once, at the end, where the work is all done.
+    assert calls and calls[-1][0] == calls[-1][1] > 0
+    assert all(0 <= d <= t for d, t in calls)
+
+    class Enough(Exception):
+        pass
+
+    def enough(done, total):
+        raise Enough
+
+    with pytest.raises(Enough):
+        retrograde.solve_edges(sources, targets, n=n, progress=enough)
