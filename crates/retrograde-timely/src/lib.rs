@@ -62,6 +62,7 @@ mod memory;
 mod net;
 mod on_the_fly;
 mod tiers;
+mod wire;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
