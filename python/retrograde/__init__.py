@@ -86,6 +86,21 @@ class Move(NamedTuple):
     ``Kb2``), else ``None``."""
 
 
+def _best_line(answers: Any, p: Any, max_plies: int) -> List[Any]:
+    """Best play from ``p`` through ``answers``' ``value`` and ``moves``
+    (best first): ``p``, then each first move's position, until the game
+    ends or ``max_plies``."""
+    out = [p]
+    for _ in range(max_plies):
+        if answers.value(out[-1]).remoteness == 0:
+            break
+        moves = answers.moves(out[-1])
+        if not moves:
+            break
+        out.append(moves[0].to)
+    return out
+
+
 class NamedSolution:
     """A solution whose positions have names: a networkx graph's nodes, a
     Python game's positions. Asked by name; the arrays (``outcome``,
@@ -197,15 +212,7 @@ class NamedSolution:
         game with symmetries, as played from ``p``)."""
         if self._game is None or self._canonical is None:
             return [self.names[v] for v in self.solved.line(self.number(p), max_plies)]
-        out = [p]
-        for _ in range(max_plies):
-            if self.value(out[-1]).remoteness == 0:
-                break
-            moves = self.moves(out[-1])
-            if not moves:
-                break
-            out.append(moves[0].to)
-        return out
+        return _best_line(self, p, max_plies)
 
     def counts(self) -> Dict[str, int]:
         """How many positions win, lose, tie and draw, and the longest remoteness."""
@@ -490,15 +497,7 @@ class Database:
     def line(self, p: Any, max_plies: int = 1000) -> List[str]:
         """Best play from ``p``: the positions in the game's notation,
         ``p``'s own first, until the game ends or ``max_plies``."""
-        out = [self.notation(p)]
-        for _ in range(max_plies):
-            if self.value(out[-1]).remoteness == 0:
-                break
-            moves = self.moves(out[-1])
-            if not moves:
-                break
-            out.append(moves[0].to)
-        return out
+        return _best_line(self, self.notation(p), max_plies)
 
 
 def load(path: str) -> Database:

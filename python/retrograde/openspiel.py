@@ -98,14 +98,11 @@ class _Game:
     def moves(self, p: Tuple[int, Hashable]) -> List[Tuple[int, Hashable]]:
         state = self.states[p]
         mover = state.current_player()
-        key, states = self.key, self.states
+        states = self.states
         out = []
         for action in state.legal_actions():
             child = state.child(action)
-            to_move = child.current_player()
-            if to_move < 0:
-                to_move = self._odd(state, mover, action, child)
-            q = (to_move, key(child))
+            q = self.after(state, mover, action, child)
             if q not in states:
                 if child.is_terminal():
                     # Never expanded: serialized at once.
@@ -116,6 +113,13 @@ class _Game:
             out.append(q)
         states[p] = state.serialize()
         return out
+
+    def after(self, state: Any, mover: int, action: int, child: Any) -> Tuple[int, Hashable]:
+        """The position ``child`` (``state`` after ``mover``'s ``action``) is."""
+        to_move = child.current_player()
+        if to_move < 0:
+            to_move = self._odd(state, mover, action, child)
+        return (to_move, self.key(child))
 
     def _odd(self, state: Any, mover: int, action: int, child: Any) -> int:
         """The player to move at a state that names none: the other player
@@ -164,11 +168,7 @@ class SpielSolution(NamedSolution):
 
     def _after(self, state: Any, action: int) -> Tuple[int, Hashable]:
         """The position ``action`` leads to from ``state``."""
-        child = state.child(action)
-        to_move = child.current_player()
-        if to_move < 0:
-            to_move = self._game._odd(state, state.current_player(), action, child)
-        return (to_move, self._game.key(child))
+        return self._game.after(state, state.current_player(), action, state.child(action))
 
     def action_values(self, state: Any) -> Dict[int, Move]:
         """Every legal action of a state that is not over, in OpenSpiel's

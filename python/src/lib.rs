@@ -302,16 +302,14 @@ fn solve_error(e: SolveError) -> PyErr {
     }
 }
 
-/// Solves `g` as `options` say, and says which engine ran.
+/// Solves `g` as `options` say.
 fn solve_any<G: GameGraph + Sync>(
     g: &G,
     rules: &Rules,
     options: &Options,
     stop: &Stop,
-) -> Result<(Solution, Choice), SolveError> {
-    let solver = options.solver(rules, stop);
-    let choice = solver.choose_stored(g.vertex_count())?;
-    Ok((solver.solve_stored(g)?, choice))
+) -> Result<Solution, SolveError> {
+    options.solver(rules, stop).solve_stored(g)
 }
 
 /// A solve's progress as the waiting thread reads it (the phase's units
@@ -366,8 +364,9 @@ impl Solved {
         progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Solved> {
         let edges = csr.edge_count();
-        // Refused here, before a thread starts, if it cannot run.
-        options
+        // Chosen here, and refused before a thread starts if it cannot run;
+        // the solve makes the same choice.
+        let choice = options
             .solver(&rules, &retrograde::solve::NoProgress)
             .choose_stored(csr.vertex_count())
             .map_err(solve_error)?;
@@ -420,7 +419,7 @@ impl Solved {
                 }
             }
         };
-        let (solution, choice) = solution?;
+        let solution = solution?;
         if let Some(f) = progress {
             f.call1(stop.read())?;
         }
