@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use retrograde::game::{check_game, materialise};
-use retrograde::games::cop_thief::{Board, Cell, CopThief};
+use retrograde_games::cop_thief::{Board, Cell, CopThief};
 use retrograde::{solve, solve_game, Answers, CsrBuilder, Game};
 
 /// Boards up to this many free cells (2F² = 1152 positions) are solved.

@@ -1152,10 +1152,9 @@ fn load(path: std::path::PathBuf) -> PyResult<Loaded> {
     let game: Box<dyn Playable + Send> = if db.meta().game == "graph" {
         Box::new(StoredGraph::new(Arc::clone(&db)).map_err(|e| PyOSError::new_err(e.to_string()))?)
     } else {
-        let game: Box<dyn retrograde::registry::Solvable> =
-            retrograde::registry::Registry::builtin()
-                .open(db.meta())
-                .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
+        let game: Box<dyn retrograde::registry::Solvable> = retrograde_games::registry()
+            .open(db.meta())
+            .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
         game
     };
     Ok(Loaded {

@@ -322,7 +322,7 @@ fn main() {
         let at_once = args.get(5).map_or(1, |n| n.parse().expect("a count"));
         let label = format!("{kind} {tier}");
         if kind == "chess" {
-            use retrograde::games::chess::{Endgame, Ending};
+            use retrograde_games::chess::{Endgame, Ending};
             let ending = Ending::from_name(tier).expect("a chess ending, as KRKP");
             tiered(
                 &label,
@@ -333,7 +333,7 @@ fn main() {
                 at_once,
             );
         } else {
-            use retrograde::games::nine_mens_morris::{Morris, Tier};
+            use retrograde_games::nine_mens_morris::{Morris, Tier};
             let root = Tier::from_name(tier).expect("a Morris tier, as 0.4-0.4");
             tiered(&label, &Morris::new(root, true), &root, how, limit, at_once);
         }
@@ -353,7 +353,7 @@ fn main() {
     let t = Instant::now();
     let (positions, moves, start, explore_s) = match (kind.as_str(), path.as_str()) {
         ("teeko", "dense") => {
-            let game = retrograde::games::teeko::Teeko::new();
+            let game = retrograde_games::teeko::Teeko::new();
             let s = solve_game(&game, &Rules::normal()).expect("solve");
             let start = s
                 .value(game.start_number())

@@ -1,6 +1,6 @@
 //! Teeko written from its rules alone, as a [`StateGame`] over `u64`
 //! positions: the same game as the library's hand-numbered
-//! [`retrograde::games::teeko::Teeko`], position for position, for timing
+//! [`retrograde_games::teeko::Teeko`], position for position, for timing
 //! the explorer on a board game with small fixed-size positions.
 //!
 //! # The rules
@@ -15,7 +15,7 @@
 //! # Positions
 //! A position is a `u64`:
 //! - bits 0–24: X's cells, cell `5 · row + column` with row 0 at the top
-//!   (the built-in game's [`Board`](retrograde::games::teeko::Board) layout);
+//!   (the built-in game's [`Board`](retrograde_games::teeko::Board) layout);
 //! - bits 25–49: O's cells, the same way;
 //! - bit 50: set when O is to move;
 //! - every other bit clear.
@@ -334,8 +334,8 @@ impl StateGame for TeekoState {
 mod tests {
     use super::*;
     use retrograde::Game;
-    use retrograde::games::teeko::{Board, Teeko};
     use retrograde::graph::splitmix64;
+    use retrograde_games::teeko::{Board, Teeko};
 
     /// A small random number generator (splitmix64 over a counter).
     struct Rng(u64);

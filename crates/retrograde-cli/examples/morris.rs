@@ -9,7 +9,7 @@
 //!     cargo run --release --example morris -- serve morris.db
 use retrograde::StateGame;
 use retrograde::play::NotationError;
-use retrograde::registry::{Entry, Param, Registry};
+use retrograde::registry::{Entry, Param};
 
 /// 1. A position: the nine points row by row from the top (0 empty, 1 X, 2 O), then who moves.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -154,5 +154,5 @@ fn entry() -> Entry {
 
 /// 5. The whole command line, this game included.
 fn main() -> std::process::ExitCode {
-    retrograde_cli::main_with(Registry::builtin().with(entry()))
+    retrograde_cli::main_with(retrograde_games::registry().with(entry()))
 }

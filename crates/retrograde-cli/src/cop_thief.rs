@@ -9,9 +9,9 @@ use anyhow::Result;
 use indicatif::HumanBytes;
 use retrograde::Solver;
 use retrograde::game::{check_game, materialise, sample_positions};
-use retrograde::games::cop_thief::{Board, CopThief, Side, Verdict};
 use retrograde::io::Outputs;
 use retrograde::{Answers, CsrBuilder, Game, Histogram, Line, Lookup, Outcome, Value};
+use retrograde_games::cop_thief::{Board, CopThief, Side, Verdict};
 
 use crate::common::{self, Stdout, Timings};
 use crate::db::Saved;
@@ -110,7 +110,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             // The lean engine's solve, and the database --save writes.
             CopThief::check_share(game.board(), limit, 1, |positions| {
                 positions
-                    .saturating_mul(retrograde::games::cop_thief::BYTES_PER_POSITION)
+                    .saturating_mul(retrograde_games::cop_thief::BYTES_PER_POSITION)
                     .saturating_add(args.save.bytes(positions, None, None))
             })?;
         }

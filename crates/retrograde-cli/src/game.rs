@@ -281,7 +281,7 @@ pub(crate) fn report_with_start(mut r: WithStart<'_>) -> Result<ExitCode> {
 
 fn teeko(args: TeekoArgs, threads: Option<usize>) -> Result<ExitCode> {
     use retrograde::Game;
-    use retrograde::games::teeko::Teeko;
+    use retrograde_games::teeko::Teeko;
     args.out.check(false)?;
     let game = Teeko::new();
     let limit = args.out.limit();
@@ -332,7 +332,7 @@ fn teeko(args: TeekoArgs, threads: Option<usize>) -> Result<ExitCode> {
 /// cluster; process 0 fetches the start's value and prints the report.
 fn teeko_timely(
     args: &TeekoArgs,
-    game: retrograde::games::teeko::Teeko,
+    game: retrograde_games::teeko::Teeko,
     threads: usize,
     limit: u64,
 ) -> Result<ExitCode> {

@@ -235,7 +235,7 @@ mod tests {
 
     /// The help of every built-in game of the registry, beside the tool's own.
     fn all() -> Vec<String> {
-        let games = retrograde::registry::Registry::builtin();
+        let games = retrograde_games::registry();
         let entries = games.entries().iter().map(|e| e.long_help().to_string());
         ALL.iter().map(|s| s.to_string()).chain(entries).collect()
     }

@@ -8,10 +8,9 @@
 //! in one line of `main`:
 //!
 //! ```no_run
-//! use retrograde::registry::Registry;
 //!
 //! fn main() -> std::process::ExitCode {
-//!     let games = Registry::builtin(); // .with(my_game::entry())
+//!     let games = retrograde_games::registry(); // .with(my_game::entry())
 //!     retrograde_cli::main_with(games)
 //! }
 //! ```
@@ -151,7 +150,7 @@ static GAMES: std::sync::OnceLock<retrograde::registry::Registry> = std::sync::O
 
 /// The games this run knows: those given to [`main_with`].
 pub(crate) fn games() -> &'static retrograde::registry::Registry {
-    GAMES.get_or_init(retrograde::registry::Registry::builtin)
+    GAMES.get_or_init(retrograde_games::registry)
 }
 
 /// Runs the command line (the process's arguments) with `games` as the
@@ -411,7 +410,7 @@ fn file_size_limit_is_an_error() {
 
 /// Whether `err` is a refusal for lack of memory, which `--max-memory` can lift.
 fn needs_memory_hint(err: &anyhow::Error) -> bool {
-    use retrograde::games::cop_thief::{BoardError, BoardErrorKind};
+    use retrograde_games::cop_thief::{BoardError, BoardErrorKind};
     err.chain().any(|e| {
         e.downcast_ref::<retrograde::Error>()
             .is_some_and(over_memory)

@@ -2,5 +2,5 @@
 //! the `retrograde_cli` library for a program of one's own games).
 
 fn main() -> std::process::ExitCode {
-    retrograde_cli::main_with(retrograde::registry::Registry::builtin())
+    retrograde_cli::main_with(retrograde_games::registry())
 }

@@ -68,7 +68,7 @@ fn owners_for_another_graph_are_refused() {
 
 #[test]
 fn dots_and_boxes_solves_where_its_moves_are_generated_as_in_one_process() {
-    use retrograde::games::dots_boxes::DotsAndBoxes;
+    use retrograde_games::dots_boxes::DotsAndBoxes;
     let explore = || retrograde::explore::explore(DotsAndBoxes::new(2, 2).unwrap()).unwrap();
     let explored = explore();
     let rules = explored.rules();

@@ -48,7 +48,7 @@ const BIG: usize = 4 << 20;
 const CHUNK: usize = 1 << 18;
 
 /// A vector of `n` copies of `value`; see the module docs.
-pub(crate) fn filled<T: Copy + Send + Sync>(n: usize, value: T) -> Vec<T> {
+pub fn filled<T: Copy + Send + Sync>(n: usize, value: T) -> Vec<T> {
     let bytes = n.saturating_mul(std::mem::size_of::<T>());
     if bytes < BIG {
         return vec![value; n];
@@ -109,7 +109,7 @@ fn advise_huge_pages<T>(_: &mut [MaybeUninit<T>]) {}
 /// Asks for the cache line at `p` to be loaded, ahead of a use: a hint that
 /// lets scattered reads overlap instead of waiting on one miss after another.
 #[inline(always)]
-pub(crate) fn prefetch<T>(p: *const T) {
+pub fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: prefetching is a hint; it never faults, whatever the address.
     unsafe {

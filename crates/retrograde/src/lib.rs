@@ -44,8 +44,8 @@
 //!
 //! A game registered in the [`registry`] (one line, [`registry::Entry`])
 //! reaches every tool of the command line: solve and save, query, play,
-//! analyze, verify, serve. The built-in games ([`games`]) are written the
-//! same way: tic-tac-toe and dots and boxes on the second rung, the cop and
+//! analyze, verify, serve. The built-in games (the `retrograde-games`
+//! crate, whose `registry()` lists them) are written the same way: tic-tac-toe and dots and boxes on the second rung, the cop and
 //! the thief, Teeko and Dōbutsu shōgi on the third, the chess endings on the
 //! fourth (their tiers explored), and Nine Men's Morris on the fourth with
 //! its tiers on the dense rung.
@@ -91,16 +91,12 @@
 //! - [`grundy`]: loopy nim values, for sums of games.
 #![deny(missing_docs)]
 
-// The tutorial's game is compiled into the library as its users write it.
-extern crate self as retrograde;
-
 mod alloc;
 pub mod db;
 mod error;
 pub mod explore;
 mod fingerprint;
 pub mod game;
-pub mod games;
 pub mod graph;
 pub mod grundy;
 pub mod io;

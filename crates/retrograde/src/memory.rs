@@ -6,6 +6,11 @@
 //! refuses before allocating past it; [`machine_limit`] is the limit to give
 //! them when the user gave none.
 //!
+//! Big arrays: [`filled`] fills one on every core, with huge pages where
+//! the system has them, and fails as [`fallibly`](crate::fallibly) asks;
+//! [`prefetch`] asks for a cache line ahead of a scattered read. The engines
+//! and the built-in games use both.
+//!
 //! Everything is read from `/proc` and `/sys/fs/cgroup` (Linux); elsewhere
 //! nothing is known and every function says so (`None`, or no limit).
 //!
@@ -15,6 +20,8 @@
 //! // A limit asked for is kept, never raised past the address space left.
 //! assert!(retrograde::memory::memory_limit(Some(1 << 20)) <= 1 << 20);
 //! ```
+
+pub use crate::alloc::{filled, prefetch};
 
 /// The machine's physical memory in bytes, if it can be read.
 pub fn physical_memory() -> Option<u64> {

@@ -8,12 +8,33 @@
 //! [`Playable::key`] folds it to the record's key.
 //!
 //! ```
-//! use retrograde::play::Playable;
-//! use retrograde::games::chess::{Endgame, Ending};
-//! let krk = Endgame::new(Ending::KRK, true);
-//! let p = krk.parse("8/8/8/8/8/2k5/8/R1K5 w - - 0 1").unwrap();
-//! assert_eq!(krk.to_move(p), "white");
-//! assert!(krk.moves(p).iter().any(|(name, _)| name == "Ra1-a8"));
+//! use retrograde::db::Meta;
+//! use retrograde::play::{NotationError, Playable};
+//! use retrograde::registry::Entry;
+//! use retrograde::StateGame;
+//!
+//! /// Take 1 or 2 counters from a pile; who cannot move loses.
+//! struct Pile(u8);
+//! impl StateGame for Pile {
+//!     type Position = u8;
+//!     fn starts(&self) -> Vec<u8> { vec![self.0] }
+//!     fn for_each_move<F: FnMut(u8)>(&self, p: &u8, mut f: F) {
+//!         (1..=2).filter(|&k| k <= *p).for_each(|k| f(p - k));
+//!     }
+//!     fn encode(&self, p: &u8) -> Option<u64> { Some(u64::from(*p)) }
+//!     fn decode(&self, code: u64) -> Option<u8> { u8::try_from(code).ok().filter(|&p| p <= self.0) }
+//!     fn parse(&self, text: &str) -> Result<u8, NotationError> {
+//!         text.parse().map_err(|e| NotationError::invalid("pile", text, e))
+//!     }
+//!     fn move_name(&self, p: &u8, q: &u8) -> String { format!("take {}", p - q) }
+//! }
+//!
+//! let pile = Entry::state_game("pile", "Take 1 or 2.", |_| Ok(Pile(7)))
+//!     .open(&Meta::new("pile"))
+//!     .unwrap();
+//! let p = pile.parse("7").unwrap();
+//! assert_eq!(pile.start(), Some(p));
+//! assert!(pile.moves(p).iter().any(|(name, _)| name == "take 2"));
 //! ```
 
 use std::borrow::Borrow;
@@ -25,14 +46,10 @@ use crate::{Player, Value, kernel};
 /// Text that is not a position of the game.
 ///
 /// ```
-/// use retrograde::games::chess::{Endgame, Ending, FenErrorKind};
-/// use retrograde::play::Playable;
-/// let krk = Endgame::new(Ending::KRK, true);
-/// let e = krk.parse("8/8/8/8/8/2k5/8/R1K5 x").unwrap_err();
-/// assert_eq!(
-///     e.kind::<FenErrorKind>(),
-///     Some(&FenErrorKind::Side { found: "x".into() })
-/// );
+/// use retrograde::play::NotationError;
+/// let e = NotationError::invalid("pile", "x", "x".parse::<u8>().unwrap_err());
+/// assert!(e.kind::<std::num::ParseIntError>().is_some());
+/// assert_eq!(e.to_string(), "\"x\" is not a position of pile: invalid digit found in string");
 /// ```
 #[derive(Debug, thiserror::Error)]
 #[error("{text:?} is not a position of {game}: {fault}")]
@@ -67,7 +84,7 @@ impl NotationError {
     }
 
     /// The parser's fault as its own type `K` (a game's kind of fault, such
-    /// as chess's [`FenErrorKind`](crate::games::chess::FenErrorKind)), to
+    /// as chess's `FenErrorKind` in the `retrograde-games` crate), to
     /// match on; `None` when the text was refused for another reason
     /// ([`NotationFault::Unsupported`], [`NotationFault::Unnumbered`]) or
     /// by a parser whose faults are of another type.
@@ -94,10 +111,8 @@ pub enum NotationFault {
     Unnumbered,
     /// The text does not spell a position: the parser's own error, which
     /// says what is wrong and what was expected, one variant a fault (the
-    /// games' [`FenErrorKind`](crate::games::chess::FenErrorKind),
-    /// [`SfenErrorKind`](crate::games::dobutsu::SfenErrorKind),
-    /// [`TeekoErrorKind`](crate::games::teeko::TeekoErrorKind),
-    /// [`PositionErrorKind`](crate::games::cop_thief::PositionErrorKind),
+    /// built-in games' `FenErrorKind`, `SfenErrorKind`, `TeekoErrorKind`,
+    /// `PositionErrorKind` in the `retrograde-games` crate,
     /// a graph's [`GraphErrorKind`]; [`NotationError::kind`] gives it back as
     /// its type). A game of one's own may give any error, or a message.
     #[error("{0}")]

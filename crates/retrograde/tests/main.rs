@@ -10,13 +10,10 @@ mod strategy;
 mod tutorial;
 
 mod best_line;
-mod cop_thief;
 mod database;
-mod dots_boxes;
 mod formats;
 mod grundy;
 mod owners;
-mod playable;
 mod properties;
 mod state_games;
 mod tiers;

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use proptest::prelude::*;
 use retrograde::db::Meta;
+use retrograde::registry::GameSolution;
 use retrograde::tier::{MANIFEST, TierDirectory, TierError, TierSolver, TieredGame};
 use retrograde::{Explorer, Outcome, Player, StateGame};
 
@@ -252,9 +253,8 @@ proptest! {
         for p in dense.tier_positions(&root) {
             prop_assert_eq!(d.value(&p), e.value(&p), "position {}", p);
         }
-        use retrograde::registry::GameSolution;
         prop_assert!(d.verify(10).unwrap().is_ok());
-        prop_assert_eq!(d.start_value(), e.start_value());
+        prop_assert_eq!(GameSolution::start_value(&d), GameSolution::start_value(&e));
     }
 }
 
@@ -579,7 +579,6 @@ fn a_complete_root_is_taken_as_it_is() {
         for p in [128, 129] {
             assert_eq!(again.value(&p), first.value(&p), "dense {dense}, {p}");
         }
-        use retrograde::registry::GameSolution;
         assert!(again.verify(5).unwrap().is_ok());
     }
 }
@@ -730,7 +729,6 @@ fn children_of_wide_records_are_read_narrow_or_wide_and_again() {
                 assert_eq!(root.value(&p), Some(expected), "position {p}");
             }
         }
-        use retrograde::registry::GameSolution;
         assert!(root.verify(10).unwrap().is_ok(), "{lose}, {tie}");
     }
 }

@@ -4,6 +4,20 @@
 use super::read::Database;
 use super::section;
 use super::{Compression, DbError, Fault};
+use crate::Report;
+
+/// What a check of a database against its game found (the registry's
+/// games' `check`, a tier's): the positions enumerated and looked up, and
+/// the certificate's verdict.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The positions enumerated (and looked up).
+    pub positions: u64,
+    /// The moves of the game's graph, where counted (a state game's).
+    pub moves: Option<u64>,
+    /// The certificate's verdict.
+    pub report: Report,
+}
 
 impl Database {
     /// Checks the moves' sections (an explicit graph's) against their checksums.

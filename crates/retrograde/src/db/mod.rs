@@ -59,6 +59,7 @@ mod read;
 mod section;
 mod write;
 
+pub use check::Checked;
 pub use header::{
     Compression, Counts, GrundyHeader, Header, KeysHeader, Meta, MovesHeader, NamesHeader,
     OwnersHeader,

@@ -36,14 +36,13 @@
 //!     }
 //! }
 //!
-//! let games = Registry::builtin().with(Entry::state_game("pile", "Take 1 or 2.", |_| Ok(Pile(7))));
+//! let games = Registry::new().with(Entry::state_game("pile", "Take 1 or 2.", |_| Ok(Pile(7))));
 //! let pile = games.get("pile").unwrap().open(&retrograde::db::Meta::new("pile")).unwrap();
 //! let solved = pile.solve(&Default::default()).unwrap();
 //! assert_eq!(solved.answers().len(), 8);
 //! assert_eq!(pile.moves(7).len(), 2);
 //! ```
 
-mod builtin;
 mod how;
 mod numbered;
 mod params;
@@ -53,9 +52,10 @@ mod solvable;
 mod states;
 pub mod tiers;
 
+pub use crate::db::Checked;
 pub use run::{
-    Checked, DenseKey, DenseSolution, StateRun, VALUES_BY_KEY_BYTES_PER_POSITION,
-    VALUES_BYTES_PER_RECORD, check_dense, check_states, solve_dense, solve_states,
+    DenseKey, DenseSolution, StateRun, VALUES_BY_KEY_BYTES_PER_POSITION, VALUES_BYTES_PER_RECORD,
+    check_dense, check_states, solve_dense, solve_states,
 };
 
 pub use how::{How, RunError};
@@ -142,9 +142,11 @@ impl Entry {
     /// [`Entry::param`] and reads it in `build`; the command line then takes
     /// it as `--size N`, and a database keeps it in its header. To give the
     /// game the whole command line (`solve`, `query`, `play`, `serve`, …),
-    /// a program depends on both crates (`retrograde` and `retrograde-cli`,
-    /// by path or git) and its `main` is
-    /// `retrograde_cli::main_with(Registry::builtin().with(entry()))`.
+    /// a program depends on `retrograde` and `retrograde-cli` (by path or
+    /// git) and its `main` is
+    /// `retrograde_cli::main_with(Registry::new().with(entry()))`; with
+    /// `retrograde-games` too, `retrograde_games::registry().with(entry())`
+    /// keeps the built-in games beside it.
     ///
     /// ```
     /// use retrograde::play::Playable;
@@ -171,7 +173,7 @@ impl Entry {
     ///     .param(Param::number("size", "The squares of the board.", Some("10")))
     /// }
     ///
-    /// let games = Registry::builtin().with(entry());
+    /// let games = Registry::new().with(entry());
     /// let meta = retrograde::db::Meta::new("slide").param("size", 7);
     /// let slide = games.open(&meta).unwrap();
     /// assert_eq!(slide.start(), Some(6));
@@ -409,12 +411,6 @@ impl Registry {
         Registry::default()
     }
 
-    /// The library's own games: chess endings, Dōbutsu shōgi, Teeko, the
-    /// cop and the thief, tic-tac-toe.
-    pub fn builtin() -> Registry {
-        builtin::all()
-    }
-
     /// With `entry`, in place of any entry of the same name.
     pub fn with(mut self, entry: Entry) -> Registry {
         self.add(entry);
@@ -455,100 +451,5 @@ impl Registry {
                 },
             }),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn open(meta: Meta) -> Result<Box<dyn Solvable>, GameError> {
-        Registry::builtin().open(&meta)
-    }
-
-    #[test]
-    fn a_header_is_decoded_strictly_each_fault_named() {
-        let e = open(Meta::new("go")).err().unwrap();
-        assert!(
-            matches!(&e, GameError::Unknown { game, .. } if game == "go"),
-            "{e}"
-        );
-        assert!(e.to_string().contains("tic-tac-toe"), "{e}");
-        let e = open(Meta::new("tic-tac-toe").param("mirror", true))
-            .err()
-            .unwrap();
-        assert!(
-            matches!(&e, GameError::Unexpected { field, .. } if field == "mirror"),
-            "{e}"
-        );
-        let e = open(Meta::new("tic-tac-toe").param("symmetry", "yes"))
-            .err()
-            .unwrap();
-        assert!(
-            matches!(
-                &e,
-                GameError::BadValue {
-                    field: "symmetry",
-                    ..
-                }
-            ),
-            "{e}"
-        );
-        let e = open(Meta::new("cop-thief")).err().unwrap();
-        assert!(
-            matches!(&e, GameError::Missing { field: "board", .. }),
-            "{e}"
-        );
-        let e = open(Meta::new("chess").variant("KXK")).err().unwrap();
-        assert!(
-            matches!(&e, GameError::Variant { variant, .. } if variant == "KXK"),
-            "{e}"
-        );
-        let e = open(Meta::new("teeko").variant("big")).err().unwrap();
-        assert!(matches!(&e, GameError::Variant { .. }), "{e}");
-        let e = open(Meta::new("dobutsu").param("capture", "maybe"))
-            .err()
-            .unwrap();
-        assert!(
-            matches!(
-                &e,
-                GameError::BadValue {
-                    field: "capture",
-                    ..
-                }
-            ),
-            "{e}"
-        );
-        let e = open(Meta::new("dobutsu").param("start", "gle"))
-            .err()
-            .unwrap();
-        assert!(matches!(&e, GameError::Refused { .. }), "{e}");
-    }
-
-    #[test]
-    fn defaults_fill_what_a_header_leaves_out_and_are_written_back() {
-        let game = open(Meta::new("tic-tac-toe")).unwrap();
-        assert_eq!(
-            game.meta().params.get("symmetry").map(String::as_str),
-            Some("true")
-        );
-        let game = open(Meta::new("chess").variant("KRK").param("symmetry", false)).unwrap();
-        assert_eq!(crate::play::describe(&game.meta()), "chess KRK");
-        assert_eq!(
-            game.meta().params.get("symmetry").map(String::as_str),
-            Some("false")
-        );
-    }
-
-    #[test]
-    fn a_later_entry_of_the_same_name_takes_the_place_of_the_first() {
-        let games = Registry::builtin().with(Entry::new("teeko", "another", |_| {
-            Err(GameError::Missing {
-                game: "teeko".into(),
-                field: "x",
-            })
-        }));
-        assert_eq!(games.entries().len(), Registry::builtin().entries().len());
-        assert_eq!(games.get("teeko").unwrap().about(), "another");
     }
 }

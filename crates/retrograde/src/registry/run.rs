@@ -9,7 +9,7 @@
 //! ([`VALUES_BY_KEY_BYTES_PER_POSITION`]).
 
 use super::{GameSolution, How, KeyOrder, RunError};
-use crate::db::Database;
+use crate::db::{Checked, Database};
 use crate::explore::{Explored, StateSolution};
 use crate::game::AsGraph;
 use crate::{Answers, Explorer, Game, Report, Rules, SolveError, Solved, StateGame};
@@ -23,17 +23,6 @@ pub const VALUES_BYTES_PER_RECORD: u64 = 5;
 /// ([`VALUES_BYTES_PER_RECORD`]), each position's value looked up (12), and
 /// the values laid out in the game's order (5).
 pub const VALUES_BY_KEY_BYTES_PER_POSITION: u64 = VALUES_BYTES_PER_RECORD + 12 + 5;
-
-/// What a check of a database found.
-#[derive(Clone, Debug)]
-pub struct Checked {
-    /// The positions enumerated (and looked up).
-    pub positions: u64,
-    /// The moves of the game's graph, where counted (a state game's).
-    pub moves: Option<u64>,
-    /// The certificate's verdict.
-    pub report: Report,
-}
 
 /// A state game solved, each position keyed by `key`.
 pub struct StateRun<G: StateGame, K> {

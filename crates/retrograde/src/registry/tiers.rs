@@ -273,3 +273,48 @@ impl<G: TieredGame> GameSolution for Solved<'_, G> {
         held().or_else(|| settled(game, &crate::tier::position_of_key(game, key)?))
     }
 }
+
+/// A tier solved, as the tools report and save it: what
+/// [`TierSolution`] says of itself.
+impl<G: TieredGame> GameSolution for TierSolution<'_, G> {
+    fn answers(&self) -> &(dyn Answers + Sync) {
+        TierSolution::answers(self)
+    }
+
+    fn key(&self, i: u32) -> Option<u64> {
+        TierSolution::key(self, i)
+    }
+
+    fn start(&self) -> Option<u32> {
+        TierSolution::start(self)
+    }
+
+    fn move_count(&self) -> Option<u64> {
+        TierSolution::move_count(self)
+    }
+
+    fn verify(&self, keep: usize) -> Result<Report, SolveError> {
+        TierSolution::verify(self, keep)
+    }
+
+    fn uncounted(&self) -> Vec<u32> {
+        TierSolution::uncounted(self)
+    }
+
+    fn key_order(&self) -> KeyOrder {
+        match self.key_range() {
+            Some(keys) => KeyOrder::Range {
+                first: keys.start,
+                records: keys.end - keys.start,
+            },
+            None => KeyOrder::Any,
+        }
+    }
+
+    fn solved_by(&self) -> Option<super::SolvedBy> {
+        Some(super::SolvedBy {
+            rung: super::Rung::Tiers,
+            ids: self.id_order(),
+        })
+    }
+}

@@ -1,16 +1,16 @@
-//! [`TierSolution`]: one tier solved, explored or on the dense rung, as a
-//! [`GameSolution`] the tools report and save.
+//! [`TierSolution`]: one tier solved, explored or on the dense rung, what
+//! the tools report and save (the registry's `GameSolution`).
 
 use rayon::prelude::*;
 
 use super::dense::DenseSolution;
 use super::{Slot, TierView, TieredGame};
 use crate::explore::StateSolution;
-use crate::registry::{GameSolution, KeyOrder};
 use crate::{Answers, Report, SolveError};
 
-/// One tier solved: its positions' answers (the stand-ins uncounted), as a
-/// [`GameSolution`] the tools report and save.
+/// One tier solved: its positions' answers (the stand-ins uncounted), what
+/// the tools report and save (the registry's
+/// [`GameSolution`](crate::registry::GameSolution)).
 pub struct TierSolution<'g, G: TieredGame>(pub(super) Inner<'g, G>);
 
 /// How a tier was solved.
@@ -79,15 +79,17 @@ impl<'g, G: TieredGame> TierSolution<'g, G> {
     }
 }
 
-impl<G: TieredGame> GameSolution for TierSolution<'_, G> {
-    fn answers(&self) -> &(dyn Answers + Sync) {
+impl<G: TieredGame> TierSolution<'_, G> {
+    /// Every position's value and best move, by number.
+    pub fn answers(&self) -> &(dyn Answers + Sync) {
         match &self.0 {
             Inner::Explored { solution, .. } => solution.solved(),
             Inner::Dense(d) => &d.solved,
         }
     }
 
-    fn key(&self, i: u32) -> Option<u64> {
+    /// The database key of position `i`.
+    pub fn key(&self, i: u32) -> Option<u64> {
         match &self.0 {
             Inner::Explored { solution, .. } => TierSolution::key_of(solution, i),
             Inner::Dense(d) => {
@@ -98,7 +100,8 @@ impl<G: TieredGame> GameSolution for TierSolution<'_, G> {
         }
     }
 
-    fn start(&self) -> Option<u32> {
+    /// The number of the tier's one position, if it has only one.
+    pub fn start(&self) -> Option<u32> {
         match &self.0 {
             Inner::Explored { solution, .. } => match solution.explored().starts() {
                 [s] => Some(*s),
@@ -116,31 +119,39 @@ impl<G: TieredGame> GameSolution for TierSolution<'_, G> {
         }
     }
 
-    fn move_count(&self) -> Option<u64> {
+    /// The moves explored, where the tier was explored.
+    pub fn move_count(&self) -> Option<u64> {
         match &self.0 {
             Inner::Explored { solution, .. } => Some(solution.explored().move_count()),
             Inner::Dense(_) => None,
         }
     }
 
-    fn uncounted(&self) -> Vec<u32> {
+    /// The numbers that stand for moves into other tiers: kept so that
+    /// such moves are valued, not counted.
+    pub fn uncounted(&self) -> Vec<u32> {
         match &self.0 {
             Inner::Explored { stand_ins, .. } => stand_ins.clone(),
             Inner::Dense(d) => (d.view().len()..d.solved.values().len() as u32).collect(),
         }
     }
 
-    fn key_order(&self) -> KeyOrder {
+    /// The keys the tier's numbers stand for, in order, where it was
+    /// solved on the dense rung (`first..first + records`); `None` where it
+    /// was explored (its keys in any order).
+    pub fn key_range(&self) -> Option<std::ops::Range<u64>> {
         match &self.0 {
-            Inner::Explored { .. } => KeyOrder::Any,
-            Inner::Dense(d) => KeyOrder::Range {
-                first: d.view().first(),
-                records: u64::from(d.view().len()),
-            },
+            Inner::Explored { .. } => None,
+            Inner::Dense(d) => Some(d.view().first()..d.view().first() + u64::from(d.view().len())),
         }
     }
 
-    fn verify(&self, keep: usize) -> Result<Report, SolveError> {
+    /// Checks the tier's solution with the certificate of every solve,
+    /// keeping `keep` violations.
+    ///
+    /// # Errors
+    /// Never for a solution the tier solver made (as [`crate::verify`]).
+    pub fn verify(&self, keep: usize) -> Result<Report, SolveError> {
         match &self.0 {
             Inner::Explored { solution, .. } => {
                 let explored = solution.explored();
@@ -150,14 +161,13 @@ impl<G: TieredGame> GameSolution for TierSolution<'_, G> {
         }
     }
 
-    fn solved_by(&self) -> Option<crate::registry::SolvedBy> {
-        Some(crate::registry::SolvedBy {
-            rung: crate::registry::Rung::Tiers,
-            ids: match &self.0 {
-                Inner::Explored { solution, .. } => Some(solution.explored().id_order()),
-                Inner::Dense(_) => None,
-            },
-        })
+    /// How the ids of an explored tier run with the game's numbers;
+    /// `None` on the dense rung (the ids are the numbers).
+    pub fn id_order(&self) -> Option<crate::explore::IdOrder> {
+        match &self.0 {
+            Inner::Explored { solution, .. } => Some(solution.explored().id_order()),
+            Inner::Dense(_) => None,
+        }
     }
 }
 

@@ -13,7 +13,6 @@ use super::solution::{Inner, TierSolution, stand_ins};
 use super::view::Child;
 use super::{Manifest, ManifestTier, Slot, TierError, TierView, TieredGame, plan};
 use crate::db::{Compression, Database, Meta, Writer};
-use crate::registry::GameSolution;
 use crate::solve::{NoProgress, Progress};
 use crate::{Answers, Explorer};
 
@@ -282,7 +281,7 @@ impl<'p> TierSolver<'p> {
         root: &G::Tier,
         db: &Database,
         keep: usize,
-    ) -> Result<crate::registry::Checked, TierError> {
+    ) -> Result<crate::db::Checked, TierError> {
         let plan = plan(game, std::slice::from_ref(root))?;
         self.solve(game, &plan.children_of_root())?;
         let name = game.tier_name(root);
@@ -344,7 +343,7 @@ impl<'p> TierSolver<'p> {
         let report = crate::verify(&explored, &rules, &solved, keep);
         self.progress.end();
         let report = report.map_err(|e| solve_error(e.into()))?;
-        Ok(crate::registry::Checked {
+        Ok(crate::db::Checked {
             positions,
             moves: Some(explored.move_count()),
             report,

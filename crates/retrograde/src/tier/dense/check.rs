@@ -213,7 +213,7 @@ pub(crate) fn check_database<G: TieredGame>(
     view: &DenseTier<'_, G>,
     db: &Database,
     keep: usize,
-) -> Result<crate::registry::Checked, TierError> {
+) -> Result<crate::db::Checked, TierError> {
     laid_out(view, db)?;
     view.ask_owners();
     let n = view.len();
@@ -253,7 +253,7 @@ pub(crate) fn check_database<G: TieredGame>(
     if let Some(fault) = view.take_fault() {
         return Err(fault);
     }
-    Ok(crate::registry::Checked {
+    Ok(crate::db::Checked {
         positions,
         moves: None,
         report,

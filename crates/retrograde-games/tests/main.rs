@@ -1,0 +1,7 @@
+//! The built-in games' tests through their public interface, in one binary:
+//! each file a module (one link for all of them).
+
+mod cop_thief;
+mod dots_boxes;
+mod playable;
+mod registry;
