@@ -295,6 +295,100 @@ try {
       assert.equal(await ply(), 2);
       await fresh.close();
     }
+    // No arrow is left over the next position, where it would read as
+    // advice: not after a target clicked on the board (the mark just made
+    // under the mouse), nor after Undo from the keyboard with the mouse on
+    // a target.
+    {
+      const fresh = await newPage(DESKTOP);
+      await ready(fresh, url);
+      await fresh.hover('#board td[aria-label^="b1:"]');
+      assert.equal(await fresh.locator("#arrows .arrow").count(), 1);
+      await fresh.click('#board td[aria-label^="b1:"]');
+      await fresh.waitForFunction(() => document.querySelectorAll("#record button").length === 2);
+      await fresh.waitForTimeout(200);
+      assert.equal(await fresh.locator("#arrows .arrow").count(), 0, "an arrow left after a move on the board");
+      await fresh.click("#restart");
+      await fresh.waitForFunction(() => document.getElementById("notation").value === ".../.../...");
+      await fresh.click("#moves button >> nth=0");
+      await fresh.waitForFunction(() => document.querySelectorAll("#record button").length === 2);
+      await fresh.hover("#board td.target >> nth=0");
+      assert.equal(await fresh.locator("#arrows .arrow").count(), 1);
+      await fresh.keyboard.press("ArrowLeft");
+      await fresh.waitForFunction(() => document.getElementById("notation").value === ".../.../...");
+      await fresh.waitForTimeout(200);
+      // An arrow now is the move under the mouse, its button lit; a stale
+      // one lights none (the list was drawn again).
+      const arrows = await fresh.locator("#arrows .arrow").count();
+      assert.equal(arrows, await fresh.locator("#moves button.lit").count(), "an arrow left after Undo");
+      // The keyboard's focus on a move still shows it.
+      await fresh.locator("#moves button >> nth=0").focus();
+      await fresh.keyboard.press("Tab");
+      assert.equal(await fresh.locator("#arrows .arrow").count(), 1, "a move focused from the keyboard");
+      await fresh.close();
+    }
+    // Against the computer. It answers every move; as a beginner (moves
+    // chosen at random, `?seed=` repeats them) it loses to best play from
+    // the empty board; at its best it wins a won position whatever the
+    // person plays.
+    {
+      const plies = (p) => p.locator("#record button").count();
+      const over = (p) => p.evaluate(() => document.getElementById("status-text").textContent.startsWith("Game over"));
+      // The person plays `choose`'s move while the game goes on; the
+      // computer answers each.
+      async function playOut(p, choose) {
+        for (let k = 0; k < 9 && !(await over(p)); k++) {
+          const n = await plies(p);
+          await choose(p);
+          await p.waitForFunction((m) => document.querySelectorAll("#record button").length >= m + 1, n);
+          await p.waitForFunction((m) => document.querySelectorAll("#record button").length >= m + 2
+            || document.getElementById("status-text").textContent.startsWith("Game over"), n);
+        }
+        return p.textContent("#status-text");
+      }
+      const beginner = await newPage(DESKTOP);
+      await ready(beginner, `${url}?seed=3`);
+      assert.deepEqual(await beginner.locator("#computer option").allTextContents(), ["nobody", "X", "the other side"]);
+      await beginner.selectOption("#computer", "second");
+      await beginner.selectOption("#level", "weak");
+      assert.equal(await playOut(beginner, (p) => p.click("#best")), "Game over: three in a row: X wins");
+      await shot(beginner, "tic-tac-toe-won-against-the-computer");
+      await beginner.close();
+      // O to move and lost: whatever O plays, the computer, at its best, wins.
+      const lost = "xx./o../...";
+      const best = await newPage(DESKTOP);
+      await ready(best, `${url}#${encodeURIComponent(lost)}`);
+      await best.selectOption("#computer", "second");
+      assert.equal(await playOut(best, (p) => p.locator("#moves button").last().click()), "Game over: three in a row: X wins");
+      // The computer takes the side to move when it is chosen for it.
+      await best.click("#restart");
+      await best.waitForFunction(() => document.getElementById("notation").value === ".../.../...");
+      const n = await plies(best);
+      await best.selectOption("#computer", "first");
+      await best.waitForFunction((m) => document.querySelectorAll("#record button").length === m + 1, n);
+      await best.close();
+    }
+    // Values hidden: no value, colour or order gives a move away; shown
+    // again, they are back. Flipped: the board turned around, upright pieces.
+    {
+      const hide = await newPage(DESKTOP);
+      await ready(hide, `${url}#${encodeURIComponent(afterB2)}`);
+      await hide.check("#hide-values");
+      await statusIs(hide, "O to move");
+      assert.equal(await hide.locator("#board .hint").count(), 0);
+      assert.equal(await hide.locator("#moves [data-outcome]").count(), 0);
+      const names = await hide.locator("#moves button").allTextContents();
+      assert.deepEqual(names, [...names].sort());
+      assert.ok(names.every((t) => !/in \d|tie|loss|win/.test(t)), names.join(","));
+      assert.equal(await hide.isVisible("#chart"), false);
+      await hide.uncheck("#hide-values");
+      assert.equal(await hide.locator("#board .hint").count(), 8);
+      await hide.click("#flip");
+      assert.equal(await hide.getAttribute("#flip", "aria-pressed"), "true");
+      assert.match(await hide.locator("table.board").evaluate((t) => getComputedStyle(t).transform), /^matrix\(-1, /);
+      await clean(hide, "tic-tac-toe, values hidden and shown, flipped");
+      await hide.close();
+    }
     await page.evaluate((p) => { location.hash = encodeURIComponent(p); }, afterB2);
     await page.waitForFunction((p) => document.getElementById("notation").value === p, afterB2);
     const a3 = query("ttt.db", ".../.../...").moves.find((m) => m.move === "a3").position;
@@ -455,7 +549,7 @@ try {
     const capture = "8/8/8/8/8/8/k7/1R2K3 b - - 0 1";
     await ready(page, `${url}#${encodeURIComponent(capture)}`);
     await page.click('#moves button:text-matches("^Kxb1:")');
-    await statusIs(page, "white to move: tie in 0 (the game is over)");
+    await statusIs(page, "Game over: insufficient material: a draw");
     assert.equal(await page.inputValue("#notation"), "8/8/8/8/8/8/8/1k2K3 w - - 0 1");
     assert.deepEqual(await page.locator("table.board td[data-piece]:not([data-piece='.'])").evaluateAll((t) => t.map((x) => x.dataset.piece)), ["k", "K"]);
     assert.match(await page.locator("#record").textContent(), /1\u2026 Kxb1/);
@@ -655,12 +749,13 @@ try {
     await clean(page, "dobutsu");
     await shot(page, "dobutsu-lions");
     // The lion captured on the board (the game over has no board: the
-    // squares come from the move's name); the chart gives Sente the loss.
+    // squares come from the move's name); the game says how it ended, and
+    // the chart gives Sente the loss.
     await ready(page, `${url}#${encodeURIComponent("3/3/2l/L2 b -")}`);
     await page.click('#board td[aria-label^="b3:"]');
     await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("Gote"));
     await page.click('#board td[aria-label^="b3:"]');
-    await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("nobody"));
+    await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("Game over: a lion is captured"));
     assert.match(await page.locator("#record").textContent(), /Lc3xb3/);
     assert.equal(await page.getAttribute("#chart g.point >> nth=2", "data-outcome"), "lose");
     checks += 4;

@@ -257,7 +257,10 @@ fn show_position(out: &mut impl Write, game: &dyn Playable, a: &Answer, ply: usi
             Outcome::Tie => "ties",
             Outcome::Draw => "draws",
         };
-        writeln!(out, "game over: {} {result}", game.to_move(p))?;
+        match game.ending(p) {
+            Some(how) => writeln!(out, "game over: {}", printable(&how, false))?,
+            None => writeln!(out, "game over: {} {result}", game.to_move(p))?,
+        }
     }
     for (i, m) in a.moves.iter().enumerate() {
         writeln!(

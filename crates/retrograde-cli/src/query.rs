@@ -69,6 +69,10 @@ pub struct AnswerJson {
     pub to_move: String,
     pub outcome: &'static str,
     pub remoteness: Option<u32>,
+    /// How the game ended, where it is over and the game says
+    /// ([`Playable::ending`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ending: Option<String>,
     pub moves: Vec<MoveJson>,
 }
 
@@ -88,6 +92,11 @@ pub fn json(game: &dyn Playable, a: &Answer) -> AnswerJson {
         to_move: game.to_move(a.position),
         outcome: a.value.outcome.as_str(),
         remoteness: a.value.remoteness,
+        ending: a
+            .moves
+            .is_empty()
+            .then(|| game.ending(a.position))
+            .flatten(),
         moves: a
             .moves
             .iter()
@@ -112,7 +121,10 @@ pub fn text(out: &mut dyn Write, game: &dyn Playable, a: &Answer) -> std::io::Re
         printable(&game.to_move(a.position), false)
     )?;
     if a.moves.is_empty() {
-        writeln!(out, "  no moves: the game is over")?;
+        match game.ending(a.position) {
+            Some(how) => writeln!(out, "  the game is over: {}", printable(&how, false))?,
+            None => writeln!(out, "  no moves: the game is over")?,
+        }
     }
     let names: Vec<_> = a.moves.iter().map(|m| printable(&m.name, false)).collect();
     let width = names.iter().map(|n| n.len()).max().unwrap_or(0);

@@ -290,7 +290,7 @@ fn watching_plays_best_moves_to_the_end_of_the_game() {
         .count();
     assert_eq!(moves, 9, "{t}");
     assert!(
-        t.contains("ply 9: O to move: tie in 0\ngame over: O ties"),
+        t.contains("ply 9: O to move: tie in 0\ngame over: the board is full: a tie"),
         "{t}"
     );
 }
@@ -333,14 +333,23 @@ fn every_kind_of_saved_game_plays_and_verifies() {
         d,
     ));
     for (db, start, last) in [
-        ("museum.db", None, "game over: the cop loses"),
+        // Each game says how it ended, in its own words.
+        (
+            "museum.db",
+            None,
+            "game over: the thief reaches an exit: the thief wins",
+        ),
         (
             "kqk.db",
             Some("8/8/8/8/8/2k5/8/1Q1K4 w - - 0 1"),
-            "game over: black loses",
+            "game over: checkmate: white wins",
         ),
-        ("lions.db", None, "game over: Gote loses"),
-        ("ttt.db", None, "game over: O ties"),
+        (
+            "lions.db",
+            None,
+            "game over: Sente's lion reached the far rank safely (the try): Sente wins",
+        ),
+        ("ttt.db", None, "game over: the board is full: a tie"),
     ] {
         let mut args = vec![db, "--watch"];
         if let Some(s) = start {

@@ -275,6 +275,18 @@ impl StateGame for DotsAndBoxes {
         format!("player {}", self.mover(*p))
     }
 
+    /// Every line drawn: the boxes counted.
+    fn ending(&self, p: &u64) -> Option<String> {
+        self.terminal(p)?;
+        let s0 = self.score0(*p);
+        let s1 = self.rows * self.cols - s0;
+        Some(match s0.cmp(&s1) {
+            std::cmp::Ordering::Greater => format!("every box taken, {s0} to {s1}: player 0 wins"),
+            std::cmp::Ordering::Less => format!("every box taken, {s1} to {s0}: player 1 wins"),
+            std::cmp::Ordering::Equal => format!("every box taken, {s0} each: a tie"),
+        })
+    }
+
     /// The board: dots `+`, lines `---` and `|`, then the score.
     fn show(&self, p: &u64) -> String {
         let drawn = self.drawn(*p);

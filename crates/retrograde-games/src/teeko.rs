@@ -477,6 +477,19 @@ impl Game for Teeko {
     fn to_move(&self, p: u32) -> String {
         if self.board_at(p).x_to_move { "X" } else { "O" }.into()
     }
+
+    /// Four in a row or a square by the player who just moved; or a player
+    /// with no step, who loses.
+    fn ending(&self, p: u32) -> Option<String> {
+        let b = self.board_at(p);
+        let (mover, other) = if b.x_to_move { ("X", "O") } else { ("O", "X") };
+        if self.over(b) {
+            return Some(format!("four in a row or a square: {other} wins"));
+        }
+        let mut moves = 0;
+        self.for_each_board_move(b, |_| moves += 1);
+        (moves == 0).then(|| format!("{mover} cannot move: {other} wins"))
+    }
 }
 
 /// The name of a cell: its column `a`–`e`, its row `1`–`5` from the bottom.

@@ -3,5 +3,6 @@
 
 mod cop_thief;
 mod dots_boxes;
+mod endings;
 mod playable;
 mod registry;

@@ -120,6 +120,16 @@ impl StateGame for TicTacToe {
     fn to_move(&self, b: &Board) -> String {
         ["X", "O"][usize::from(to_move(b) - 1)].into()
     }
+    /// How a finished game ended, for the tools to say: who won and why.
+    fn ending(&self, b: &Board) -> Option<String> {
+        match self.terminal(b)? {
+            Outcome::Lose => Some(format!(
+                "three in a row: {} wins",
+                ["O", "X"][usize::from(to_move(b) - 1)]
+            )),
+            _ => Some("the board is full: a tie".into()),
+        }
+    }
     /// The board for a terminal, with its coordinates.
     fn show(&self, b: &Board) -> String {
         let mut out = String::new();

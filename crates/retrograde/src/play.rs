@@ -157,6 +157,16 @@ pub trait Playable: Sync {
     /// Who is to move at `p`, in the game's words (`white`, `Sente`, `X`).
     fn to_move(&self, p: u64) -> String;
 
+    /// How the game ended at `p`, a position where it is over (terminal,
+    /// or without moves), in the game's words: who won and why
+    /// (`"checkmate: white wins"`, `"three in a row: X wins"`,
+    /// `"the board is full: a tie"`). The tools show it when a game played
+    /// reaches `p`. `None` (the default) where the game does not say, or
+    /// play goes on.
+    fn ending(&self, _p: u64) -> Option<String> {
+        None
+    }
+
     /// Who moves at `p`, for a game where a player may move twice in a
     /// row (see [`GameGraph::owner`](crate::GameGraph::owner)); `None` (the
     /// default) for one that alternates strictly. A move keeps the turn

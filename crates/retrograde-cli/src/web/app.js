@@ -92,6 +92,35 @@ async function fetchAnswer(position) {
   return api(`/api/query?position=${encodeURIComponent(position)}`);
 }
 
+// The computer's side ("first": the player who moves first, "second": the
+// other; "" none) and level; a seeded generator for the beginner's choices
+// (`?seed=N` in the address repeats a game).
+const computer = { side: "", level: "perfect", timer: null };
+let seed = Number(new URLSearchParams(location.search).get("seed")) || Math.floor(Math.random() * 2 ** 31);
+function random() {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const hidingValues = () => $("hide-values").checked;
+// Whether the computer moves at the ply shown.
+const computerToMove = () => computer.side !== "" && at >= 0 && current().answer.moves.length > 0
+  && (computer.side === "first") === firstMoves(at);
+// After a move, at the computer's turn: its answer, a moment later so that
+// the move just made is seen. Perfect: the best move; a beginner: any move,
+// each as likely, so a won position can be won against it.
+function computerTurn() {
+  clearTimeout(computer.timer);
+  if (!computerToMove()) return;
+  const asked = epoch;
+  computer.timer = setTimeout(() => {
+    if (asked !== epoch || !computerToMove()) return;
+    const n = current().answer.moves.length;
+    playMove(computer.level === "perfect" ? 0 : Math.floor(random() * n));
+  }, 400);
+}
+
 // Plays move `i` of the position shown. The first answer for a ply wins:
 // it moves the epoch on, so a second click's answer (or `b` pressed twice)
 // is dropped, never the same move played twice.
@@ -115,6 +144,7 @@ async function playMove(i) {
     epoch += 1;
     $("error").textContent = "";
     show("push");
+    computerTurn();
   } catch (e) {
     if (asked === epoch) $("error").textContent = e.message;
   }
@@ -142,6 +172,7 @@ async function restart(position, mode = "push", near = false) {
     at = 0;
     $("error").textContent = "";
     show(mode);
+    computerTurn();
     return true;
   } catch (e) {
     if (asked === epoch) $("error").textContent = e.message;
@@ -205,12 +236,23 @@ function show(mode = "replace") {
   const status = $("status");
   status.textContent = "";
   status.append(el("span", { class: `badge ${a.outcome}`, "aria-hidden": "true" }, LETTER[a.outcome]),
-    el("span", { id: "status-text" }, `${a.to_move} to move: ${valueText(a)}` + (a.moves.length ? "" : " (the game is over)")));
+    el("span", { id: "status-text" }, a.moves.length ? (hidingValues() ? `${a.to_move} to move` : `${a.to_move} to move: ${valueText(a)}`)
+      : a.ending ? `Game over: ${a.ending}` : `${a.to_move} to move: ${valueText(a)} (the game is over)`));
+  document.body.classList.toggle("novalues", hidingValues());
+  // The computer's sides, named as the game names them once it has.
+  const sides = $("computer").options, first = line[0].answer.to_move;
+  if (!["the player to move", "nobody"].includes(first)) {
+    const other = line.find((e) => e.answer.moves.length && e.answer.to_move !== first);
+    sides[1].textContent = first;
+    sides[2].textContent = other ? other.answer.to_move : "the other side";
+  }
   status.dataset.outcome = a.outcome;
   status.dataset.remoteness = a.remoteness === null ? "" : a.remoteness;
   $("hint").hidden = true;
   for (const id of GAME_PARTS) $(id).hidden = false;
   selected = null;
+  // The last hovered move belongs to the position left: its arrow goes.
+  hover(null);
   if (info.graph) drawNeighbourhood(a); else drawBoard(a);
   drawMoves(a);
   drawRecord();
@@ -247,23 +289,32 @@ function drawMoves(a) {
   const box = $("moves");
   box.textContent = "";
   const heads = { win: "Winning", tie: "Tying", draw: "Drawing", lose: "Losing" };
-  for (const o of ["win", "tie", "draw", "lose"]) {
-    const idx = a.moves.map((m, i) => i).filter((i) => a.moves[i].outcome === o);
+  const hiding = hidingValues();
+  const nameOf = (i) => (a.after[i] ? a.after[i].written : a.moves[i].move);
+  // Values hidden: one list, in the order of the moves' names (best first
+  // would give the best away).
+  const groups = hiding ? [null] : ["win", "tie", "draw", "lose"];
+  for (const o of groups) {
+    const idx = a.moves.map((m, i) => i).filter((i) => o === null || a.moves[i].outcome === o);
+    if (o === null) idx.sort((i, j) => nameOf(i).localeCompare(nameOf(j), "en", { numeric: true }));
     if (!idx.length) continue;
     const g = el("div", { class: "group" });
-    g.appendChild(el("h4", {}, `${heads[o]} (${idx.length})`));
+    g.appendChild(el("h4", {}, `${o === null ? "Moves" : heads[o]} (${idx.length})`));
     const list = el("ol");
     for (const i of idx) {
       const m = a.moves[i];
       const li = el("li");
-      const b = el("button", { type: "button", class: m.outcome, "data-outcome": m.outcome, "data-position": m.position, "data-index": i });
+      const b = el("button", hiding ? { type: "button", "data-position": m.position, "data-index": i }
+        : { type: "button", class: m.outcome, "data-outcome": m.outcome, "data-position": m.position, "data-index": i });
       const delta = m.delta === null ? "" : ` (${m.delta >= 0 ? "+" : ""}${m.delta})`;
-      const name = a.after[i] ? a.after[i].written : m.move;
-      b.textContent = `${name}: ${valueText(m)}${delta}`;
+      const name = nameOf(i);
+      b.textContent = hiding ? name : `${name}: ${valueText(m)}${delta}`;
       b.title = `${m.move} leads to ${m.position}`;
       b.addEventListener("click", () => playMove(i));
       b.addEventListener("mouseenter", () => hover(i));
-      b.addEventListener("focus", () => hover(i));
+      // Shown for the keyboard's focus, not for the focus a redraw gives
+      // back after a click (the first move's arrow would read as advice).
+      b.addEventListener("focus", () => { if (b.matches(":focus-visible")) hover(i); });
       b.addEventListener("mouseleave", () => hover(null));
       b.addEventListener("blur", () => hover(null));
       li.appendChild(b);
@@ -628,13 +679,14 @@ function paintTargets() {
       const m = a.moves[i];
       const td = table.querySelector(`td[data-cell="${k}"]`);
       td.classList.remove("light", "dark", "exit", "wall", "mark-x", "mark-o");
-      td.classList.add("target", m.outcome);
+      td.classList.add("target");
+      if (!hidingValues()) td.classList.add(m.outcome);
       td.style.color = "";
       td.setAttribute("tabindex", "0");
       td.setAttribute("role", "button");
-      td.setAttribute("aria-label", `${cellName(...t)}: ${valueText(m)}`);
+      td.setAttribute("aria-label", hidingValues() ? `${cellName(...t)}: a move` : `${cellName(...t)}: ${valueText(m)}`);
       // One value a move, on the middle of the squares it fills.
-      if (j === Math.floor(g.to.length / 2)) td.appendChild(el("span", { class: "hint", "aria-hidden": "true" }, shortValue(m.outcome, m.remoteness)));
+      if (!hidingValues() && j === Math.floor(g.to.length / 2)) td.appendChild(el("span", { class: "hint", "aria-hidden": "true" }, shortValue(m.outcome, m.remoteness)));
       td.onmouseenter = () => hover(i);
       td.onmouseleave = () => hover(null);
     }
@@ -660,7 +712,7 @@ function hover(i) {
     const r = table.querySelector(`td[data-cell="${key(rc)}"]`).getBoundingClientRect();
     return [r.left - box.left + r.width / 2, r.top - box.top + r.height / 2, r.width];
   };
-  const colour = `var(--${current().answer.moves[i].outcome})`;
+  const colour = hidingValues() ? "#f2f2f2" : `var(--${current().answer.moves[i].outcome})`;
   svg.appendChild(svgEl("defs")).appendChild(svgEl("marker", { id: "head", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto" }))
     .appendChild(svgEl("path", { d: "M0,0L10,5L0,10z", fill: "#1a1a1a" }));
   const [x2, y2, w] = centre(g.to[Math.floor(g.to.length / 2)]);
@@ -1391,6 +1443,16 @@ async function main() {
   $("undo").onclick = undo;
   $("redo").onclick = redo;
   $("best").onclick = () => { if (at >= 0 && current().answer.moves.length) playMove(0); };
+  // The computer's side and level: it moves at once if it is its turn.
+  $("computer").onchange = () => { computer.side = $("computer").value; computerTurn(); };
+  $("level").onchange = () => { computer.level = $("level").value; };
+  $("hide-values").onchange = () => { if (at >= 0) show("none"); };
+  $("flip").onclick = () => {
+    const on = $("flip").getAttribute("aria-pressed") !== "true";
+    $("flip").setAttribute("aria-pressed", String(on));
+    document.body.classList.toggle("flipped", on);
+    hover(null);
+  };
   // The game's start, or where this game began.
   $("restart").onclick = () => { if (start !== null) restart(start); else goTo(0); };
   $("copy").onclick = async () => {

@@ -575,6 +575,25 @@ impl StateGame for Endgame {
     fn to_move(&self, p: &Position) -> String {
         if p.black_to_move() { "black" } else { "white" }.into()
     }
+
+    /// Checkmate, stalemate, or too little material left to mate.
+    fn ending(&self, p: &Position) -> Option<String> {
+        if self.insufficient(*p) {
+            return Some("insufficient material: a draw".into());
+        }
+        let mut moves = 0;
+        self.for_each_raw_move(*p, |_| moves += 1);
+        if moves > 0 {
+            return None;
+        }
+        Some(if !self.in_check(*p) {
+            "stalemate: a draw".into()
+        } else if p.black_to_move() {
+            "checkmate: white wins".into()
+        } else {
+            "checkmate: black wins".into()
+        })
+    }
 }
 
 impl TieredGame for Endgame {

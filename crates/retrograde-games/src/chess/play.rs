@@ -68,6 +68,10 @@ impl Playable for Endgame {
         }
     }
 
+    fn ending(&self, p: u64) -> Option<String> {
+        StateGame::ending(self, &self.at(p)?)
+    }
+
     fn moves(&self, p: u64) -> Vec<(String, u64)> {
         let mut out = Vec::new();
         if let Some(p) = self.at(p)

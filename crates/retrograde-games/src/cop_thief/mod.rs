@@ -330,6 +330,24 @@ impl Game for CopThief {
         self.mover(p)
     }
 
+    /// The thief caught, or out by an exit; or a side with no move, which
+    /// loses.
+    fn ending(&self, p: u32) -> Option<String> {
+        let (c, t, side) = self.decode(p);
+        if c == t {
+            return Some("the cop catches the thief: the cop wins".into());
+        }
+        if self.exit[t as usize] {
+            return Some("the thief reaches an exit: the thief wins".into());
+        }
+        let mut moves = 0;
+        self.for_each_move(p, |_| moves += 1);
+        (moves == 0).then(|| match side {
+            Side::Cop => "the cop cannot move: the thief wins".into(),
+            Side::Thief => "the thief cannot move: the cop wins".into(),
+        })
+    }
+
     /// The board with the pieces, and who moves.
     fn show(&self, p: u32) -> String {
         let to_move = match self.state(p).to_move {

@@ -131,6 +131,29 @@ impl Playable for Setup {
         }
     }
 
+    /// A lion captured, or one that reached the far rank and stays (the
+    /// try); or a side with no move, which loses.
+    fn ending(&self, p: u64) -> Option<String> {
+        let Some((b, sente)) = self.board(p) else {
+            return (p == CAPTURED).then(|| "a lion is captured: its captor wins".into());
+        };
+        let (mover, other) = if sente {
+            ("Sente", "Gote")
+        } else {
+            ("Gote", "Sente")
+        };
+        match b.terminal() {
+            Some(Outcome::Win) if self.capture == Capture::Terminal => {
+                Some(format!("{mover} can capture the lion: {mover} wins"))
+            }
+            Some(Outcome::Lose) => Some(format!(
+                "{other}'s lion reached the far rank safely (the try): {other} wins"
+            )),
+            _ if self.moves(p).is_empty() => Some(format!("{mover} cannot move: {other} wins")),
+            _ => None,
+        }
+    }
+
     fn moves(&self, p: u64) -> Vec<(String, u64)> {
         let Some((b, sente)) = self.board(p) else {
             return Vec::new();

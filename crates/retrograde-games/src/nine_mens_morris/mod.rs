@@ -328,6 +328,21 @@ impl StateGame for Morris {
         if p.black_to_move() { "black" } else { "white" }.into()
     }
 
+    /// Fewer than three stones left, or no move: the player to move loses.
+    fn ending(&self, p: &Position) -> Option<String> {
+        let (mover, other) = if p.black_to_move() {
+            ("black", "white")
+        } else {
+            ("white", "black")
+        };
+        if self.terminal(p).is_some() {
+            return Some(format!("{mover} has fewer than three stones: {other} wins"));
+        }
+        let mut moves = 0;
+        self.for_each_move(p, |_| moves += 1);
+        (moves == 0).then(|| format!("{mover} cannot move: {other} wins"))
+    }
+
     /// Every board as it is, both sides to move (the numbers positions are
     /// played by, so that a board keeps its orientation): per tier, White's
     /// points ranked among the subsets of their size, then Black's among

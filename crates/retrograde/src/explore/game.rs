@@ -80,6 +80,16 @@ pub trait StateGame: Sync {
         "the player to move".into()
     }
 
+    /// How the game ended at `p`, a position where it is over (terminal,
+    /// or without moves), in the game's words: who won and why
+    /// (`"checkmate: white wins"`, `"three in a row: X wins"`,
+    /// `"the board is full: a tie"`). The tools show it when a game played
+    /// reaches `p`. `None` (the default) where the game does not say, or
+    /// play goes on.
+    fn ending(&self, _p: &Self::Position) -> Option<String> {
+        None
+    }
+
     /// Who moves at `p`, for a game where a player may move twice in a
     /// row (dots and boxes: a player who completes a box moves again). A
     /// move keeps the turn when both its positions name the same player,
@@ -151,6 +161,9 @@ impl<G: StateGame + ?Sized> StateGame for &G {
     }
     fn to_move(&self, p: &G::Position) -> String {
         (**self).to_move(p)
+    }
+    fn ending(&self, p: &G::Position) -> Option<String> {
+        (**self).ending(p)
     }
     fn owner(&self, p: &G::Position) -> Option<Player> {
         (**self).owner(p)

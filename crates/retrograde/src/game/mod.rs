@@ -158,6 +158,16 @@ pub trait Game {
         "the player to move".into()
     }
 
+    /// How the game ended at `p`, a position where it is over (terminal,
+    /// or without moves), in the game's words: who won and why
+    /// (`"checkmate: white wins"`, `"three in a row: X wins"`,
+    /// `"the board is full: a tie"`). The tools show it when a game played
+    /// reaches `p`. `None` (the default) where the game does not say, or
+    /// play goes on.
+    fn ending(&self, _p: u32) -> Option<String> {
+        None
+    }
+
     /// The position that stands for `p` under the game's symmetries (a
     /// board and its mirror image have the same value): the tools look up
     /// its record. The default: `p` itself.
@@ -247,6 +257,9 @@ impl<G: Game + ?Sized> Game for &G {
     }
     fn to_move(&self, p: u32) -> String {
         (**self).to_move(p)
+    }
+    fn ending(&self, p: u32) -> Option<String> {
+        (**self).ending(p)
     }
     fn canonical(&self, p: u32) -> u32 {
         (**self).canonical(p)

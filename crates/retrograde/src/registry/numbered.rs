@@ -108,6 +108,9 @@ impl<G: Game + Sync> StateGame for Rung1<G> {
     fn to_move(&self, p: &u32) -> String {
         self.0.to_move(*p)
     }
+    fn ending(&self, p: &u32) -> Option<String> {
+        self.0.ending(*p)
+    }
     fn owner(&self, p: &u32) -> Option<Player> {
         self.0.owner(*p)
     }
@@ -143,6 +146,9 @@ impl<G: Game + Sync> Playable for Numbered<G> {
     }
     fn to_move(&self, p: u64) -> String {
         self.play.to_move(p)
+    }
+    fn ending(&self, p: u64) -> Option<String> {
+        self.play.ending(p)
     }
     fn owner(&self, p: u64) -> Option<Player> {
         self.play.owner(p)

@@ -111,6 +111,10 @@ impl<G: StateGame> Playable for States<G> {
             .map_or_else(|| "nobody".into(), |q| self.game.to_move(&q))
     }
 
+    fn ending(&self, p: u64) -> Option<String> {
+        self.game.ending(&self.at(p)?)
+    }
+
     fn owner(&self, p: u64) -> Option<crate::Player> {
         self.game.owner(&self.at(p)?)
     }

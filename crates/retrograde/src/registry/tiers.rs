@@ -67,6 +67,9 @@ impl<G: TieredGame> Playable for Tiers<G> {
     fn to_move(&self, p: u64) -> String {
         self.states.to_move(p)
     }
+    fn ending(&self, p: u64) -> Option<String> {
+        self.states.ending(p)
+    }
     fn owner(&self, p: u64) -> Option<crate::Player> {
         self.states.owner(p)
     }
