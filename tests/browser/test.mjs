@@ -368,6 +368,27 @@ try {
       await best.waitForFunction((m) => document.querySelectorAll("#record button").length === m + 1, n);
       await best.close();
     }
+    // A reload keeps the game played, not only its position: the record,
+    // Undo, the ply shown.
+    {
+      const kept = await newPage(DESKTOP);
+      await ready(kept, url);
+      for (let k = 1; k <= 3; k++) {
+        await kept.click("#best");
+        await kept.waitForFunction((n) => document.querySelectorAll("#record button").length === n, k + 1);
+      }
+      await kept.click("#undo");
+      const shown = await kept.inputValue("#notation");
+      const record = await kept.locator("#record button").evaluateAll((bs) => bs.map((b) => b.title));
+      await kept.reload();
+      await kept.waitForFunction(() => document.body.dataset.ready === "true");
+      assert.equal(await kept.inputValue("#notation"), shown);
+      assert.deepEqual(await kept.locator("#record button").evaluateAll((bs) => bs.map((b) => b.title)), record);
+      assert.equal(await kept.getAttribute('#record button[aria-current="true"]', "data-ply"), "2");
+      await kept.click("#redo");
+      await kept.waitForFunction((p) => document.getElementById("notation").value === p, record[3]);
+      await kept.close();
+    }
     // Values hidden: no value, colour or order gives a move away; shown
     // again, they are back. Flipped: the board turned around, upright pieces.
     {

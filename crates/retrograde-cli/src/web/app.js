@@ -84,6 +84,33 @@ function remember(mode) {
   if (mode === "push") history.pushState(state, "", hash); else history.replaceState(state, "", hash);
 }
 
+// The game played survives a reload: the positions and the moves' names,
+// kept in the tab's session storage for this database.
+const saveKey = () => `retrograde:${info.name}:${info.positions}`;
+function saveGame() {
+  try {
+    sessionStorage.setItem(saveKey(), JSON.stringify({ at, line: line.map((e) => [e.answer.position, e.written]) }));
+  } catch { /* storage refused or full: nothing is kept */ }
+}
+// The game saved before a reload, if its ply shown is the address's
+// position: every answer asked again (the database may have changed).
+async function restoreGame(asked) {
+  let saved = null;
+  try { saved = JSON.parse(sessionStorage.getItem(saveKey())); } catch { return false; }
+  if (!saved || !Array.isArray(saved.line) || !saved.line.length || saved.line.length > 1000) return false;
+  const k = saved.at;
+  if (!Number.isInteger(k) || k < 0 || k >= saved.line.length || !Array.isArray(saved.line[k]) || saved.line[k][0] !== asked) return false;
+  try {
+    const answers = await Promise.all(saved.line.map((e) => fetchAnswer(String(e[0]))));
+    gameId = `${SESSION}:${games.size + 1}`;
+    line = answers.map((answer, i) => ({ answer, written: saved.line[i][1] === null ? null : String(saved.line[i][1]) }));
+    games.set(gameId, line);
+    at = k;
+    show("replace");
+    return true;
+  } catch { return false; }
+}
+
 // Every change of the position shown counts: an answer that arrives after
 // the user went elsewhere is dropped.
 let epoch = 0;
@@ -231,6 +258,7 @@ function show(mode = "replace") {
   const a = entry.answer;
   $("notation").value = a.position;
   remember(mode);
+  saveGame();
   const focus = focusKind();
   $("choose").hidden = true;
   const status = $("status");
@@ -1514,7 +1542,7 @@ async function main() {
     show("none");
   });
   if (ownEntry()) pos = history.state.idx;
-  const opened = asked && (await restart(asked, "replace"));
+  const opened = asked && ((await restoreGame(asked)) || (await restart(asked, "replace")));
   if (!opened && start !== null) {
     const why = $("error").textContent;
     await restart(start, "replace");
