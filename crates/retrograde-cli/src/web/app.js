@@ -1490,9 +1490,14 @@ async function main() {
   };
   document.addEventListener("keydown", keys);
   // The second click of a double click on what plays moves is no second
-  // move (the first has drawn new buttons and squares under the pointer).
+  // move (the first has drawn new buttons and squares under the pointer);
+  // a second click a person meant (a recapture on the square just taken,
+  // a quarter of a second or more after the first) is.
+  let lastClick = -Infinity;
   document.addEventListener("click", (ev) => {
-    if (ev.detail > 1 && ev.target.closest && ev.target.closest("#moves, #board, #choose, #best")) { ev.stopPropagation(); ev.preventDefault(); }
+    const now = performance.now(), quick = now - lastClick < 250;
+    lastClick = now;
+    if (ev.detail > 1 && quick && ev.target.closest && ev.target.closest("#moves, #board, #choose, #best")) { ev.stopPropagation(); ev.preventDefault(); }
   }, true);
   // Back and Forward, or an address typed: the position it names.
   window.addEventListener("hashchange", () => {
