@@ -595,6 +595,9 @@ try {
     const page = await newPage(DESKTOP);
     await ready(page, url);
     assert.equal(await page.isVisible("#watch"), true);
+    // A graph's drawing is its values, with no board to turn: no switch
+    // offers to hide them or flip it.
+    assert.equal(await page.isVisible("#view"), false);
     assert.equal(await page.locator("#graph g.node").count(), 10);
     assert.equal(await page.locator("#graph g.node[data-status=open]").count(), 10);
     // Every move drawn, with an arrowhead; 3 <-> 4 two curves apart; the

@@ -685,6 +685,7 @@ function paintTargets() {
     fillCell(td, td.dataset.piece, ...td.dataset.cell.split(",").map(Number));
   }
   const seen = new Set();
+  const hiding = hidingValues();
   geometry.forEach((g, i) => {
     if (!g) return;
     if (g.from) {
@@ -708,13 +709,13 @@ function paintTargets() {
       const td = table.querySelector(`td[data-cell="${k}"]`);
       td.classList.remove("light", "dark", "exit", "wall", "mark-x", "mark-o");
       td.classList.add("target");
-      if (!hidingValues()) td.classList.add(m.outcome);
+      if (!hiding) td.classList.add(m.outcome);
       td.style.color = "";
       td.setAttribute("tabindex", "0");
       td.setAttribute("role", "button");
-      td.setAttribute("aria-label", hidingValues() ? `${cellName(...t)}: a move` : `${cellName(...t)}: ${valueText(m)}`);
+      td.setAttribute("aria-label", `${cellName(...t)}: ${hiding ? "a move" : valueText(m)}`);
       // One value a move, on the middle of the squares it fills.
-      if (!hidingValues() && j === Math.floor(g.to.length / 2)) td.appendChild(el("span", { class: "hint", "aria-hidden": "true" }, shortValue(m.outcome, m.remoteness)));
+      if (!hiding && j === Math.floor(g.to.length / 2)) td.appendChild(el("span", { class: "hint", "aria-hidden": "true" }, shortValue(m.outcome, m.remoteness)));
       td.onmouseenter = () => hover(i);
       td.onmouseleave = () => hover(null);
     }
@@ -1475,6 +1476,8 @@ async function main() {
   $("computer").onchange = () => { computer.side = $("computer").value; computerTurn(); };
   $("level").onchange = () => { computer.level = $("level").value; };
   $("hide-values").onchange = () => { if (at >= 0) show("none"); };
+  // A graph's drawing is its values, and has no board to turn.
+  $("view").hidden = info.graph;
   $("flip").onclick = () => {
     const on = $("flip").getAttribute("aria-pressed") !== "true";
     $("flip").setAttribute("aria-pressed", String(on));

@@ -542,13 +542,11 @@ impl StateGame for Endgame {
     }
 
     fn terminal(&self, p: &Position) -> Option<Outcome> {
-        if self.insufficient(*p) {
-            return Some(Outcome::Tie);
+        match self.over(*p)? {
+            Over::Insufficient | Over::Stalemate => Some(Outcome::Tie),
+            // No move: mate loses, by the normal rule.
+            Over::Checkmate => None,
         }
-        let mut moves = 0;
-        self.for_each_raw_move(*p, |_| moves += 1);
-        // No move: mate loses (the normal rule), stalemate is a tie.
-        (moves == 0 && !self.in_check(*p)).then_some(Outcome::Tie)
     }
 
     fn canonical(&self, p: Position) -> Position {
@@ -578,21 +576,39 @@ impl StateGame for Endgame {
 
     /// Checkmate, stalemate, or too little material left to mate.
     fn ending(&self, p: &Position) -> Option<String> {
-        if self.insufficient(*p) {
-            return Some("insufficient material: a draw".into());
+        Some(match self.over(*p)? {
+            Over::Insufficient => "insufficient material: a draw".into(),
+            Over::Stalemate => "stalemate: a draw".into(),
+            Over::Checkmate if p.black_to_move() => "checkmate: white wins".into(),
+            Over::Checkmate => "checkmate: black wins".into(),
+        })
+    }
+}
+
+/// How a chess game is over at a position.
+enum Over {
+    /// Too little material left to mate: a draw.
+    Insufficient,
+    /// No move, not in check: a draw.
+    Stalemate,
+    /// No move, in check: the side to move loses.
+    Checkmate,
+}
+
+impl Endgame {
+    /// Whether, and how, the game is over at `p`: the one rule both
+    /// [`StateGame::terminal`] and [`StateGame::ending`] read.
+    fn over(&self, p: Position) -> Option<Over> {
+        if self.insufficient(p) {
+            return Some(Over::Insufficient);
         }
         let mut moves = 0;
-        self.for_each_raw_move(*p, |_| moves += 1);
-        if moves > 0 {
-            return None;
+        self.for_each_raw_move(p, |_| moves += 1);
+        match moves {
+            0 if self.in_check(p) => Some(Over::Checkmate),
+            0 => Some(Over::Stalemate),
+            _ => None,
         }
-        Some(if !self.in_check(*p) {
-            "stalemate: a draw".into()
-        } else if p.black_to_move() {
-            "checkmate: white wins".into()
-        } else {
-            "checkmate: black wins".into()
-        })
     }
 }
 

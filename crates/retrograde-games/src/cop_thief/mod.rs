@@ -235,7 +235,20 @@ impl CopThief {
 
     #[inline]
     fn is_over(&self, cop: u32, thief: u32) -> bool {
-        cop == thief || self.exit[thief as usize]
+        self.winner(cop, thief).is_some()
+    }
+
+    /// Who has won with the cop on `cop` and the thief on `thief`: the cop
+    /// where they meet, the thief on an exit; `None` while play goes on.
+    #[inline]
+    fn winner(&self, cop: u32, thief: u32) -> Option<Side> {
+        if cop == thief {
+            Some(Side::Cop)
+        } else if self.exit[thief as usize] {
+            Some(Side::Thief)
+        } else {
+            None
+        }
     }
 }
 
@@ -293,13 +306,7 @@ impl Game for CopThief {
     #[inline]
     fn terminal(&self, p: u32) -> Option<Outcome> {
         let (c, t, side) = self.decode(p);
-        let winner = if c == t {
-            Side::Cop
-        } else if self.exit[t as usize] {
-            Side::Thief
-        } else {
-            return None;
-        };
+        let winner = self.winner(c, t)?;
         Some(if winner == side {
             Outcome::Win
         } else {
@@ -334,11 +341,10 @@ impl Game for CopThief {
     /// loses.
     fn ending(&self, p: u32) -> Option<String> {
         let (c, t, side) = self.decode(p);
-        if c == t {
-            return Some("the cop catches the thief: the cop wins".into());
-        }
-        if self.exit[t as usize] {
-            return Some("the thief reaches an exit: the thief wins".into());
+        match self.winner(c, t) {
+            Some(Side::Cop) => return Some("the cop catches the thief: the cop wins".into()),
+            Some(Side::Thief) => return Some("the thief reaches an exit: the thief wins".into()),
+            None => {}
         }
         let mut moves = 0;
         self.for_each_move(p, |_| moves += 1);

@@ -2,7 +2,7 @@
 //! at a time: an explicit graph's moves and its positions' names, who
 //! moves at each position (an arena's owners), and loopy nim values.
 
-use super::section::{self, Checked};
+use super::section::{self, CheckedSection};
 use super::{Database, DbError, Fault};
 use crate::Player;
 use crate::io::names::Names;
@@ -107,7 +107,7 @@ impl Database {
             return Ok(None);
         };
         let data = self.bytes();
-        let read = |c: &Checked| -> Result<Vec<u32>, DbError> {
+        let read = |c: &CheckedSection| -> Result<Vec<u32>, DbError> {
             let b = c.on(data);
             b.check_all()?;
             let bytes = b.slice(0, b.len())?;

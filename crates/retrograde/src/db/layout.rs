@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::section::Checked;
+use super::section::CheckedSection;
 use super::{BLOCK_RECORDS, Compression, DbError, Header, keys};
 
 /// The record blocks' section, checked against the record count.
@@ -12,13 +12,13 @@ pub(super) fn record_blocks(
     header: &Header,
     data_len: u64,
     path: &Path,
-) -> Result<Checked, DbError> {
+) -> Result<CheckedSection, DbError> {
     let bad = |what: String| DbError::Header {
         path: path.to_path_buf(),
         what,
     };
     let zstd = header.compression == Compression::Zstd;
-    let blocks = Checked::new("records", &header.blocks, zstd, data_len, path)?;
+    let blocks = CheckedSection::new("records", &header.blocks, zstd, data_len, path)?;
     let expected_blocks = header.records.div_ceil(BLOCK_RECORDS);
     if header.block_records != BLOCK_RECORDS
         || blocks.chunks() != expected_blocks
@@ -42,7 +42,7 @@ pub(super) fn key_sections(
     header: &Header,
     data_len: u64,
     path: &Path,
-) -> Result<Option<(Checked, Checked, Checked)>, DbError> {
+) -> Result<Option<(CheckedSection, CheckedSection, CheckedSection)>, DbError> {
     let bad = |what: String| DbError::Header {
         path: path.to_path_buf(),
         what,
@@ -64,9 +64,9 @@ pub(super) fn key_sections(
                 return Err(bad("the keys do not match the record count".into()));
             }
             Some((
-                Checked::new("keys' low parts", &k.lows, false, data_len, path)?,
-                Checked::new("keys' high parts", &k.highs, false, data_len, path)?,
-                Checked::new("keys' samples", &k.samples, false, data_len, path)?,
+                CheckedSection::new("keys' low parts", &k.lows, false, data_len, path)?,
+                CheckedSection::new("keys' high parts", &k.highs, false, data_len, path)?,
+                CheckedSection::new("keys' samples", &k.samples, false, data_len, path)?,
             ))
         }
     })
@@ -78,7 +78,7 @@ pub(super) fn grundy_sections(
     header: &Header,
     data_len: u64,
     path: &Path,
-) -> Result<Option<(Checked, Checked)>, DbError> {
+) -> Result<Option<(CheckedSection, CheckedSection)>, DbError> {
     Ok(match &header.grundy {
         None => None,
         Some(g) => {
@@ -90,8 +90,8 @@ pub(super) fn grundy_sections(
                 });
             }
             Some((
-                Checked::new("loopy nim values", &g.values, false, data_len, path)?,
-                Checked::new("loopy nim values' order", &g.order, false, data_len, path)?,
+                CheckedSection::new("loopy nim values", &g.values, false, data_len, path)?,
+                CheckedSection::new("loopy nim values' order", &g.order, false, data_len, path)?,
             ))
         }
     })
@@ -103,7 +103,7 @@ pub(super) fn owners_section(
     header: &Header,
     data_len: u64,
     path: &Path,
-) -> Result<Option<Checked>, DbError> {
+) -> Result<Option<CheckedSection>, DbError> {
     Ok(match &header.owners {
         None => None,
         Some(o) => {
@@ -113,7 +113,9 @@ pub(super) fn owners_section(
                     what: "the owners do not match the record count".into(),
                 });
             }
-            Some(Checked::new("owners", &o.owners, false, data_len, path)?)
+            Some(CheckedSection::new(
+                "owners", &o.owners, false, data_len, path,
+            )?)
         }
     })
 }
@@ -124,7 +126,7 @@ pub(super) fn name_sections(
     header: &Header,
     data_len: u64,
     path: &Path,
-) -> Result<Option<(Checked, Checked)>, DbError> {
+) -> Result<Option<(CheckedSection, CheckedSection)>, DbError> {
     Ok(match &header.names {
         None => None,
         Some(m) => {
@@ -135,8 +137,8 @@ pub(super) fn name_sections(
                 });
             }
             Some((
-                Checked::new("names' offsets", &m.offsets, false, data_len, path)?,
-                Checked::new("names", &m.text, false, data_len, path)?,
+                CheckedSection::new("names' offsets", &m.offsets, false, data_len, path)?,
+                CheckedSection::new("names", &m.text, false, data_len, path)?,
             ))
         }
     })
@@ -148,7 +150,7 @@ pub(super) fn move_sections(
     header: &Header,
     data_len: u64,
     path: &Path,
-) -> Result<Option<(Checked, Checked)>, DbError> {
+) -> Result<Option<(CheckedSection, CheckedSection)>, DbError> {
     let bad = |what: String| DbError::Header {
         path: path.to_path_buf(),
         what,
@@ -162,8 +164,8 @@ pub(super) fn move_sections(
                 return Err(bad("the moves do not match the record count".into()));
             }
             Some((
-                Checked::new("moves' offsets", &m.offsets, false, data_len, path)?,
-                Checked::new("moves' targets", &m.targets, false, data_len, path)?,
+                CheckedSection::new("moves' offsets", &m.offsets, false, data_len, path)?,
+                CheckedSection::new("moves' targets", &m.targets, false, data_len, path)?,
             ))
         }
     })

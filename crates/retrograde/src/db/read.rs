@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::layout::{
     grundy_sections, key_sections, move_sections, name_sections, owners_section, record_blocks,
 };
-use super::section::Checked;
+use super::section::CheckedSection;
 use super::{BLOCK_RECORDS, Compression, DbError, Fault, Header, Meta, decode, keys};
 use crate::kernel::{ABSENT, DRAW};
 use crate::solve::solution::Remoteness;
@@ -37,12 +37,12 @@ pub struct Database {
     store: Store,
     /// Where the data starts in the file.
     data: usize,
-    pub(super) blocks: Checked,
-    pub(super) keys: Option<(Checked, Checked, Checked)>,
-    pub(super) moves: Option<(Checked, Checked)>,
-    pub(super) names: Option<(Checked, Checked)>,
-    pub(super) grundy: Option<(Checked, Checked)>,
-    pub(super) owners: Option<Checked>,
+    pub(super) blocks: CheckedSection,
+    pub(super) keys: Option<(CheckedSection, CheckedSection, CheckedSection)>,
+    pub(super) moves: Option<(CheckedSection, CheckedSection)>,
+    pub(super) names: Option<(CheckedSection, CheckedSection)>,
+    pub(super) grundy: Option<(CheckedSection, CheckedSection)>,
+    pub(super) owners: Option<CheckedSection>,
     cache: Mutex<Cache>,
     /// Where every [`keys::ONES`]-th key lies in the high bits: made on the
     /// first search through a crowded bucket (see [`keys::Keys::rank`]).

@@ -51,8 +51,8 @@ impl Section {
 }
 
 /// A section of the mapped file, its chunks checked the first time they
-/// are read ([`Checked::on`] the file's data gives the bytes).
-pub(crate) struct Checked {
+/// are read ([`CheckedSection::on`] the file's data gives the bytes).
+pub(crate) struct CheckedSection {
     pub(crate) name: &'static str,
     start: usize,
     len: usize,
@@ -63,14 +63,14 @@ pub(crate) struct Checked {
     path: PathBuf,
 }
 
-/// A [`Checked`] section with the data it lies in.
+/// A [`CheckedSection`] with the data it lies in.
 #[derive(Clone, Copy)]
 pub(crate) struct Bytes<'a> {
-    c: &'a Checked,
+    c: &'a CheckedSection,
     bytes: &'a [u8],
 }
 
-impl Checked {
+impl CheckedSection {
     /// The section `s` of data `data_len` bytes long (the bytes after the
     /// header), in chunks of different lengths if `variable`: refused if the
     /// file is cut short, the chunks are not laid out as that says, or the
@@ -81,7 +81,7 @@ impl Checked {
         variable: bool,
         data_len: u64,
         path: &Path,
-    ) -> Result<Checked, DbError> {
+    ) -> Result<CheckedSection, DbError> {
         let bad = |fault| DbError::Damaged {
             path: path.to_path_buf(),
             section: name,
@@ -127,7 +127,7 @@ impl Checked {
                 },
             });
         }
-        Ok(Checked {
+        Ok(CheckedSection {
             name,
             start: s.offset as usize,
             len: s.bytes as usize,
