@@ -99,10 +99,13 @@ function lowContrast() {
     if (st.visibility === "hidden" || e.closest("[hidden]") || e.closest("button:disabled")) continue;
     let r;
     if (e instanceof SVGElement) {
-      // The shape of its group whose box holds the text's centre, if any.
+      // The topmost opaque shape of its group whose box holds the text's
+      // centre (the last drawn), if any.
       const t = e.getBBox(), cx = t.x + t.width / 2, cy = t.y + t.height / 2;
-      const shape = e.parentNode.tagName === "g" ? [...e.parentNode.children].find((s) => {
+      const shape = e.parentNode.tagName === "g" ? [...e.parentNode.children].reverse().find((s) => {
         if (!["circle", "rect"].includes(s.tagName)) return false;
+        const f = parse(getComputedStyle(s).fill);
+        if (!f || f.a <= 0.5) return false;
         const b = s.getBBox();
         return cx > b.x && cx < b.x + b.width && cy > b.y && cy < b.y + b.height;
       }) : null;
@@ -160,6 +163,10 @@ function chartOverlaps() {
   }));
   return out;
 }
+
+// What the lesson's board shows: its caption and every square's look.
+const lessonShown = (page) => page.evaluate(() => document.getElementById("lesson-caption").textContent +
+  [...document.querySelectorAll("#lesson td.pos")].map((t) => `${t.className}|${t.textContent}`).join(";"));
 
 async function shot(page, name) {
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
@@ -620,7 +627,7 @@ try {
     assert.equal(outside, 0);
     // Every step, forward: the text says what the drawing shows.
     await page.click("#step");
-    assert.match(await page.textContent("#explain"), /^Set-up: /);
+    assert.match(await page.textContent("#explain"), /^The solver starts at the end of the game: where the game is over/);
     // The set-up is one step: the terminal vertex 2 decided, every other
     // counter set at once.
     assert.deepEqual(await page.locator("#graph g.node text.sub").evaluateAll((ts) => ts.map((t) => t.textContent.replace(/\d+ left/, "n left"))),
@@ -631,9 +638,9 @@ try {
       const text = await page.textContent("#explain");
       assert.ok(!/undefined|null|NaN/.test(text), text);
       assert.ok(!/terminal ties join/.test(text), "no ties: none join the queue");
-      const left = /(\d+) has \d+ moves? left that might not lose/.exec(text);
+      const left = /(\d+) has \d+ moves? left not known to lose/.exec(text);
       if (left) assert.equal(await page.getAttribute(`#graph g.node[data-vertex="${left[1]}"]`, "data-status"), "open", text);
-      const won = /so (\d+) wins by moving there: a win in (\d+)/.exec(text);
+      const won = /So (\d+) is a win in (\d+)/.exec(text);
       if (won) assert.equal(await page.locator(`#graph g.node[data-vertex="${won[1]}"] text.sub`).textContent(), `win in ${won[2]}`);
     }
     assert.match(await page.textContent("#explain"), /never decided are draws.*The end/);
@@ -761,11 +768,15 @@ try {
     const page = await newPage(DESKTOP);
     await ready(page, url);
     assert.equal((await status(page)).text, "Sente to move: win in 5");
-    assert.equal(await page.locator("table.board td:not(.label)").count(), 12);
-    assert.equal(await page.locator("table.board td.gote").count(), 1);
-    assert.equal(await page.locator("table.board td.sente").count(), 1);
+    // Drawn: 12 squares and the hands' 12 places, a stone a piece.
+    assert.equal(await page.locator("#board table").count(), 0);
+    assert.equal(await page.locator("#board g.place rect.hit").count(), 12);
+    assert.equal(await page.locator("#board g.place").count(), 24);
+    assert.equal(await page.locator("#board .stone.second").count(), 1);
+    assert.equal(await page.locator("#board .stone.first").count(), 1);
+    assert.equal(await page.locator("#board text.symbol.first").textContent(), "L");
     // One piece moves: it is picked up already, its squares coloured.
-    assert.equal(await page.locator("table.board td.target").count(), 5);
+    assert.equal(await page.locator("#board g.place.target").count(), 5);
     await page.locator("#moves button").first().click();
     await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("Gote"));
     const asked = query("lions.db", await page.inputValue("#notation"));
@@ -776,16 +787,19 @@ try {
     // squares come from the move's name); the game says how it ended, and
     // the chart gives Sente the loss.
     await ready(page, `${url}#${encodeURIComponent("3/3/2l/L2 b -")}`);
-    await page.click('#board td[aria-label^="b3:"]');
+    await page.click('#board g.place[aria-label^="b3:"]');
     await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("Gote"));
-    await page.click('#board td[aria-label^="b3:"]');
+    // Gote's answer on the same square, as a person clicks it: not within a
+    // double click's quarter of a second.
+    await page.waitForTimeout(300);
+    await page.click('#board g.place[aria-label^="b3:"]');
     await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("Game over: a lion is captured"));
     assert.match(await page.locator("#record").textContent(), /Lc3xb3/);
     // The same two clicks on one square as a quick recapture: the second
     // click (its count 2, as a browser counts a double click) comes 0.3 s
     // after the first and is played, not dropped as a double click's.
     await ready(page, `${url}#${encodeURIComponent("3/3/2l/L2 b -")}`);
-    const clickB3 = (detail) => page.locator('#board td[aria-label^="b3:"]').dispatchEvent("click", { detail, bubbles: true });
+    const clickB3 = (detail) => page.locator('#board g.place[aria-label^="b3:"]').dispatchEvent("click", { detail, bubbles: true });
     await clickB3(1);
     await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("Gote"));
     await page.waitForTimeout(300);
@@ -803,49 +817,53 @@ try {
     const page = await newPage(DESKTOP);
     await ready(page, url);
     const start = query("hand.db", "1l1/3/3/1L1 b EC");
-    assert.equal(await page.locator("table.board td.selected").count(), 0);
-    assert.equal(await page.locator("table.board td.target").count(), 10);
-    const best = (name, kind) => start.moves.filter((m) => (kind === "L" ? m.move === `Lb4-${name}` : m.move.endsWith(`*${name}`)))[0];
-    for (const td of await page.locator("table.board td.target").all()) {
-      const name = (await td.getAttribute("aria-label")).split(":")[0];
-      assert.ok((await td.getAttribute("class")).includes(best(name, "drop").outcome), name);
+    // Nothing picked up: the lion and the two pieces in hand can be.
+    assert.equal(await page.locator("#board g.selected").count(), 0);
+    assert.equal(await page.locator("#board g.target").count(), 0);
+    assert.equal(await page.locator("#board g.from").count(), 3);
+    const best = (name, kind) => start.moves.filter((m) => (kind === "L" ? m.move === `Lb4-${name}` : m.move === `${kind}*${name}`))[0];
+    // The elephant picked up from the hand: every empty square, each
+    // coloured by the drop's value.
+    await page.click('#board g.place[aria-label^="Sente\'s hand, elephant 1:"]');
+    assert.equal(await page.locator("#board g.target").count(), 10);
+    for (const g of await page.locator("#board g.target").all()) {
+      const name = (await g.getAttribute("aria-label")).split(":")[0];
+      assert.ok((await g.getAttribute("class")).includes(best(name, "E").outcome), name);
     }
     // The lion picked up: its 5 squares, each coloured by the lion's move.
-    await page.click("table.board td[data-piece=L]");
-    assert.equal(await page.locator("table.board td.target").count(), 5);
-    for (const td of await page.locator("table.board td.target").all()) {
-      const name = (await td.getAttribute("aria-label")).split(":")[0];
+    await page.click('#board g.place[data-piece="first|L|Sente\'s lion"]');
+    assert.equal(await page.locator("#board g.target").count(), 5);
+    for (const g of await page.locator("#board g.target").all()) {
+      const name = (await g.getAttribute("aria-label")).split(":")[0];
       const m = best(name, "L");
       assert.ok(m, name);
-      assert.equal(await td.locator(".hint").textContent(), `${m.outcome[0].toUpperCase()}${m.remoteness}`, name);
+      assert.equal(await g.locator(".hint").textContent(), `${m.outcome[0].toUpperCase()}${m.remoteness}`, name);
     }
     // A change of the window's size keeps it picked up.
     await page.setViewportSize({ width: 1280, height: 700 });
-    assert.equal(await page.locator("table.board td.selected").count(), 1);
+    assert.equal(await page.locator("#board g.selected").count(), 1);
     await page.setViewportSize(DESKTOP);
-    assert.match(await page.textContent("#board .howto"), /place a piece from the hand/);
-    // Esc puts it back: the drops again.
+    // Esc puts it back.
     await page.locator("body").press("Escape");
-    assert.equal(await page.locator("table.board td.target").count(), 10);
-    // A drop square: which piece? The question goes with the position.
-    await page.click('table.board td[aria-label^="a3:"]');
-    assert.equal(await page.isVisible("#choose"), true);
-    assert.equal(await page.locator("#choose button").count(), 3);
-    const [sq, ch] = [await page.locator('table.board td[aria-label^="a3:"]').boundingBox(), await page.locator("#choose").boundingBox()];
-    assert.ok(ch.y >= sq.y + sq.height || ch.x >= sq.x + sq.width, "the question covers the square");
-    await page.locator("body").press("b");
-    await page.waitForFunction(() => document.querySelectorAll("#record button").length === 2);
-    assert.equal(await page.isVisible("#choose"), false);
-    await page.locator("body").press("ArrowLeft");
-    await page.click('table.board td[aria-label^="a3:"]');
-    await page.locator("#choose button", { hasText: /^C\*a3:/ }).click();
+    assert.equal(await page.locator("#board g.target").count(), 0);
+    // The chick dropped: from the hand to a3, by two clicks.
+    await page.click('#board g.place[aria-label^="Sente\'s hand, chick 1:"]');
+    await page.click('#board g.place[aria-label^="a3:"]');
     await page.waitForFunction(() => document.querySelector("#record").textContent.includes("C*a3"));
     assert.match(await page.locator("#record").textContent(), /^start1\. C\*a3$/);
+    assert.equal(await page.locator('#board g.place[aria-label^="Sente\'s hand, chick 1:"] .stone').count(), 0);
+    assert.equal(await page.getAttribute('#board g.place[aria-label^="a3:"]', "data-piece"), "first|C|Sente's chick");
+    // Best play and back: the hand as it was.
+    await page.locator("body").press("ArrowLeft");
+    assert.equal(await page.locator("#board g.place[aria-label^=\"Sente's hand\"] .stone").count(), 2);
+    await page.locator("body").press("b");
+    await page.waitForFunction(() => document.querySelectorAll("#record button").length === 2);
     await clean(page, "dobutsu with pieces in hand");
-    // Gote's piece on a coloured square reads as the square's text.
+    await shot(page, "dobutsu-hand");
+    // Gote's piece on a square the lion can take: a target with its stone.
     await ready(page, `${url}#${encodeURIComponent("1l1/1c1/1L1/3 b E")}`);
-    await page.click("table.board td[data-piece=L]");
-    assert.ok(await page.locator("table.board td.target.gote").count() > 0);
+    await page.click('#board g.place[data-piece="first|L|Sente\'s lion"]');
+    assert.ok(await page.locator("#board g.target .stone.second").count() > 0);
     await clean(page, "a Gote piece to capture");
     checks += 6;
   }
@@ -857,15 +875,38 @@ try {
     const page = await newPage(DESKTOP);
     await ready(page, url);
     const before = await page.inputValue("#notation");
-    const n = await page.locator("#board td.target").count();
-    assert.ok(n >= 7, `${n} squares to click`);
-    await page.click("#board td.target >> nth=0");
+    // Drawn as dots, sides and boxes: no board as text.
+    assert.equal(await page.locator("#board table").count(), 0);
+    assert.equal(await page.locator("#board svg.drawn g.place").count(), 2 + 6 + 7);
+    assert.equal(await page.locator("#board g.place.target").count(), 7);
+    await page.click("#board g.place.target >> nth=0");
     await page.waitForFunction((p) => document.getElementById("notation").value !== p, before);
     assert.equal(await page.locator("#record button").count(), 2);
+    assert.equal(await page.locator("#board .bar").count(), 1);
+    // Best play to the end: both boxes taken and filled, the game over
+    // says by whom.
+    for (let i = 0; i < 10 && !(await status(page)).text.startsWith("Game over"); i++) {
+      const k = await page.locator("#record button").count();
+      await page.click("#best");
+      await page.waitForFunction((m) => document.querySelectorAll("#record button").length > m, k);
+    }
+    assert.equal(await page.locator("#board .bar").count(), 7);
+    assert.equal(await page.locator("#board .token.none").count(), 2);
+    assert.match((await status(page)).text, /^Game over: every box taken, (2 to 0: player [01] wins|1 each: a tie)$/);
+    await shot(page, "dots-and-boxes");
+    // On a phone every side is a band at least 24 px wide to tap.
+    const phone = await newPage(PHONE);
+    await ready(phone, url);
+    const sides = await phone.locator("#board g.place.target").evaluateAll((gs) => gs.map((g) => {
+      const r = g.getBoundingClientRect();
+      return Math.min(r.width, r.height);
+    }));
+    assert.ok(sides.length === 7 && Math.min(...sides) >= 24, sides.join(","));
+    await clean(phone, "dots and boxes on a phone");
     // 142 positions: a tangle drawn whole, so drawn a step at a time.
     assert.match(await page.textContent("#untraced"), /too many to draw at once/);
     await clean(page, "dots and boxes");
-    checks += 2;
+    checks += 7;
   }
 
   // The cop and the thief on a small board: drawn, played, and its solve
@@ -902,6 +943,22 @@ try {
     await ready(page, url);
     const squares = page.locator("#lesson td.pos");
     assert.equal(await squares.count(), 12);
+    // With its default settings the board follows the solver: every "Next
+    // decision" changes what it shows, to the end.
+    assert.equal(await page.isChecked("#follow"), true);
+    let presses = 0;
+    for (let before = await lessonShown(page); !(await page.textContent("#explain")).includes("The end"); presses++) {
+      await page.click("#next");
+      const now = await lessonShown(page);
+      assert.notEqual(now, before, `press ${presses + 1}: ${await page.textContent("#explain")}`);
+      before = now;
+    }
+    assert.ok(presses > 5, `${presses} decisions`);
+    // The scrubber goes to any step, and back to the start.
+    await page.$eval("#scrub", (e) => { e.value = "3"; e.dispatchEvent(new Event("input")); });
+    assert.equal(await page.getAttribute("#stepinfo", "data-step"), "3");
+    await page.click("#first");
+    assert.equal(await page.inputValue("#scrub"), "0");
     // Before the set-up every square is undecided; after it the counters.
     assert.equal(await page.locator("#lesson td[data-status=open]").count(), 12);
     await page.click("#step");
@@ -945,6 +1002,14 @@ try {
       await page.click("#load");
       await page.waitForSelector("#lesson td.pos", { timeout: 60000 });
       assert.equal(await page.locator("#lesson td.pos").count(), 144);
+      // The first fifty decisions, each seen on the board as it is.
+      for (let i = 0, before = await lessonShown(page); i < 50; i++) {
+        await page.click("#next");
+        const now = await lessonShown(page);
+        assert.notEqual(now, before, `press ${i + 1}: ${await page.textContent("#explain")}`);
+        before = now;
+      }
+      await page.click("#first");
       await page.click("#step");
       for (let i = 0; i < 6; i++) await page.click("#next");
       assert.ok(await page.locator("#chips .chip").count() > 0);
@@ -977,6 +1042,48 @@ try {
     checks += 6;
   }
 
+  // Nine Men's Morris drawn as its board: three squares of points and
+  // their lines, stones placed and moved by clicking the points; on a
+  // phone every point at least 24 px to tap. Played to its end by the
+  // best moves: the game over names the winner.
+  {
+    const url = await serve("morris3/0.3-0.3.db");
+    for (const [viewport, name] of [[DESKTOP, "nine-mens-morris"], [PHONE, "nine-mens-morris-phone"]]) {
+      const page = await newPage(viewport);
+      await ready(page, url);
+      assert.equal((await status(page)).text, "white to move: win in 23");
+      assert.equal(await page.locator("#board table").count(), 0, "no board as text");
+      assert.equal(await page.locator("#board svg.drawn g.place").count(), 24);
+      assert.equal(await page.locator("#board svg.drawn line.rule").count(), 32);
+      assert.match(await page.textContent("#board .notes"), /White to move; in hand: White 3, Black 3/);
+      // Every empty point takes a stone: a target with its value.
+      assert.equal(await page.locator("#board g.place.target").count(), 24);
+      assert.equal(await page.locator("#board g.place.target text.hint").count(), 24);
+      const sizes = await page.locator("#board g.place").evaluateAll((gs) => gs.map((g) => {
+        const r = g.getBoundingClientRect();
+        return Math.min(r.width, r.height);
+      }));
+      assert.ok(Math.min(...sizes) >= 24, `smallest point to tap: ${Math.min(...sizes)} px`);
+      // A point clicked places a white stone there; its name is the move.
+      await page.click('#board g.place[data-cell="0,1"]'); // d7
+      await page.waitForFunction(() => document.querySelectorAll("#board .stone.first").length === 1);
+      assert.match(await page.locator("#record").textContent(), /1\. d7/);
+      assert.equal(await page.getAttribute('#board g.place[aria-label="d7: white stone"]', "data-last"), "true");
+      assert.match((await status(page)).text, /^black to move/);
+      assert.equal(query("morris3/0.3-0.3.db", await page.inputValue("#notation")).outcome, (await status(page)).outcome);
+      // On to the end by the best moves, moving stones and taking them.
+      for (let i = 0; i < 60 && !(await status(page)).text.startsWith("Game over"); i++) {
+        const n = await page.locator("#record button").count();
+        await page.click("#best");
+        await page.waitForFunction((k) => document.querySelectorAll("#record button").length > k, n);
+      }
+      assert.match((await status(page)).text, /^Game over: (black|white) (has fewer than three stones|cannot move): (white|black) wins$/);
+      await clean(page, name);
+      await shot(page, name);
+    }
+    checks += 9;
+  }
+
   // The tutorial's game, not built in, from its own binary: its board drawn,
   // a move played, the value shown is its query's.
   {
@@ -985,13 +1092,16 @@ try {
     const page = await newPage(DESKTOP);
     await ready(page, url);
     assert.equal((await status(page)).text, "X to move: win in 9");
-    assert.equal(await page.locator("table.board td:not(.label)").count(), 9);
+    // Drawn from its drawing: nine points and the lines between them.
+    assert.equal(await page.locator("#board svg.drawn g.place").count(), 9);
+    assert.equal(await page.locator("#board svg.drawn line.rule").count(), 16);
     assert.equal(await page.locator("#moves button").count(), 9);
     await page.locator("#moves button").first().click();
     await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("O"));
     const asked = query("morris.db", await page.inputValue("#notation"), morris);
     assert.equal((await status(page)).outcome, asked.outcome);
-    assert.equal(await page.locator("table.board td.mark-x").count(), 1);
+    assert.equal(await page.locator("#board .stone.first").count(), 1);
+    assert.equal(await page.locator("#board text.symbol.first").textContent(), "X");
     await clean(page, "the tutorial's game");
     await shot(page, "morris");
     checks += 4;

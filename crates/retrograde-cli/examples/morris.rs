@@ -7,9 +7,10 @@
 //!     cargo run --release --example morris -- query morris.db "x../.o./... x"
 //!     cargo run --release --example morris -- play morris.db
 //!     cargo run --release --example morris -- serve morris.db
-use retrograde::StateGame;
+use retrograde::drawing::{Drawing, Piece};
 use retrograde::play::NotationError;
 use retrograde::registry::{Entry, Param};
+use retrograde::{Player, StateGame};
 
 /// 1. A position: the nine points row by row from the top (0 empty, 1 X, 2 O), then who moves.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -24,6 +25,11 @@ const LINES: [[usize; 3]; 8] =
 fn adjacent(a: usize, b: usize) -> bool {
     let (rows, columns) = ((a / 3).abs_diff(b / 3), (a % 3).abs_diff(b % 3));
     rows + columns == 1 || (rows == 1 && columns == 1 && (a == 4 || b == 4))
+}
+
+/// Point `i`'s name: its column's letter and its row's number from the bottom (`a1`, `b2`).
+fn name(i: usize) -> String {
+    format!("{}{}", char::from(b'a' + (i % 3) as u8), 3 - i / 3)
 }
 
 /// 2. The rules. With `symmetry`, boards equal up to rotations and mirrors are one position.
@@ -118,7 +124,6 @@ impl StateGame for Morris {
     }
     /// A placement is named by its point (`b2`), a step by both (`a1-b2`).
     fn move_name(&self, Board(before, _): &Board, Board(after, _): &Board) -> String {
-        let name = |i: usize| format!("{}{}", char::from(b'a' + (i % 3) as u8), 3 - i / 3);
         let to = (0..9)
             .find(|&i| before[i] == 0 && after[i] != 0)
             .unwrap_or(0);
@@ -138,9 +143,24 @@ impl StateGame for Morris {
     fn to_move(&self, b: &Board) -> String {
         ["X", "O"][b.1 as usize - 1].into()
     }
+    /// 4. The board the web page draws: nine points, a line between neighbours, a stone a man.
+    fn drawing(&self, Board(points, _): &Board) -> Option<Drawing> {
+        let mut d = Drawing::new();
+        for i in 0..9 {
+            d = d.point(name(i), (i % 3) as f32, (i / 3) as f32);
+        }
+        for (a, b) in (0..9).flat_map(|a| (a + 1..9).map(move |b| (a, b))) {
+            d = if adjacent(a, b) { d.line(a, b) } else { d };
+        }
+        for (i, &man) in points.iter().enumerate().filter(|(_, man)| **man != 0) {
+            let (player, symbol) = [(Player::First, "X"), (Player::Second, "O")][man as usize - 1];
+            d = d.piece(i, Piece::marked(player, symbol, format!("{symbol}'s man")));
+        }
+        Some(d)
+    }
 }
 
-/// 4. Its entry: a name, a line for `game list`, and the parameters its databases keep.
+/// 5. Its entry: a name, a line for `game list`, and the parameters its databases keep.
 fn entry() -> Entry {
     let about = "Three Men's Morris: place three men, then step; three in a line wins.";
     let apart = "Count boards equal under rotations and mirrors as different positions.";
@@ -152,7 +172,7 @@ fn entry() -> Entry {
     .param(Param::flag("symmetry", apart, true))
 }
 
-/// 5. The whole command line, this game included.
+/// 6. The whole command line, this game included.
 fn main() -> std::process::ExitCode {
     retrograde_cli::main_with(retrograde_games::registry().with(entry()))
 }

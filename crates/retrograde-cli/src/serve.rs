@@ -16,6 +16,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use retrograde::db::Database;
+use retrograde::drawing::Drawing;
 use retrograde::play::{Playable, Probe, ProbeError};
 use retrograde::solve::trace::{Event, solve_traced};
 use retrograde::{Answers, GameGraph};
@@ -399,14 +400,35 @@ fn page(game: &dyn Playable, p: u64, a: &retrograde::play::Answer) -> Answer<'st
     struct After {
         written: String,
         board: String,
+        /// What stands on each place of the game's drawing after the
+        /// move (a piece's player, symbol and name; empty: nothing), for
+        /// a game that draws its board.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pieces: Option<Vec<String>>,
     }
     #[derive(serde::Serialize)]
     struct Page {
         #[serde(flatten)]
         answer: crate::query::AnswerJson,
         board: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        drawing: Option<Drawing>,
         after: Vec<After>,
     }
+    let pieces = |q: u64| {
+        game.drawing(q).map(|d| {
+            d.places()
+                .iter()
+                .map(|place| {
+                    place.piece.as_ref().map_or_else(String::new, |pc| {
+                        let player = retrograde::drawing::Piece::player_word(pc.player);
+                        format!("{player}|{}|{}", pc.symbol, pc.name)
+                    })
+                })
+                .collect()
+        })
+    };
+    let drawing = game.drawing(p);
     let mut named: Vec<Option<(String, u64, String)>> = game
         .moves(p)
         .into_iter()
@@ -425,12 +447,14 @@ fn page(game: &dyn Playable, p: u64, a: &retrograde::play::Answer) -> Answer<'st
             After {
                 written,
                 board: game.board(m.to),
+                pieces: drawing.as_ref().and_then(|_| pieces(m.to)),
             }
         })
         .collect();
     let page = Page {
         answer: crate::query::json(game, a),
         board: game.board(p),
+        drawing,
         after,
     };
     match serde_json::to_string(&page) {

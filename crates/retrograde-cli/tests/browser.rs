@@ -110,6 +110,16 @@ fn the_page_plays_moves_and_animates_the_solve_in_a_browser() {
     open.push_str("...........T\n");
     std::fs::write(d.join("open12.txt"), open).unwrap();
     ok(&["cop-thief", "open12.txt", "--save", "open12.db", "-q"]);
+    // Nine Men's Morris with three stones each, from the empty board: its
+    // placement and moving tiers, each a database.
+    ok(&[
+        "game",
+        "nine-mens-morris",
+        "0.3-0.3",
+        "--tiers",
+        "morris3",
+        "-q",
+    ]);
     // The tutorial's game, saved by its own binary (built beside the tool's).
     let morris = Path::new(env!("CARGO_BIN_EXE_retrograde"))
         .with_file_name("examples")
@@ -144,6 +154,8 @@ fn the_page_plays_moves_and_animates_the_solve_in_a_browser() {
         "cop-thief-lesson.png",
         "cop-thief-lesson-phone.png",
         "morris.png",
+        "nine-mens-morris.png",
+        "nine-mens-morris-phone.png",
     ] {
         let len = std::fs::metadata(artifacts.join(shot))
             .map(|m| m.len())

@@ -24,6 +24,7 @@
 //! assert_eq!(s.value(&start).unwrap().outcome, Outcome::Win);
 //! ```
 
+use retrograde::drawing::{Drawing, Piece, Shape};
 use retrograde::play::NotationError;
 use retrograde::registry::{Entry, Param};
 use retrograde::{Outcome, Player, StateGame};
@@ -287,6 +288,50 @@ impl StateGame for DotsAndBoxes {
         })
     }
 
+    /// The dots, the sides between them (a drawn one a line), the boxes
+    /// taken filled, and the score.
+    fn drawing(&self, p: &u64) -> Option<Drawing> {
+        let drawn = self.drawn(*p);
+        let (rows, cols) = (self.rows, self.cols);
+        let horizontal = (rows + 1) * cols;
+        // The sides first (place l is line l: a move fills its side first),
+        // then the boxes, then the dots.
+        let mut d = Drawing::new();
+        for l in 0..self.lines {
+            let name = self.line_name(l);
+            d = if l < horizontal {
+                let (r, c) = (l / cols, l % cols);
+                d.place(name, c as f32 + 0.5, r as f32, Shape::Across)
+            } else {
+                let k = l - horizontal;
+                let (r, c) = (k / (cols + 1), k % (cols + 1));
+                d.place(name, c as f32, r as f32 + 0.5, Shape::Down)
+            };
+            if drawn >> l & 1 == 1 {
+                d = d.piece(l as usize, Piece::neutral("a line"));
+            }
+        }
+        for (b, &mask) in self.boxes.iter().enumerate() {
+            let (r, c) = (b as u32 / cols, b as u32 % cols);
+            let at = d.places().len();
+            d = d.square(format!("box {r},{c}"), c as f32 + 0.5, r as f32 + 0.5);
+            if drawn & mask == mask {
+                d = d.piece(at, Piece::neutral("a box taken"));
+            }
+        }
+        for r in 0..=rows {
+            for c in 0..=cols {
+                d = d.point(format!("dot {r},{c}"), c as f32, r as f32);
+            }
+        }
+        let s0 = self.score0(*p);
+        Some(d.note(format!(
+            "boxes {s0}-{}, player {} to move",
+            self.complete(*p) - s0,
+            self.mover(*p)
+        )))
+    }
+
     /// The board: dots `+`, lines `---` and `|`, then the score.
     fn show(&self, p: &u64) -> String {
         let drawn = self.drawn(*p);
@@ -382,6 +427,27 @@ mod tests {
         assert_eq!(g.terminal(&q), Some(Outcome::Win));
         assert_eq!(g.notation(&q), "1111/0-1/1");
         assert_eq!(g.parse("1111/0-1/1").unwrap(), q);
+    }
+
+    #[test]
+    fn the_drawing_has_a_place_a_side_then_the_boxes_and_the_dots() {
+        let g = DotsAndBoxes::new(1, 1).unwrap();
+        let p = [0u32, 1, 2, 3].iter().fold(g.start(), |p, &l| g.draw(p, l));
+        let d = g.drawing(&g.draw(g.start(), 2)).unwrap();
+        // 4 sides, 1 box, 4 dots; side 2 (v0,0) drawn.
+        assert_eq!(d.places().len(), 9);
+        let drawn: Vec<&str> = d
+            .places()
+            .iter()
+            .filter(|pl| pl.piece.is_some())
+            .map(|pl| pl.name.as_str())
+            .collect();
+        assert_eq!(drawn, ["v0,0"]);
+        assert_eq!(d.places()[2].shape, Shape::Down);
+        assert_eq!(d.places()[0].shape, Shape::Across);
+        let done = g.drawing(&p).unwrap();
+        assert!(done.places()[4].piece.is_some(), "the box taken");
+        assert_eq!(done.notes(), ["boxes 0-1, player 1 to move"]);
     }
 
     #[test]

@@ -93,6 +93,7 @@
 
 mod alloc;
 pub mod db;
+pub mod drawing;
 mod error;
 pub mod explore;
 mod fingerprint;

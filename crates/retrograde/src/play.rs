@@ -167,6 +167,13 @@ pub trait Playable: Sync {
         None
     }
 
+    /// `p` as a board of places and pieces for the tools that draw it
+    /// (the explorer page): see [`Drawing`](crate::drawing::Drawing).
+    /// `None` (the default) draws the board from its text.
+    fn drawing(&self, _p: u64) -> Option<crate::drawing::Drawing> {
+        None
+    }
+
     /// Who moves at `p`, for a game where a player may move twice in a
     /// row (see [`GameGraph::owner`](crate::GameGraph::owner)); `None` (the
     /// default) for one that alternates strictly. A move keeps the turn

@@ -306,7 +306,7 @@ function focusKind() {
 }
 function refocus(kind) {
   let to = null;
-  if (kind === "board") to = document.querySelector("#board td.selected, #board td.target, #board td.from, #board g.move");
+  if (kind === "board") to = document.querySelector("#board .selected, #board .target, #board .from, #board g.move");
   else if (kind === "moves") to = document.querySelector("#moves button");
   else if (kind === "record") to = document.querySelector('#record button[aria-current="true"]');
   else if (kind instanceof HTMLElement && kind.disabled) to = [...kind.parentNode.querySelectorAll("button")].find((b) => !b.disabled);
@@ -470,6 +470,17 @@ function parseBoard(text) {
   return board;
 }
 
+// A game's drawing as a board of one row, a cell a place, its text the
+// piece there ("player|symbol|name", "." for none: as the moves' `pieces`).
+const pieceKey = (pc) => (pc ? `${pc.player}|${pc.symbol}|${pc.name}` : ".");
+function drawnBoard(d) {
+  return { spaced: true, rows: [{ label: null, cells: d.places.map((p) => pieceKey(p.piece)) }], files: null, notes: d.notes, drawing: d };
+}
+const boardOf = (a) => (a.drawing ? drawnBoard(a.drawing) : parseBoard(a.board));
+const afterBoard = (a, i) => (a.drawing
+  ? (a.after[i].pieces ? { rows: [{ cells: a.after[i].pieces.map((k) => k || ".") }] } : null)
+  : parseBoard(a.after[i].board));
+
 // What a move changes on the board: the square it leaves (`from`, or null
 // for a piece placed) and the squares it fills (`to`). `null` if the boards
 // are not of one shape.
@@ -488,6 +499,33 @@ function changes(before, after) {
   }
   return { from, to };
 }
+
+// What a move changes on a drawn board (`changes` for its places): the
+// piece that moves is the one that leaves a place and stands on another
+// (the same piece, or failing that one of the same player: a chick
+// promoted); what else changes (a stone removed, a piece captured into a
+// hand, a box completed) is no place to click. A move that moves no piece
+// places one: on the first place it fills.
+function drawnChanges(before, after) {
+  if (after.rows.length !== 1) return null; // no drawing after (the game over)
+  const a = before.rows[0].cells, b = after.rows[0].cells;
+  if (a.length !== b.length) return null;
+  const emptied = [], filled = [];
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) (b[i] === "." ? emptied : filled).push(i);
+  }
+  const player = (k) => k.split("|")[0];
+  const moved = (same) => {
+    for (const e of emptied) {
+      const to = filled.filter((f) => same(a[e], b[f]));
+      if (to.length) return { from: [0, e], to: to.map((f) => [0, f]) };
+    }
+    return null;
+  };
+  return moved((x, y) => x === y) || moved((x, y) => player(x) !== "none" && player(x) === player(y))
+    || { from: null, to: filled.length ? [[0, filled[0]]] : [] };
+}
+const changed = (before, after) => (before.drawing ? drawnChanges(before, after) : changes(before, after));
 
 let board = null; // the board shown, parsed
 let geometry = []; // each move's changes
@@ -524,11 +562,87 @@ function fillCell(td, c, row, col) {
   }
 }
 
+// Place `g` of a drawn board as it stands: the place (a point or a
+// square), a large round area to click, and the piece if there is one.
+function fillPlace(g) {
+  const i = Number(g.dataset.cell.split(",")[1]);
+  const place = board.drawing.places[i];
+  const u = Number(g.dataset.unit), x = Number(g.dataset.x), y = Number(g.dataset.y);
+  g.textContent = "";
+  g.dataset.piece = pieceKey(place.piece);
+  const pc = place.piece;
+  g.setAttribute("aria-label", `${place.name}: ${pc ? pc.name : "empty"}`);
+  g.dataset.what = pc ? pc.name : "";
+  if (place.shape === "across" || place.shape === "down") {
+    // A side between two dots: a faint dashed line until drawn; a band
+    // at least 24 px wide to click.
+    const across = place.shape === "across", t = Math.max(24, u * 0.4);
+    const [w, h] = across ? [u, t] : [t, u];
+    g.append(svgEl("rect", { class: "hit", x: x - w / 2, y: y - h / 2, width: w, height: h }));
+    const [dx, dy] = across ? [u * 0.4, 0] : [0, u * 0.4];
+    g.append(svgEl("line", { class: pc ? `bar ${pc.player}` : "gap", x1: x - dx, y1: y - dy, x2: x + dx, y2: y + dy, "stroke-width": pc ? Math.max(4, u * 0.1) : 2 }));
+    return;
+  }
+  const square = place.shape === "square";
+  g.append(square
+    ? svgEl("rect", { class: "hit", x: x - u / 2, y: y - u / 2, width: u, height: u })
+    : svgEl("circle", { class: "hit", cx: x, cy: y, r: u * 0.46 }));
+  // A point is a dot; a slot off the board (a place in a hand), a faint ring.
+  const slot = place.shape === "slot";
+  if (!square) g.append(svgEl("circle", { class: slot ? "spot slot" : "spot", cx: x, cy: y, r: Math.max(3, u * (slot ? 0.3 : 0.1)) }));
+  if (!pc) return;
+  if (square && pc.player === "none") g.append(svgEl("rect", { class: "token none", x: x - u * 0.4, y: y - u * 0.4, width: u * 0.8, height: u * 0.8 }));
+  else g.append(svgEl("circle", { class: `stone ${pc.player}`, cx: x, cy: y, r: u * 0.34 }));
+  if (pc.symbol) g.append(svgEl("text", { class: `symbol ${pc.player}`, x, y: y + u * 0.13, "text-anchor": "middle", style: `font-size: ${Math.round(u * 0.36)}px` }, pc.symbol));
+}
+
+// The value tag of a move on square or place `node`.
+function tagValue(node, text) {
+  if (!board.drawing) { node.appendChild(el("span", { class: "hint", "aria-hidden": "true" }, text)); return; }
+  const u = Number(node.dataset.unit), x = Number(node.dataset.x), y = Number(node.dataset.y);
+  node.appendChild(svgEl("text", { class: "hint", "aria-hidden": "true", x: x + u * 0.46, y: y + u * 0.44, "text-anchor": "end", style: `font-size: ${Math.round(Math.max(12, u * 0.27))}px` }, text));
+}
+
+// Draws a game's drawing as an SVG board in `box`: its lines, then a
+// group a place (`data-cell` "0,i", as a text board's squares).
+function drawPlaces(box, lastCells) {
+  const d = board.drawing;
+  const xs = d.places.map((p) => p.x), ys = d.places.map((p) => p.y);
+  const x0 = Math.min(...xs), y0 = Math.min(...ys);
+  const span = Math.max(Math.max(...xs) - x0, Math.max(...ys) - y0) + 1;
+  const room = Math.min(window.innerWidth, document.body.clientWidth || window.innerWidth) - 48;
+  // Neighbours at least 36 px apart (a place to tap at least 33 px wide),
+  // at most 64.
+  const u = Math.max(36, Math.min(64, Math.floor(room / span)));
+  const w = (Math.max(...xs) - x0 + 1) * u, h = (Math.max(...ys) - y0 + 1) * u;
+  const at = (p) => [(p.x - x0 + 0.5) * u, (p.y - y0 + 0.5) * u];
+  const svg = svgEl("svg", { class: `board drawn ${info.game}`, width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "group", "aria-label": "the board" });
+  for (const [a, b] of d.lines) {
+    const [x1, y1] = at(d.places[a]), [x2, y2] = at(d.places[b]);
+    svg.append(svgEl("line", { class: "rule", x1, y1, x2, y2 }));
+  }
+  // Squares first, then points, then the sides between dots on top.
+  const layer = { square: 0, point: 1, slot: 1, across: 2, down: 2 };
+  const order = [...d.places.keys()].sort((i, j) => layer[d.places[i].shape] - layer[d.places[j].shape] || i - j);
+  order.forEach((i) => {
+    const p = d.places[i];
+    const [x, y] = at(p);
+    const g = svgEl("g", { class: "place" });
+    g.dataset.cell = `0,${i}`;
+    g.dataset.unit = u; g.dataset.x = x; g.dataset.y = y;
+    if (lastCells.has(`0,${i}`)) g.dataset.last = "true";
+    svg.append(g);
+    fillPlace(g);
+  });
+  box.appendChild(svg);
+  return svg;
+}
+
 // A move whose board after it is no board (the lion captured: the game
 // over): the squares its name gives in the board's own names ("Lc1xb2":
 // from c1 to b2), if it names a square with a piece and another.
 function fromName(name) {
-  if (!board.files || !name) return null;
+  if (!(board.files || board.drawing) || !name) return null;
   const cells = new Map();
   board.rows.forEach((row, r) => row.cells.forEach((_, c) => cells.set(cellName(r, c), [r, c])));
   const found = [...name.matchAll(/[a-z][0-9]+/g)].map((m) => cells.get(m[0])).filter((rc) => rc);
@@ -537,6 +651,7 @@ function fromName(name) {
 }
 
 function cellName(r, c) {
+  if (board.drawing) return board.drawing.places[c].name;
   const file = board.files ? board.files[c] : null;
   const rank = board.rows[r].label;
   return file && rank ? `${file}${rank}` : `row ${r + 1}, column ${c + 1}`;
@@ -545,12 +660,24 @@ function cellName(r, c) {
 function drawBoard(a) {
   const box = $("board");
   box.textContent = "";
-  board = parseBoard(a.board);
-  geometry = a.moves.map((m, i) => (a.after[i] ? changes(board, parseBoard(a.after[i].board)) || fromName(a.after[i].written) : null));
-  const table = el("table", { class: `board ${info.game}${board.spaced ? "" : " chars"}` });
+  board = boardOf(a);
+  geometry = a.moves.map((m, i) => {
+    if (!a.after[i]) return null;
+    const after = afterBoard(a, i);
+    return (after && changed(board, after)) || fromName(a.after[i].written);
+  });
   // The squares the last move changed, marked as chess sites mark them.
-  const last = at > 0 ? changes(parseBoard(line[at - 1].answer.board), board) : null;
+  const last = at > 0 ? changed(boardOf(line[at - 1].answer), board) : null;
   const lastCells = new Set(last ? [last.from, ...last.to].filter((rc) => rc).map(key) : []);
+  const table = board.drawing ? drawPlaces(box, lastCells) : textBoard(box, lastCells);
+  for (const n of board.notes) box.appendChild(el("p", { class: "notes" }, n));
+  listen(table);
+  paintTargets();
+}
+
+// A board given as text, drawn as a table: a square a cell.
+function textBoard(box, lastCells) {
+  const table = el("table", { class: `board ${info.game}${board.spaced ? "" : " chars"}` });
   const cols = Math.max(...board.rows.map((r) => r.cells.length + (r.label === null ? 0 : 1)));
   const room = Math.min(window.innerWidth, document.body.clientWidth || window.innerWidth) - 48;
   const most = board.spaced || info.game === "cop-thief" ? 48 : 32;
@@ -577,7 +704,12 @@ function drawBoard(a) {
     table.appendChild(tr);
   }
   box.appendChild(table);
-  for (const n of board.notes) box.appendChild(el("p", { class: "notes" }, n));
+  return table;
+}
+
+// What the board's squares or places do when clicked, pressed and let go.
+function listen(table) {
+  const box = $("board");
   placing = geometry.some((g) => g && !g.from && g.to.length);
   if (placing && geometry.some((g) => g && g.from)) box.appendChild(el("p", { class: "howto" }, "Click a piece to move it, or a coloured empty square to place a piece from the hand."));
   // Where one piece moves (the cop, the thief), it is picked up already.
@@ -591,17 +723,17 @@ function drawBoard(a) {
     geometry = geometry.map((g) => (g && !g.from && !g.to.length ? { from: at, to: [at] } : g));
   }
   table.addEventListener("click", (ev) => {
-    const td = ev.target.closest("td[data-cell]");
+    const td = ev.target.closest("[data-cell]");
     const picked = justPicked;
     justPicked = null;
     if (td && td.dataset.cell !== picked) clickCell(td.dataset.cell);
   });
   table.addEventListener("keydown", (ev) => {
-    const td = ev.target.closest("td[data-cell]");
+    const td = ev.target.closest("[data-cell]");
     if (td && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); clickCell(td.dataset.cell); }
   });
   table.addEventListener("pointerdown", (ev) => {
-    const td = ev.target.closest("td.from");
+    const td = ev.target.closest("[data-cell].from");
     if (!td) return;
     dragging = td.dataset.cell;
     // Pressing a piece picks it up; the click that ends the press must not
@@ -612,12 +744,11 @@ function drawBoard(a) {
   table.addEventListener("pointerup", (ev) => {
     if (!dragging) return;
     const under = document.elementFromPoint(ev.clientX, ev.clientY);
-    const td = under && under.closest("td[data-cell]");
+    const td = under && under.closest("[data-cell]");
     const fromCell = dragging;
     dragging = null;
     if (td && td.dataset.cell !== fromCell) { ev.preventDefault(); dropOn(td.dataset.cell, fromCell); }
   });
-  paintTargets();
 }
 
 const key = (rc) => `${rc[0]},${rc[1]}`;
@@ -673,25 +804,26 @@ function choose(ms) {
 // picked up the moves that place a piece. Squares a piece can leave are
 // outlined.
 function paintTargets() {
-  const table = document.querySelector("#board table.board");
+  const table = document.querySelector("#board .board");
   if (!table) return;
   const a = current().answer;
-  for (const td of table.querySelectorAll("td[data-cell]")) {
+  for (const td of table.querySelectorAll("[data-cell]")) {
     td.classList.remove("target", "from", "selected", ...OUTCOMES);
     td.removeAttribute("tabindex");
     td.removeAttribute("role");
     const h = td.querySelector(".hint");
     if (h) h.remove();
-    fillCell(td, td.dataset.piece, ...td.dataset.cell.split(",").map(Number));
+    if (board.drawing) fillPlace(td);
+    else fillCell(td, td.dataset.piece, ...td.dataset.cell.split(",").map(Number));
   }
   const seen = new Set();
   const hiding = hidingValues();
   geometry.forEach((g, i) => {
     if (!g) return;
     if (g.from) {
-      const td = table.querySelector(`td[data-cell="${key(g.from)}"]`);
+      const td = table.querySelector(`[data-cell="${key(g.from)}"]`);
       if (!td.classList.contains("from")) { // the piece's first move: named once
-        const what = td.getAttribute("aria-label") || td.title;
+        const what = td.dataset.what ?? (td.getAttribute("aria-label") || td.title);
         td.setAttribute("aria-label", `${cellName(...g.from)}: ${what ? `${what}, ` : ""}pick up`);
       }
       td.classList.add("from");
@@ -706,7 +838,7 @@ function paintTargets() {
       if (seen.has(k)) continue; // the best move there came first
       seen.add(k);
       const m = a.moves[i];
-      const td = table.querySelector(`td[data-cell="${k}"]`);
+      const td = table.querySelector(`[data-cell="${k}"]`);
       td.classList.remove("light", "dark", "exit", "wall", "mark-x", "mark-o");
       td.classList.add("target");
       if (!hiding) td.classList.add(m.outcome);
@@ -715,7 +847,7 @@ function paintTargets() {
       td.setAttribute("role", "button");
       td.setAttribute("aria-label", `${cellName(...t)}: ${hiding ? "a move" : valueText(m)}`);
       // One value a move, on the middle of the squares it fills.
-      if (!hiding && j === Math.floor(g.to.length / 2)) td.appendChild(el("span", { class: "hint", "aria-hidden": "true" }, shortValue(m.outcome, m.remoteness)));
+      if (!hiding && j === Math.floor(g.to.length / 2)) tagValue(td, shortValue(m.outcome, m.remoteness));
       td.onmouseenter = () => hover(i);
       td.onmouseleave = () => hover(null);
     }
@@ -732,13 +864,13 @@ function hover(i) {
   const b = document.querySelector(`#moves button[data-index="${i}"]`);
   if (b) b.classList.add("lit");
   const g = geometry[i];
-  const table = document.querySelector("#board table.board");
+  const table = document.querySelector("#board .board");
   if (!g || !table || !g.to.length) return;
   const box = $("boardbox").getBoundingClientRect();
   svg.setAttribute("width", box.width);
   svg.setAttribute("height", box.height);
   const centre = (rc) => {
-    const r = table.querySelector(`td[data-cell="${key(rc)}"]`).getBoundingClientRect();
+    const r = table.querySelector(`[data-cell="${key(rc)}"]`).getBoundingClientRect();
     return [r.left - box.left + r.width / 2, r.top - box.top + r.height / 2, r.width];
   };
   const colour = hidingValues() ? "#f2f2f2" : `var(--${current().answer.moves[i].outcome})`;
@@ -933,13 +1065,25 @@ class Replay {
     return this.events(k).some((e) => e.event === "decided" || e.event === "draw" || (e.event === "start" && e.outcome));
   }
 
-  // What step `k` did, in words (the state is the one after it).
+  // The positions step `k` decided (counted from 1): a set-up's ends, a
+  // move's position, the draws.
+  decided(k) {
+    const out = [];
+    if (k < 1 || k > this.steps) return out;
+    for (const e of this.events(k)) {
+      if (e.event === "decided" || e.event === "draw" || (e.event === "start" && e.outcome)) out.push(e.position);
+    }
+    return out;
+  }
+
+  // What step `k` did, in plain words (the state is the one after it).
   describe(k) {
     const name = (v) => this.trace.labels[v];
     const owners = this.trace.owners;
-    if (k === 0) return "Nothing yet: press Step or Play.";
+    if (k === 0) return "Nothing yet: press Step, Play or Next decision.";
     const ev = this.events(k);
     const e = ev[0];
+    const plural = (n, one, many) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
     let text;
     switch (e.event) {
       case "start": {
@@ -947,34 +1091,35 @@ class Replay {
         let open = 0;
         for (const s of ev) if (s.outcome) term[s.outcome]++; else open++;
         const parts = [];
-        if (term.lose) parts.push(`${term.lose} lost (no move: the game is over)`);
-        if (term.win) parts.push(`${term.win} won`);
-        if (term.tie) parts.push(`${term.tie} tied`);
-        text = `Set-up: the game-over positions get their values in 0 plies: ${parts.join(", ") || "none"}; the wins and losses join the queue. ` +
-          `Each of the other ${open} positions gets a counter: its number of moves.`;
+        if (term.lose) parts.push(`${plural(term.lose, "position", "positions")} lost for the player to move`);
+        if (term.win) parts.push(`${plural(term.win, "position", "positions")} won for the player to move`);
+        if (term.tie) parts.push(`${plural(term.tie, "tie", "ties")}`);
+        text = `The solver starts at the end of the game: where the game is over${this.ends ? ` (${this.ends})` : ""}, the value needs no looking ahead. ` +
+          `That gives ${parts.join(", ") || "no position"}, each over in 0 moves; the wins and losses wait in the queue. ` +
+          `Each of the other ${plural(open, "position", "positions")} gets a counter: how many moves it has that are not yet known to lose.`;
         break;
       }
       case "tie_phase":
-        text = `No more wins or losses follow: the ${this.terminalTies} terminal tie${this.terminalTies === 1 ? "" : "s"} join the queue, and spread as ties.`;
+        text = `No more wins or losses can follow. The ${plural(this.terminalTies, "tied end", "tied ends")} of the game now join the queue, and their ties spread back the same way.`;
         break;
       case "dequeue":
-        text = `${name(e.position)} (${valueText({ outcome: this.status[e.position], remoteness: this.rem[e.position] })}) is taken from the queue: the moves into it are read backwards.`;
+        text = `Next in the queue: ${name(e.position)} (${valueText({ outcome: this.status[e.position], remoteness: this.rem[e.position] })}). The solver looks at each move that leads into it.`;
         break;
       case "edge": {
         const decided = ev[1] && ev[1].event === "decided" ? ev[1] : null;
         const kept = owners && owners[e.from] === owners[e.to];
-        const mover = kept ? `the player to move there (${name(e.from)}'s, who moves again)` : "the player to move there";
-        text = `The move ${name(e.from)} \u2192 ${name(e.to)} is read backwards: `;
+        const who = kept ? "the same player, who moves again" : "the other player";
+        text = `The move ${name(e.from)} \u2192 ${name(e.to)}: `;
         if (!decided) {
           text += this.status[e.from] !== "open"
-            ? `${name(e.from)} is decided already.`
-            : `${name(e.to)} is a ${kept ? "loss" : "win"} for ${mover}, so this move loses. ${name(e.from)} has ${e.left} move${e.left === 1 ? "" : "s"} left that might not lose.`;
+            ? `${name(e.from)} has its value already.`
+            : `moving there loses, as ${name(e.to)} is a ${kept ? "loss" : "win"} for ${who}. ${name(e.from)} has ${e.left} move${e.left === 1 ? "" : "s"} left not known to lose.`;
         } else if (decided.outcome === "win") {
-          text += `${name(e.to)} is a ${kept ? "win" : "loss"} for ${mover}, so ${name(e.from)} wins by moving there: a win in ${decided.remoteness}. It joins the queue.`;
+          text += `moving there wins, as ${name(e.to)} is a ${kept ? "win" : "loss"} for ${who}. So ${name(e.from)} is a win in ${decided.remoteness}, and joins the queue.`;
         } else if (decided.outcome === "lose") {
-          text += `that was the last of ${name(e.from)}'s moves that might not lose. Every move of ${name(e.from)} loses: a loss in ${decided.remoteness}. It joins the queue.`;
+          text += `moving there loses too, and it was ${name(e.from)}'s last move not known to lose. Every move from ${name(e.from)} loses, so it is a loss in ${decided.remoteness}, and joins the queue.`;
         } else {
-          text += `${name(e.to)} is a tie and ${name(e.from)} has no win: a tie in ${decided.remoteness}. It joins the queue.`;
+          text += `${name(e.to)} is a tie and ${name(e.from)} has no winning move, so ${name(e.from)} is a tie in ${decided.remoteness}, and joins the queue.`;
         }
         break;
       }
@@ -982,7 +1127,7 @@ class Replay {
         text = `${name(e.position)} is a ${NAMES[e.outcome]} in ${e.remoteness}, and joins the queue.`;
         break;
       case "draw":
-        text = `The queue is empty. The ${ev.length} position${ev.length === 1 ? "" : "s"} never decided ${ev.length === 1 ? "is a draw" : "are draws"}: neither player can force an end from there.`;
+        text = `The queue is empty: the wave has reached every position it can. The ${ev.length.toLocaleString("en")} position${ev.length === 1 ? "" : "s"} never decided ${ev.length === 1 ? "is a draw" : "are draws"}: neither player can force an end from there.`;
         break;
       default:
         text = "";
@@ -1005,8 +1150,10 @@ function go(k) {
   const open = replay.trace.labels.length - c.win - c.lose - c.tie - c.draw;
   const n = (x) => x.toLocaleString("en");
   $("counts").textContent = `Decided: ${n(c.win)} wins, ${n(c.lose)} losses, ${n(c.tie)} ties, ${n(c.draw)} draws; ${n(open)} undecided.`;
-  $("stepinfo").textContent = `step ${replay.done} of ${replay.steps}`;
+  $("stepinfo").textContent = `step ${n(replay.done)} of ${n(replay.steps)}`;
   $("stepinfo").dataset.step = replay.done;
+  $("scrub").value = replay.done;
+  $("scrub").setAttribute("aria-valuetext", `step ${replay.done} of ${replay.steps}`);
   drawChips();
 }
 
@@ -1041,9 +1188,15 @@ function chipName(v) {
   return label.length > 12 ? `${label.slice(0, 11)}\u2026` : label;
 }
 
+// Playing: the steps due by the clock are applied at each frame the
+// browser draws, so that "256 steps a second" is 256 steps a second
+// however long a frame takes to draw.
+let playing = null; // { from, since }: the step and the time play (re)started
+
 function stop() {
-  if (timer) clearInterval(timer);
+  if (timer) cancelAnimationFrame(timer);
   timer = null;
+  playing = null;
   $("run").textContent = "Play";
 }
 
@@ -1060,19 +1213,27 @@ function setupControls() {
     while (k < replay.steps && !replay.decides(k)) k++;
     go(k);
   };
+  const scrub = $("scrub");
+  scrub.max = replay.steps;
+  scrub.oninput = () => { stop(); go(Number(scrub.value)); };
   const speed = () => SPEEDS[Number($("speed").value)];
-  const tick = () => {
+  const frame = (now) => {
+    const due = playing.from + Math.floor(((now - playing.since) * speed()) / 1000);
+    if (due > replay.done) go(Math.min(due, replay.steps));
     if (replay.done >= replay.steps) { stop(); return; }
-    go(replay.done + 1);
+    timer = requestAnimationFrame(frame);
   };
-  const restartTimer = () => { if (timer) { clearInterval(timer); timer = setInterval(tick, 1000 / speed()); } };
-  $("speed").oninput = () => { $("speed-text").textContent = `${speed()} steps a second`; restartTimer(); };
+  $("speed").oninput = () => {
+    $("speed-text").textContent = `${speed()} step${speed() === 1 ? "" : "s"} a second`;
+    if (playing) playing = { from: replay.done, since: performance.now() };
+  };
   $("speed").oninput();
   $("run").onclick = () => {
     if (timer) { stop(); return; }
     if (replay.done >= replay.steps) go(0);
     $("run").textContent = "Pause";
-    timer = setInterval(tick, 1000 / speed());
+    playing = { from: replay.done, since: performance.now() };
+    timer = requestAnimationFrame(frame);
   };
 }
 
@@ -1340,8 +1501,14 @@ class Lesson {
 
   paint() {
     if ($("follow").checked) {
+      // The position the step is about; after the draws, where they are
+      // (unless the board shows some already).
       const v = replay.lit ? replay.lit[0] : replay.current;
       if (v !== null && v !== undefined) this.focus(v);
+      else {
+        const decided = replay.decided(replay.done);
+        if (decided.length && !decided.some((d) => this.inSlice(d))) this.focus(decided[0]);
+      }
     }
     const lit = replay.lit || [];
     for (const td of this.table.querySelectorAll("td.pos")) {
@@ -1361,13 +1528,15 @@ class Lesson {
       td.dataset.vertex = v;
       const text = s === "open" ? (replay.left[v] >= 0 ? String(replay.left[v]) : "") : shortValue(s, replay.rem[v] >= 0 ? replay.rem[v] : null);
       td.appendChild(document.createTextNode(text));
-      td.title = `${this.trace.labels[v]}: ${s === "open" ? `undecided, ${replay.left[v]} moves left that might not lose` : nodeText(v)}`;
+      td.title = `${this.trace.labels[v]}: ${s === "open" ? `undecided, ${replay.left[v]} moves not yet known to lose` : nodeText(v)}`;
       td.setAttribute("aria-label", td.title);
       if (replay.current === v) td.classList.add("current");
       if (lit.includes(v)) td.classList.add("lit");
       if (replay.queued[v]) td.classList.add("queued");
     }
-    $("lesson-caption").textContent = `The cop on ${this.cop}, ${this.side === "cop" ? "the cop" : "the thief"} to move: each square is the thief there, coloured by the value for ${this.side === "cop" ? "the cop" : "the thief"}; a number is a counter of moves left that might not lose; a dot, a position in the queue.`;
+    const mover = this.side === "cop" ? "the cop" : "the thief";
+    $("lesson-caption").textContent = `The cop on ${this.cop}, ${mover} to move. Each square is the thief there, coloured by the value for ${mover}; ` +
+      "on an undecided square, the number of moves not yet known to lose; a dot: waiting in the queue.";
   }
 }
 
@@ -1379,6 +1548,7 @@ async function watch() {
     const startLabel = start !== null ? start : trace.labels[0];
     const a = await fetchAnswer(startLabel);
     lesson = new Lesson(trace, a.board, startLabel);
+    replay.ends = "the thief caught on the cop's square, or escaped on an exit";
     lesson.draw();
     $("lesson-controls").hidden = false;
     $("turn-cop").onclick = () => { $("follow").checked = false; lesson.side = "cop"; lesson.turnButtons(); view(); drawChips(); };

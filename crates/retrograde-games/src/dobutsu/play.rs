@@ -5,12 +5,42 @@
 use super::board::Board;
 use super::index::Numbering;
 use super::{Capture, SfenErrorKind, canonical, notation};
-use retrograde::Outcome;
 use retrograde::db::{Database, Meta};
+use retrograde::drawing::{Drawing, Piece, Shape};
 use retrograde::play::{NotationError, Playable};
 use retrograde::registry::{
     self, Checked, Entry, GameSolution, How, Param, Params, RunError, Solvable,
 };
+use retrograde::{Outcome, Player};
+
+/// The name of the square in row `r` from the top and column `c` from the
+/// left, as the text board labels them (`a1` at the top left).
+fn square_name(r: usize, c: usize) -> String {
+    format!("{}{}", char::from(b'a' + c as u8), r + 1)
+}
+
+/// The animal a piece's letter names.
+fn animal(kind: char) -> &'static str {
+    match kind.to_ascii_uppercase() {
+        'L' => "lion",
+        'G' => "giraffe",
+        'E' => "elephant",
+        'C' => "chick",
+        _ => "hen",
+    }
+}
+
+/// The piece a letter of the notation names: upper case Sente's (who moves
+/// first), lower case Gote's.
+fn piece(letter: char) -> Piece {
+    let (player, side) = if letter.is_ascii_uppercase() {
+        (Player::First, "Sente's")
+    } else {
+        (Player::Second, "Gote's")
+    };
+    let kind = letter.to_ascii_uppercase();
+    Piece::marked(player, kind.to_string(), format!("{side} {}", animal(kind)))
+}
 
 /// The position after a lion is captured (with [`Capture::Played`]).
 pub const CAPTURED: u64 = u64::MAX;
@@ -121,6 +151,68 @@ impl Playable for Setup {
             "in hand: {hands} (upper case Sente's, lower case Gote's)\n"
         ));
         out
+    }
+
+    /// The 3 x 4 board (rank 1 at the top, as the text board), Sente's
+    /// pieces light and Gote's dark, each marked with its animal's letter;
+    /// the hands as places beside it, Gote's at the top left and Sente's
+    /// at the bottom right, two a kind (the game has two of each), so that
+    /// a drop moves a piece from a hand to the board.
+    fn drawing(&self, p: u64) -> Option<Drawing> {
+        let (b, sente) = self.board(p)?;
+        let text = notation::write(&b, sente);
+        let mut fields = text.split(' ');
+        let (rows, hands) = (fields.next()?, fields.nth(1).unwrap_or("-"));
+        // How many of kind `k` a hand holds ("2C": two chicks).
+        let held = |k: char| {
+            let (mut count, mut total) = (1, 0);
+            for ch in hands.chars() {
+                match ch.to_digit(10) {
+                    Some(n) => count = n as usize,
+                    None => {
+                        total += if ch == k { count } else { 0 };
+                        count = 1;
+                    }
+                }
+            }
+            total
+        };
+        let mut d = Drawing::new();
+        // Gote's hand: columns left of the board, rows 1 to 3 from the top;
+        // Sente's: right of it, rows 2 to 4.
+        for (gote, x, y) in [(true, -2.25, 0.0), (false, 3.25, 1.0)] {
+            for (row, kind) in ['G', 'E', 'C'].into_iter().enumerate() {
+                let letter = if gote {
+                    kind.to_ascii_lowercase()
+                } else {
+                    kind
+                };
+                for copy in 0..2 {
+                    let at = d.places().len();
+                    let side = if gote { "Gote's" } else { "Sente's" };
+                    let name = format!("{side} hand, {} {}", animal(kind), copy + 1);
+                    d = d.place(name, x + copy as f32, y + row as f32, Shape::Slot);
+                    if copy < held(letter) {
+                        d = d.piece(at, piece(letter));
+                    }
+                }
+            }
+        }
+        for (r, row) in rows.split('/').enumerate() {
+            let mut c = 0;
+            for ch in row.chars() {
+                let empty = ch.to_digit(10).unwrap_or(0);
+                for _ in 0..empty.max(1) {
+                    let at = d.places().len();
+                    d = d.square(square_name(r, c), c as f32, r as f32);
+                    if empty == 0 {
+                        d = d.piece(at, piece(ch));
+                    }
+                    c += 1;
+                }
+            }
+        }
+        Some(d.note("Gote's hand at the top left, Sente's at the bottom right"))
     }
 
     fn to_move(&self, p: u64) -> String {

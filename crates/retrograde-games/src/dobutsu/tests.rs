@@ -237,3 +237,30 @@ fn the_registry_s_solve_leaves_the_captured_lion_uncounted() {
     assert_eq!(solved.start(), Some(explored.start()));
     assert!(!Solvable::counts_by_side(&*game));
 }
+
+#[test]
+fn the_drawing_has_the_board_and_each_hand_two_places_a_kind() {
+    use retrograde::play::Playable;
+    let setup = Setup::new(parse("1l1/3/3/1L1 b 2Cg"), true, false, Capture::Played);
+    let d = setup.drawing(setup.start().unwrap()).unwrap();
+    assert_eq!(d.places().len(), 12 + 12);
+    let pieces: Vec<(&str, &str)> = d
+        .places()
+        .iter()
+        .filter_map(|pl| {
+            pl.piece
+                .as_ref()
+                .map(|pc| (pl.name.as_str(), pc.name.as_str()))
+        })
+        .collect();
+    assert_eq!(
+        pieces,
+        [
+            ("Gote's hand, giraffe 1", "Gote's giraffe"),
+            ("Sente's hand, chick 1", "Sente's chick"),
+            ("Sente's hand, chick 2", "Sente's chick"),
+            ("b1", "Gote's lion"),
+            ("b4", "Sente's lion"),
+        ]
+    );
+}

@@ -33,10 +33,11 @@ use rayon::prelude::*;
 
 use numbering::{Numbering, hands_possible};
 
+use retrograde::drawing::{Drawing, Piece};
 use retrograde::play::NotationError;
 use retrograde::registry::{Entry, Params};
 use retrograde::tier::TieredGame;
-use retrograde::{Outcome, StateGame};
+use retrograde::{Outcome, Player, StateGame};
 
 /// The stones a player may have: on the board and in hand together.
 pub const STONES: u8 = 9;
@@ -343,6 +344,12 @@ impl StateGame for Morris {
         (moves == 0).then(|| format!("{mover} cannot move: {other} wins"))
     }
 
+    /// The three squares of points, their lines, the stones, and the stones
+    /// in hand.
+    fn drawing(&self, p: &Position) -> Option<Drawing> {
+        Some(drawing(*p))
+    }
+
     /// Every board as it is, both sides to move (the numbers positions are
     /// played by, so that a board keeps its orientation): per tier, White's
     /// points ranked among the subsets of their size, then Black's among
@@ -574,6 +581,35 @@ fn parse(text: &str) -> Result<Position, NotationError> {
         }
     }
     Ok(Position::new(white, black, hands, black_to_move))
+}
+
+/// The board as places for the explorer: the 24 points where they stand
+/// (file `a` at the left, rank 7 at the top), the lines between
+/// neighbours, White's stones light and Black's dark.
+fn drawing(p: Position) -> Drawing {
+    let mut d = Drawing::new();
+    for pt in 0..24 {
+        let (file, rank) = board::coordinates(pt);
+        d = d.point(board::name(pt), file as f32, (6 - rank) as f32);
+    }
+    for a in 0..24 {
+        for b in (a + 1..24).filter(|&b| board::NEIGHBOURS[a] & 1 << b != 0) {
+            d = d.line(a, b);
+        }
+    }
+    for pt in 0..24 {
+        if p.points(false) & 1 << pt != 0 {
+            d = d.piece(pt, Piece::stone(Player::First, "white stone"));
+        } else if p.points(true) & 1 << pt != 0 {
+            d = d.piece(pt, Piece::stone(Player::Second, "black stone"));
+        }
+    }
+    let mover = if p.black_to_move() { "Black" } else { "White" };
+    d.note(format!(
+        "{mover} to move; in hand: White {}, Black {}",
+        p.in_hand(false),
+        p.in_hand(true)
+    ))
 }
 
 /// The board drawn with its lines, ranks on the left and files below.

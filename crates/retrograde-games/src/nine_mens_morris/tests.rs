@@ -390,3 +390,36 @@ fn the_dense_rung_solves_every_tier_as_exploring_does() {
         .unwrap();
     }
 }
+
+#[test]
+fn the_drawing_has_the_points_their_lines_the_stones_and_the_hands() {
+    let g = Morris::new(Tier::from_name("0.9-0.9").unwrap(), false);
+    let d = g
+        .drawing(&at("W../.B./.../....../.../.../... w 7 8"))
+        .unwrap();
+    assert_eq!(d.places().len(), 24);
+    assert_eq!(d.lines().len(), 32);
+    // A line joins neighbours on a row or a column.
+    for &[a, b] in d.lines() {
+        let (p, q) = (&d.places()[a], &d.places()[b]);
+        assert!(p.x == q.x || p.y == q.y, "{} {}", p.name, q.name);
+    }
+    let stones: Vec<(&str, Option<Player>)> = d
+        .places()
+        .iter()
+        .filter_map(|pl| pl.piece.as_ref().map(|pc| (pl.name.as_str(), pc.player)))
+        .collect();
+    assert_eq!(
+        stones,
+        [("a7", Some(Player::First)), ("d6", Some(Player::Second))]
+    );
+    assert_eq!(d.notes(), ["White to move; in hand: White 7, Black 8"]);
+    // a7 at the top left, g1 at the bottom right.
+    let a7 = &d.places()[0];
+    assert_eq!((a7.name.as_str(), a7.x, a7.y), ("a7", 0.0, 0.0));
+    assert!(
+        d.places()
+            .iter()
+            .any(|p| p.name == "g1" && p.x == 6.0 && p.y == 6.0)
+    );
+}

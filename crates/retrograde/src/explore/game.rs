@@ -90,6 +90,13 @@ pub trait StateGame: Sync {
         None
     }
 
+    /// `p` as a board of places and pieces for the tools that draw it
+    /// (the explorer page): see [`Drawing`](crate::drawing::Drawing).
+    /// `None` (the default) draws the board from its text.
+    fn drawing(&self, _p: &Self::Position) -> Option<crate::drawing::Drawing> {
+        None
+    }
+
     /// Who moves at `p`, for a game where a player may move twice in a
     /// row (dots and boxes: a player who completes a box moves again). A
     /// move keeps the turn when both its positions name the same player,
@@ -164,6 +171,9 @@ impl<G: StateGame + ?Sized> StateGame for &G {
     }
     fn ending(&self, p: &G::Position) -> Option<String> {
         (**self).ending(p)
+    }
+    fn drawing(&self, p: &G::Position) -> Option<crate::drawing::Drawing> {
+        (**self).drawing(p)
     }
     fn owner(&self, p: &G::Position) -> Option<Player> {
         (**self).owner(p)

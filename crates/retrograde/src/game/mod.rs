@@ -168,6 +168,13 @@ pub trait Game {
         None
     }
 
+    /// `p` as a board of places and pieces for the tools that draw it
+    /// (the explorer page): see [`Drawing`](crate::drawing::Drawing).
+    /// `None` (the default) draws the board from its text.
+    fn drawing(&self, _p: u32) -> Option<crate::drawing::Drawing> {
+        None
+    }
+
     /// The position that stands for `p` under the game's symmetries (a
     /// board and its mirror image have the same value): the tools look up
     /// its record. The default: `p` itself.
@@ -260,6 +267,9 @@ impl<G: Game + ?Sized> Game for &G {
     }
     fn ending(&self, p: u32) -> Option<String> {
         (**self).ending(p)
+    }
+    fn drawing(&self, p: u32) -> Option<crate::drawing::Drawing> {
+        (**self).drawing(p)
     }
     fn canonical(&self, p: u32) -> u32 {
         (**self).canonical(p)

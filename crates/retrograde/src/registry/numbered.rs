@@ -111,6 +111,9 @@ impl<G: Game + Sync> StateGame for Rung1<G> {
     fn ending(&self, p: &u32) -> Option<String> {
         self.0.ending(*p)
     }
+    fn drawing(&self, p: &u32) -> Option<crate::drawing::Drawing> {
+        self.0.drawing(*p)
+    }
     fn owner(&self, p: &u32) -> Option<Player> {
         self.0.owner(*p)
     }
@@ -149,6 +152,9 @@ impl<G: Game + Sync> Playable for Numbered<G> {
     }
     fn ending(&self, p: u64) -> Option<String> {
         self.play.ending(p)
+    }
+    fn drawing(&self, p: u64) -> Option<crate::drawing::Drawing> {
+        self.play.drawing(p)
     }
     fn owner(&self, p: u64) -> Option<Player> {
         self.play.owner(p)

@@ -115,6 +115,10 @@ impl<G: StateGame> Playable for States<G> {
         self.game.ending(&self.at(p)?)
     }
 
+    fn drawing(&self, p: u64) -> Option<crate::drawing::Drawing> {
+        self.game.drawing(&self.at(p)?)
+    }
+
     fn owner(&self, p: u64) -> Option<crate::Player> {
         self.game.owner(&self.at(p)?)
     }

@@ -70,6 +70,9 @@ impl<G: TieredGame> Playable for Tiers<G> {
     fn ending(&self, p: u64) -> Option<String> {
         self.states.ending(p)
     }
+    fn drawing(&self, p: u64) -> Option<crate::drawing::Drawing> {
+        self.states.drawing(p)
+    }
     fn owner(&self, p: u64) -> Option<crate::Player> {
         self.states.owner(p)
     }
