@@ -126,7 +126,13 @@ async function clean(page, what, { problems = true } = {}) {
   assert.deepEqual(await page.evaluate(lowContrast), [], `${what}: text under 4.5:1`);
   const width = page.viewportSize().width;
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= width, `${what}: scrolls sideways at ${width} px`);
-  checks += 3;
+  // Every place to click on the board (a piece to pick up, a square or
+  // point a move fills, a graph's vertex) at least 24 x 24 px (WCAG 2.5.8).
+  const small = await page.evaluate(() => [...document.querySelectorAll("#board .target, #board .from, #board [data-cell][tabindex], #neighbourhood g.move")]
+    .map((e) => [e.getAttribute("aria-label") || e.dataset.cell, e.getBoundingClientRect()])
+    .filter(([, r]) => r.width < 24 || r.height < 24).map(([n, r]) => `${n}: ${r.width.toFixed(0)} x ${r.height.toFixed(0)}`));
+  assert.deepEqual(small, [], `${what}: targets under 24 px`);
+  checks += 4;
 }
 
 /** The texts of the neighbourhood drawing that a move's line runs
@@ -770,7 +776,7 @@ try {
     assert.equal((await status(page)).text, "Sente to move: win in 5");
     // Drawn: 12 squares and the hands' 12 places, a stone a piece.
     assert.equal(await page.locator("#board table").count(), 0);
-    assert.equal(await page.locator("#board g.place rect.hit").count(), 12);
+    assert.equal(await page.locator("#board g.place rect.hit.cell").count(), 12);
     assert.equal(await page.locator("#board g.place").count(), 24);
     assert.equal(await page.locator("#board .stone.second").count(), 1);
     assert.equal(await page.locator("#board .stone.first").count(), 1);

@@ -585,7 +585,7 @@ function fillPlace(g) {
   }
   const square = place.shape === "square";
   g.append(square
-    ? svgEl("rect", { class: "hit", x: x - u / 2, y: y - u / 2, width: u, height: u })
+    ? svgEl("rect", { class: "hit cell", x: x - u / 2, y: y - u / 2, width: u, height: u })
     : svgEl("circle", { class: "hit", cx: x, cy: y, r: u * 0.46 }));
   // A point is a dot; a slot off the board (a place in a hand), a faint ring.
   const slot = place.shape === "slot";
@@ -612,8 +612,8 @@ function drawPlaces(box, lastCells) {
   const span = Math.max(Math.max(...xs) - x0, Math.max(...ys) - y0) + 1;
   const room = Math.min(window.innerWidth, document.body.clientWidth || window.innerWidth) - 48;
   // Neighbours at least 36 px apart (a place to tap at least 33 px wide),
-  // at most 64.
-  const u = Math.max(36, Math.min(64, Math.floor(room / span)));
+  // at most 72.
+  const u = Math.max(36, Math.min(72, Math.floor(room / span)));
   const w = (Math.max(...xs) - x0 + 1) * u, h = (Math.max(...ys) - y0 + 1) * u;
   const at = (p) => [(p.x - x0 + 0.5) * u, (p.y - y0 + 0.5) * u];
   const svg = svgEl("svg", { class: `board drawn ${info.game}`, width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "group", "aria-label": "the board" });
@@ -681,7 +681,8 @@ function textBoard(box, lastCells) {
   const cols = Math.max(...board.rows.map((r) => r.cells.length + (r.label === null ? 0 : 1)));
   const room = Math.min(window.innerWidth, document.body.clientWidth || window.innerWidth) - 48;
   const most = board.spaced || info.game === "cop-thief" ? 48 : 32;
-  const cell = Math.max(board.spaced ? 22 : 12, Math.min(most, Math.floor(room / Math.max(cols, 1))));
+  // At least 24 px a square, a target a finger can take (WCAG 2.5.8).
+  const cell = Math.max(24, Math.min(most, Math.floor(room / Math.max(cols, 1))));
   table.style.setProperty("--cell", `${cell}px`);
   if (cell < 40) table.classList.add("small");
   const labelled = board.rows.some((r) => r.label !== null);
