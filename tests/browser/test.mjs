@@ -492,6 +492,42 @@ try {
     for (const b of ["#undo", "#redo", "#best", "#restart"]) assert.equal(await page.isDisabled(b), true, b);
     assert.match(await page.textContent("#hint"), /FEN/);
     assert.equal(await page.isVisible("#moves-title"), false);
+    {
+      const ed = await newPage(DESKTOP);
+      await ready(ed, url);
+      // A position set up on the board, from an empty one: the pieces put
+      // by clicks, a piece put twice taken off, black to move.
+      await ed.click("#edit");
+      assert.equal(await ed.locator("#board td[data-cell]").count(), 64);
+      const square = (name) => ed.locator("#board td[data-cell]").nth(8 * (8 - Number(name[1])) + name.charCodeAt(0) - 97);
+      for (const [piece, at] of [["K", "e1"], ["R", "a1"], ["R", "b1"], ["k", "h8"]]) {
+        await ed.click(`#palette button[data-piece="${piece}"]`);
+        await square(at).click();
+      }
+      await ed.click('#palette button[data-piece="R"]');
+      await square("b1").click(); // taken off again
+      await ed.selectOption("#edit-side", "b");
+      await ed.click("#edit-done");
+      await ed.waitForFunction(() => document.getElementById("status-text"));
+      assert.equal(await ed.inputValue("#notation"), "7k/8/8/8/8/8/8/R3K3 b - - 0 1");
+      const setUp = query("krk.db", "7k/8/8/8/8/8/8/R3K3 b - - 0 1");
+      assert.equal((await status(ed)).text, `black to move: ${setUp.outcome === "lose" ? "loss" : setUp.outcome} in ${setUp.remoteness}`);
+      assert.equal(await ed.isVisible("#editor"), false);
+      // A position the game has not (two white kings): its error, the
+      // position before kept.
+      await ed.click("#edit");
+      await ed.click('#palette button[data-piece="K"]');
+      await square("f1").click();
+      await ed.click("#edit-done");
+      await ed.waitForFunction(() => document.getElementById("error").textContent.length > 0);
+      assert.match(await ed.textContent("#error"), /more than one white king/);
+      assert.equal(await ed.inputValue("#notation"), "7k/8/8/8/8/8/8/R3K3 b - - 0 1");
+      assert.equal(await ed.locator("#board td[data-piece=K]").count(), 1);
+      // The only failed request: the refused position's.
+      assert.ok(ed.problems.length > 0 && ed.problems.every((m) => /400/.test(m)), ed.problems.join("; "));
+      await clean(ed, "chess set up on the board", { problems: false });
+      await shot(ed, "chess-set-up");
+    }
     await page.click("#example");
     await page.waitForFunction(() => document.getElementById("status-text"));
     const example = await page.inputValue("#notation");

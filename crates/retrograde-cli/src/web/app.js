@@ -254,6 +254,7 @@ function firstMoves(i) {
 // Shows the position at `at`; `mode` says what the history gets (see
 // `remember`).
 function show(mode = "replace") {
+  if (editor.on) editor.stop(); // a position shown ends the setting up
   const entry = current();
   const a = entry.answer;
   $("notation").value = a.position;
@@ -725,16 +726,18 @@ function listen(table) {
   }
   table.addEventListener("click", (ev) => {
     const td = ev.target.closest("[data-cell]");
+    if (editor.on) { if (td && !board.drawing) editor.put(td); return; }
     const picked = justPicked;
     justPicked = null;
     if (td && td.dataset.cell !== picked) clickCell(td.dataset.cell);
   });
   table.addEventListener("keydown", (ev) => {
     const td = ev.target.closest("[data-cell]");
-    if (td && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); clickCell(td.dataset.cell); }
+    if (td && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); if (editor.on) editor.put(td); else clickCell(td.dataset.cell); }
   });
   table.addEventListener("pointerdown", (ev) => {
     const td = ev.target.closest("[data-cell].from");
+    if (editor.on) return;
     if (!td) return;
     dragging = td.dataset.cell;
     // Pressing a piece picks it up; the click that ends the press must not
@@ -806,7 +809,7 @@ function choose(ms) {
 // outlined.
 function paintTargets() {
   const table = document.querySelector("#board .board");
-  if (!table) return;
+  if (!table || at < 0) return;
   const a = current().answer;
   for (const td of table.querySelectorAll("[data-cell]")) {
     td.classList.remove("target", "from", "selected", ...OUTCOMES);
@@ -951,6 +954,70 @@ function drawNeighbourhood(a) {
   box.appendChild(svg);
   if (a.moves.length > shown.length) box.appendChild(el("p", {}, `${a.moves.length - shown.length} more moves are in the list below.`));
 }
+
+// ---- setting up a chess position ----------------------------------------
+
+// The board as an editor: a piece picked from the palette is put on the
+// squares clicked (taken off by a second click); "Play from here" writes
+// the position in FEN and opens it (the game says what is wrong with it).
+const editor = {
+  on: false,
+  piece: "K",
+  start() {
+    this.on = true;
+    $("edit").setAttribute("aria-pressed", "true");
+    $("editor").hidden = false;
+    $("edit-side").value = at >= 0 && current().answer.to_move === "black" ? "b" : "w";
+    // No position yet (a chess ending has no start): an empty board.
+    if (at < 0) {
+      const rows = [8, 7, 6, 5, 4, 3, 2, 1].map((r) => `${r} ${". ".repeat(8).trim()}`);
+      drawBoard({ board: `${rows.join("\n")}\n  a b c d e f g h\n`, moves: [], after: [] });
+    }
+    const box = $("palette");
+    box.textContent = "";
+    for (const c of "KQRBNPkqrbnp") {
+      const name = `${c === c.toUpperCase() ? "white" : "black"} ${{ k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" }[c.toLowerCase()]}`;
+      const b = el("button", { type: "button", class: "piece", "aria-label": name, title: name, "aria-pressed": String(c === this.piece) }, CHESS[c]);
+      b.dataset.piece = c;
+      b.addEventListener("click", () => {
+        this.piece = c;
+        for (const o of box.children) o.setAttribute("aria-pressed", String(o === b));
+      });
+      box.appendChild(b);
+    }
+    // The board without moves: every square a place to put a piece.
+    selected = null;
+    geometry = [];
+    paintTargets();
+    for (const td of document.querySelectorAll("#board td[data-cell]")) {
+      td.setAttribute("tabindex", "0");
+      td.setAttribute("role", "button");
+      td.classList.add("editing");
+    }
+  },
+  put(td) {
+    const c = td.dataset.piece === this.piece ? "." : this.piece;
+    const [r, col] = td.dataset.cell.split(",").map(Number);
+    board.rows[r].cells[col] = c;
+    fillCell(td, c, r, col);
+    td.classList.add("editing");
+    td.setAttribute("aria-label", `${cellName(r, col)}: ${td.getAttribute("aria-label") || "empty"}`);
+  },
+  clear() {
+    for (const td of document.querySelectorAll("#board td[data-cell]")) {
+      if (td.dataset.piece !== ".") { this.piece = td.dataset.piece; this.put(td); }
+    }
+  },
+  fen() {
+    const rows = board.rows.map((row) => row.cells.map((c) => (EMPTY.has(c) ? "1" : c)).join("").replace(/1+/g, (ones) => String(ones.length)));
+    return `${rows.join("/")} ${$("edit-side").value} - - 0 1`;
+  },
+  stop() {
+    this.on = false;
+    $("edit").setAttribute("aria-pressed", "false");
+    $("editor").hidden = true;
+  },
+};
 
 // ---- watching the solve -------------------------------------------------
 
@@ -1649,6 +1716,21 @@ async function main() {
   $("hide-values").onchange = () => { if (at >= 0) show("none"); };
   // A graph's drawing is its values, and has no board to turn.
   $("view").hidden = info.graph;
+  // Chess: a position set up on the board, not typed.
+  $("setup").hidden = info.game !== "chess";
+  const leave = () => { editor.stop(); if (at >= 0) show("none"); else $("board").textContent = ""; };
+  $("edit").onclick = () => { if (editor.on) leave(); else editor.start(); };
+  $("edit-cancel").onclick = leave;
+  $("edit-clear").onclick = () => editor.clear();
+  $("edit-done").onclick = async () => {
+    const fen = editor.fen();
+    editor.stop();
+    if (!(await restart(fen))) {
+      const why = $("error").textContent;
+      leave();
+      $("error").textContent = why || `${fen}: not a position`;
+    }
+  };
   $("flip").onclick = () => {
     const on = $("flip").getAttribute("aria-pressed") !== "true";
     $("flip").setAttribute("aria-pressed", String(on));
