@@ -587,7 +587,7 @@ function fillPlace(g) {
   const square = place.shape === "square";
   g.append(square
     ? svgEl("rect", { class: "hit cell", x: x - u / 2, y: y - u / 2, width: u, height: u })
-    : svgEl("circle", { class: "hit", cx: x, cy: y, r: u * 0.46 }));
+    : svgEl("circle", { class: "hit", cx: x, cy: y, r: u * 0.38 }));
   // A point is a dot; a slot off the board (a place in a hand), a faint ring.
   const slot = place.shape === "slot";
   if (!square) g.append(svgEl("circle", { class: slot ? "spot slot" : "spot", cx: x, cy: y, r: Math.max(3, u * (slot ? 0.3 : 0.1)) }));
@@ -612,9 +612,9 @@ function drawPlaces(box, lastCells) {
   const x0 = Math.min(...xs), y0 = Math.min(...ys);
   const span = Math.max(Math.max(...xs) - x0, Math.max(...ys) - y0) + 1;
   const room = Math.min(window.innerWidth, document.body.clientWidth || window.innerWidth) - 48;
-  // Neighbours at least 36 px apart (a place to tap at least 33 px wide),
-  // at most 72.
-  const u = Math.max(36, Math.min(72, Math.floor(room / span)));
+  // Neighbours at least 36 px apart (a point to tap at least 27 px wide),
+  // at most 96, the board at most 480 px wide unless that makes them closer.
+  const u = Math.max(36, Math.min(96, Math.floor(Math.min(room, 480) / span)));
   const w = (Math.max(...xs) - x0 + 1) * u, h = (Math.max(...ys) - y0 + 1) * u;
   const at = (p) => [(p.x - x0 + 0.5) * u, (p.y - y0 + 0.5) * u];
   const svg = svgEl("svg", { class: `board drawn ${info.game}`, width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "group", "aria-label": "the board" });
