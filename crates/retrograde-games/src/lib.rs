@@ -1,4 +1,4 @@
-//! The built-in games of [retrograde](retrograde), each written as a user's
+//! The built-in games of [retrograde], each written as a user's
 //! game is, on the rung of the
 //! [ladder](retrograde#one-ladder-from-rules-to-speed) its size needs, and
 //! registered by one line in [`registry`], as the command line and the

@@ -1,6 +1,6 @@
 //! [`Solver`]: one front door to the engines. It is told the engine (or
 //! left to choose), the threads, a memory limit, the rules and where to
-//! report progress, in the style of [`Explorer`](crate::Explorer); it
+//! report progress, in the style of [`Explorer`]; it
 //! solves a graph ([`Solver::solve`]), a numbered game on the dense rung
 //! ([`Solver::solve_game`]) or a game from its rules
 //! ([`Solver::solve_states`]), and says which engine it runs and why

@@ -3,12 +3,12 @@
 //! A game numbers its positions densely, `0..position_count()`, and generates
 //! the moves of a position, the *reverse* moves (the positions that can move
 //! into it) and the value of terminal positions. Nothing else: no edge is ever
-//! stored, so [`solve_game`] needs only about 3 bytes per position.
+//! stored, so [`solve_game`](crate::solve_game) needs only about 3 bytes per position.
 //!
 //! - [`Game`]: the trait; [`AsGraph`] lets every solver and tool that reads a
 //!   [`GameGraph`] run on a game.
-//! - [`solve_game`]: the lean solve (see [`solve_lean`](crate::solve::solve_lean)),
-//!   returning a [`Solved`] that computes best moves on demand.
+//! - [`solve_game`](crate::solve_game): the lean solve (see [`solve_lean`](crate::solve::solve_lean)),
+//!   returning a [`Solved`](crate::solve::Solved) that computes best moves on demand.
 //! - [`materialise`]: the explicit graph of a small game, to compare or export.
 //! - [`check_game`]: does every move have its reverse move, with multiplicity?
 //!   Game authors get this wrong; run it in your tests.

@@ -5,7 +5,7 @@
 //! An [`Entry`] says what a game is called, what builds it (its variants
 //! and [parameters](Param)) and how to rebuild it from a database's header,
 //! strictly: an unknown or missing field is an error naming it. What it
-//! builds is [`Solvable`]: a game that can be played ([`Playable`]), solved
+//! builds is [`Solvable`]: a game that can be played ([`Playable`](crate::play::Playable)), solved
 //! and checked against a database.
 //!
 //! A game written from its rules ([`StateGame`]) that also numbers its

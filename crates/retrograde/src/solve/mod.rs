@@ -45,7 +45,7 @@ pub trait Progress: Sync {
     fn end(&self) {}
     /// Whether the caller asks the solve to stop (an interrupt): looked at
     /// where work is told, every 65,536 positions or every level, after
-    /// which a [`Solver`] given this progress returns
+    /// which a [`Solver`](crate::Solver) given this progress returns
     /// [`SolveError::Stopped`](crate::SolveError::Stopped). `false` by
     /// default.
     fn stop(&self) -> bool {

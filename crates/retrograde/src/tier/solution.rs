@@ -150,7 +150,7 @@ impl<G: TieredGame> TierSolution<'_, G> {
     /// keeping `keep` violations.
     ///
     /// # Errors
-    /// Never for a solution the tier solver made (as [`crate::verify`]).
+    /// Never for a solution the tier solver made (as [`verify`](fn@crate::verify)).
     pub fn verify(&self, keep: usize) -> Result<Report, SolveError> {
         match &self.0 {
             Inner::Explored { solution, .. } => {
