@@ -31,7 +31,8 @@
 
 use std::fmt;
 
-use retrograde::{Game, Outcome};
+use retrograde::drawing::{Drawing, Piece};
+use retrograde::{Game, Outcome, Player};
 
 /// Cells on the board.
 const CELLS: usize = 25;
@@ -478,6 +479,36 @@ impl Game for Teeko {
         if self.board_at(p).x_to_move { "X" } else { "O" }.into()
     }
 
+    /// The 25 points named as moves name them, a line to each neighbour (a
+    /// piece steps along one), X's pieces (who moves first) light and O's
+    /// dark.
+    fn drawing(&self, p: u32) -> Option<Drawing> {
+        let text = self.notation(p);
+        let (rows, _) = text.split_once(' ')?;
+        let cells: Vec<char> = rows.chars().filter(|&c| c != '/').collect();
+        let mut d = Drawing::new();
+        for i in 0..25u32 {
+            d = d.point(cell_name(i), (i % 5) as f32, (i / 5) as f32);
+        }
+        for i in 0..25usize {
+            let (r, c) = (i / 5, i % 5);
+            for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                let (r2, c2) = (r + dr, c as isize + dc);
+                if r2 < 5 && (0..5).contains(&c2) {
+                    d = d.line(i, r2 * 5 + c2 as usize);
+                }
+            }
+        }
+        for (i, &c) in cells.iter().enumerate() {
+            d = match c {
+                'x' | 'X' => d.piece(i, Piece::marked(Player::First, "X", "X's piece")),
+                'o' | 'O' => d.piece(i, Piece::marked(Player::Second, "O", "O's piece")),
+                _ => d,
+            };
+        }
+        Some(d)
+    }
+
     /// Four in a row or a square by the player who just moved; or a player
     /// with no step, who loses.
     fn ending(&self, p: u32) -> Option<String> {
@@ -572,6 +603,26 @@ mod tests {
             }
         );
         assert_eq!(t.position_count(), t.offsets[10] as usize);
+    }
+
+    #[test]
+    fn the_drawing_has_the_points_a_line_to_each_neighbour_and_the_pieces() {
+        let t = Teeko::new();
+        let p = t.parse("x..../...../..o../...../..... x").unwrap();
+        let d = t.drawing(p).unwrap();
+        assert_eq!(d.places().len(), 25);
+        // 20 across, 20 down, 16 + 16 diagonals.
+        assert_eq!(d.lines().len(), 72);
+        let pieces: Vec<(&str, &str)> = d
+            .places()
+            .iter()
+            .filter_map(|pl| {
+                pl.piece
+                    .as_ref()
+                    .map(|pc| (pl.name.as_str(), pc.symbol.as_str()))
+            })
+            .collect();
+        assert_eq!(pieces, [("a5", "X"), ("c3", "O")]);
     }
 
     #[test]
