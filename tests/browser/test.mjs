@@ -819,6 +819,18 @@ try {
     assert.equal(await page.locator("#board text.symbol.first").textContent(), "L");
     // One piece moves: it is picked up already, its squares coloured.
     assert.equal(await page.locator("#board g.place.target").count(), 5);
+    // The lion dragged to a square plays that move; Undo back.
+    const centre = async (sel) => { const b = await page.locator(sel).boundingBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+    const [fx, fy] = await centre('#board g.place[data-piece="first|L|Sente\'s lion"]');
+    const [tx, ty] = await centre('#board g.place.target[aria-label^="b3:"]');
+    await page.mouse.move(fx, fy);
+    await page.mouse.down();
+    await page.mouse.move(tx, ty, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("Gote"));
+    assert.match(await page.locator("#record").textContent(), /1\. Lb4-b3/);
+    await page.click("#undo");
+    await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("Sente"));
     await page.locator("#moves button").first().click();
     await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("Gote"));
     const asked = query("lions.db", await page.inputValue("#notation"));
@@ -1106,6 +1118,26 @@ try {
         return Math.min(r.width, r.height);
       }));
       assert.ok(Math.min(...sizes) >= 24, `smallest point to tap: ${Math.min(...sizes)} px`);
+      if (viewport === DESKTOP) {
+        // Values hidden: no tag and no colour on the points; the board
+        // flipped turns, its letters upright; a point taken by the keyboard
+        // plays its move; Undo back.
+        await page.check("#hide-values");
+        assert.equal(await page.locator("#board text.hint").count(), 0);
+        assert.equal(await page.locator("#board g.place.target.win, #board g.place.target.lose").count(), 0);
+        assert.equal(await page.locator("#board g.place.target").count(), 24);
+        await page.uncheck("#hide-values");
+        assert.equal(await page.locator("#board text.hint").count(), 24);
+        await page.click("#flip");
+        assert.notEqual(await page.locator("#board svg.drawn").evaluate((e) => getComputedStyle(e).transform), "none");
+        await page.click("#flip");
+        await page.focus('#board g.place[data-cell="0,0"]'); // a7
+        await page.keyboard.press("Enter");
+        await page.waitForFunction(() => document.querySelectorAll("#board .stone.first").length === 1);
+        assert.match(await page.locator("#record").textContent(), /1\. a7/);
+        await page.click("#undo");
+        await page.waitForFunction(() => document.querySelectorAll("#board .stone").length === 0);
+      }
       // A point clicked places a white stone there; its name is the move.
       await page.click('#board g.place[data-cell="0,1"]'); // d7
       await page.waitForFunction(() => document.querySelectorAll("#board .stone.first").length === 1);
