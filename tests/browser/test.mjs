@@ -170,6 +170,18 @@ function chartOverlaps() {
   return out;
 }
 
+/** Presses the mouse on the centre of `from`, moves to the centre of `to`
+ *  and lets go: a drag. */
+async function drag(page, from, to) {
+  const centre = async (sel) => { const b = await page.locator(sel).boundingBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+  const [x1, y1] = await centre(from);
+  const [x2, y2] = await centre(to);
+  await page.mouse.move(x1, y1);
+  await page.mouse.down();
+  await page.mouse.move(x2, y2, { steps: 5 });
+  await page.mouse.up();
+}
+
 // What the lesson's board shows: its caption and every square's look.
 const lessonShown = (page) => page.evaluate(() => document.getElementById("lesson-caption").textContent +
   [...document.querySelectorAll("#lesson td.pos")].map((t) => `${t.className}|${t.textContent}`).join(";"));
@@ -567,13 +579,7 @@ try {
     const names = await page.locator("#moves button").evaluateAll((bs) => bs.map((b) => b.textContent.split(":")[0]));
     assert.ok(names.includes("Ra4") && names.includes("Ra3+") && names.includes("Kb1"), names.join(" "));
     // The rook dragged from a1 to a4: Ra4 (rows from rank 8, so a4 is row 4).
-    const box = async (sel) => { const b = await page.locator(sel).boundingBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
-    const [x1, y1] = await box("table.board td[data-piece=R]");
-    const [x2, y2] = await box('table.board td[data-cell="4,0"]');
-    await page.mouse.move(x1, y1);
-    await page.mouse.down();
-    await page.mouse.move(x2, y2, { steps: 5 });
-    await page.mouse.up();
+    await drag(page, "table.board td[data-piece=R]", 'table.board td[data-cell="4,0"]');
     await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("black"));
     assert.equal(await page.inputValue("#notation"), "8/8/8/8/R7/2k5/8/2K5 b - - 0 1");
     // Clicking: the black king picked up, its squares coloured, one played.
@@ -820,13 +826,7 @@ try {
     // One piece moves: it is picked up already, its squares coloured.
     assert.equal(await page.locator("#board g.place.target").count(), 5);
     // The lion dragged to a square plays that move; Undo back.
-    const centre = async (sel) => { const b = await page.locator(sel).boundingBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
-    const [fx, fy] = await centre('#board g.place[data-piece="first|L|Sente\'s lion"]');
-    const [tx, ty] = await centre('#board g.place.target[aria-label^="b3:"]');
-    await page.mouse.move(fx, fy);
-    await page.mouse.down();
-    await page.mouse.move(tx, ty, { steps: 5 });
-    await page.mouse.up();
+    await drag(page, '#board g.place[data-piece="first|L|Sente\'s lion"]', '#board g.place.target[aria-label^="b3:"]');
     await page.waitForFunction(() => document.getElementById("status-text").textContent.startsWith("Gote"));
     assert.match(await page.locator("#record").textContent(), /1\. Lb4-b3/);
     await page.click("#undo");

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use retrograde::db::Database;
-use retrograde::drawing::Drawing;
+use retrograde::drawing::{Drawing, Piece};
 use retrograde::play::{Playable, Probe, ProbeError};
 use retrograde::solve::trace::{Event, solve_traced};
 use retrograde::{Answers, GameGraph};
@@ -401,10 +401,9 @@ fn page(game: &dyn Playable, p: u64, a: &retrograde::play::Answer) -> Answer<'st
         written: String,
         board: String,
         /// What stands on each place of the game's drawing after the
-        /// move (a piece's player, symbol and name; empty: nothing), for
-        /// a game that draws its board.
+        /// move (`None`: nothing), for a game that draws its board.
         #[serde(skip_serializing_if = "Option::is_none")]
-        pieces: Option<Vec<String>>,
+        pieces: Option<Vec<Option<Piece>>>,
     }
     #[derive(serde::Serialize)]
     struct Page {
@@ -415,20 +414,12 @@ fn page(game: &dyn Playable, p: u64, a: &retrograde::play::Answer) -> Answer<'st
         drawing: Option<Drawing>,
         after: Vec<After>,
     }
-    let pieces = |q: u64| {
-        game.drawing(q).map(|d| {
-            d.places()
-                .iter()
-                .map(|place| {
-                    place.piece.as_ref().map_or_else(String::new, |pc| {
-                        let player = retrograde::drawing::Piece::player_word(pc.player);
-                        format!("{player}|{}|{}", pc.symbol, pc.name)
-                    })
-                })
-                .collect()
-        })
-    };
     let drawing = game.drawing(p);
+    let pieces = |q: u64| {
+        drawing.as_ref()?;
+        let after = game.drawing(q)?;
+        Some(after.places().iter().map(|pl| pl.piece.clone()).collect())
+    };
     let mut named: Vec<Option<(String, u64, String)>> = game
         .moves(p)
         .into_iter()
@@ -447,7 +438,7 @@ fn page(game: &dyn Playable, p: u64, a: &retrograde::play::Answer) -> Answer<'st
             After {
                 written,
                 board: game.board(m.to),
-                pieces: drawing.as_ref().and_then(|_| pieces(m.to)),
+                pieces: pieces(m.to),
             }
         })
         .collect();

@@ -436,12 +436,7 @@ mod tests {
         let d = g.drawing(&g.draw(g.start(), 2)).unwrap();
         // 4 sides, 1 box, 4 dots; side 2 (v0,0) drawn.
         assert_eq!(d.places().len(), 9);
-        let drawn: Vec<&str> = d
-            .places()
-            .iter()
-            .filter(|pl| pl.piece.is_some())
-            .map(|pl| pl.name.as_str())
-            .collect();
+        let drawn: Vec<&str> = d.pieces().map(|(at, _)| at.name.as_str()).collect();
         assert_eq!(drawn, ["v0,0"]);
         assert_eq!(d.places()[2].shape, Shape::Down);
         assert_eq!(d.places()[0].shape, Shape::Across);

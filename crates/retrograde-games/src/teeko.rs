@@ -483,9 +483,7 @@ impl Game for Teeko {
     /// piece steps along one), X's pieces (who moves first) light and O's
     /// dark.
     fn drawing(&self, p: u32) -> Option<Drawing> {
-        let text = self.notation(p);
-        let (rows, _) = text.split_once(' ')?;
-        let cells: Vec<char> = rows.chars().filter(|&c| c != '/').collect();
+        let b = self.board_at(p);
         let mut d = Drawing::new();
         for i in 0..25u32 {
             d = d.point(cell_name(i), (i % 5) as f32, (i / 5) as f32);
@@ -499,12 +497,12 @@ impl Game for Teeko {
                 }
             }
         }
-        for (i, &c) in cells.iter().enumerate() {
-            d = match c {
-                'x' | 'X' => d.piece(i, Piece::marked(Player::First, "X", "X's piece")),
-                'o' | 'O' => d.piece(i, Piece::marked(Player::Second, "O", "O's piece")),
-                _ => d,
-            };
+        for i in 0..25 {
+            if b.x & 1 << i != 0 {
+                d = d.piece(i, Piece::marked(Player::First, "X", "X's piece"));
+            } else if b.o & 1 << i != 0 {
+                d = d.piece(i, Piece::marked(Player::Second, "O", "O's piece"));
+            }
         }
         Some(d)
     }
@@ -614,13 +612,8 @@ mod tests {
         // 20 across, 20 down, 16 + 16 diagonals.
         assert_eq!(d.lines().len(), 72);
         let pieces: Vec<(&str, &str)> = d
-            .places()
-            .iter()
-            .filter_map(|pl| {
-                pl.piece
-                    .as_ref()
-                    .map(|pc| (pl.name.as_str(), pc.symbol.as_str()))
-            })
+            .pieces()
+            .map(|(at, pc)| (at.name.as_str(), pc.symbol.as_str()))
             .collect();
         assert_eq!(pieces, [("a5", "X"), ("c3", "O")]);
     }

@@ -24,7 +24,8 @@
 //!     .line(0, 1)
 //!     .line(1, 2)
 //!     .piece(1, Piece::stone(Player::First, "white stone"));
-//! assert_eq!(d.places()[1].piece.as_ref().map(|p| p.name.as_str()), Some("white stone"));
+//! let on: Vec<(&str, &str)> = d.pieces().map(|(at, p)| (at.name.as_str(), p.name.as_str())).collect();
+//! assert_eq!(on, [("b", "white stone")]);
 //! assert_eq!(d.lines(), &[[0, 1], [1, 2]]);
 //! ```
 
@@ -101,7 +102,7 @@ impl Piece {
 
     /// `"first"`, `"second"` or `"none"`: how a drawing names a piece's
     /// player.
-    pub fn player_word(player: Option<Player>) -> &'static str {
+    fn player_word(player: Option<Player>) -> &'static str {
         match player {
             Some(Player::First) => "first",
             Some(Player::Second) => "second",
@@ -197,6 +198,13 @@ impl Drawing {
     /// The places, in the order they were added.
     pub fn places(&self) -> &[Place] {
         &self.places
+    }
+
+    /// The pieces on the board, each with its place, in the places' order.
+    pub fn pieces(&self) -> impl Iterator<Item = (&Place, &Piece)> {
+        self.places
+            .iter()
+            .filter_map(|place| place.piece.as_ref().map(|piece| (place, piece)))
     }
 
     /// The lines, as pairs of place numbers.

@@ -472,14 +472,15 @@ function parseBoard(text) {
 }
 
 // A game's drawing as a board of one row, a cell a place, its text the
-// piece there ("player|symbol|name", "." for none: as the moves' `pieces`).
+// piece there ("player|symbol|name", "." for none), the moves' `pieces`
+// keyed the same way.
 const pieceKey = (pc) => (pc ? `${pc.player}|${pc.symbol}|${pc.name}` : ".");
 function drawnBoard(d) {
   return { spaced: true, rows: [{ label: null, cells: d.places.map((p) => pieceKey(p.piece)) }], files: null, notes: d.notes, drawing: d };
 }
 const boardOf = (a) => (a.drawing ? drawnBoard(a.drawing) : parseBoard(a.board));
 const afterBoard = (a, i) => (a.drawing
-  ? (a.after[i].pieces ? { rows: [{ cells: a.after[i].pieces.map((k) => k || ".") }] } : null)
+  ? (a.after[i].pieces ? { rows: [{ cells: a.after[i].pieces.map(pieceKey) }] } : null)
   : parseBoard(a.after[i].board));
 
 // What a move changes on the board: the square it leaves (`from`, or null

@@ -120,7 +120,8 @@ pub enum SfenErrorKind {
     },
 }
 
-fn letter(kind: u8) -> char {
+/// The letter of a piece's kind (upper case).
+pub(super) fn letter(kind: u8) -> char {
     match kind {
         LION => 'L',
         GIRAFFE => 'G',

@@ -2,7 +2,7 @@
 //! reachable positions (cheap to build), positions in the SFEN-style
 //! notation, moves named from the first player's side.
 
-use super::board::Board;
+use super::board::{Board, CHICK, ELEPHANT, GIRAFFE, HAND_KINDS, LION, THEIRS};
 use super::index::Numbering;
 use super::{Capture, SfenErrorKind, canonical, notation};
 use retrograde::db::{Database, Meta};
@@ -19,27 +19,30 @@ fn square_name(r: usize, c: usize) -> String {
     format!("{}{}", char::from(b'a' + c as u8), r + 1)
 }
 
-/// The animal a piece's letter names.
-fn animal(kind: char) -> &'static str {
-    match kind.to_ascii_uppercase() {
-        'L' => "lion",
-        'G' => "giraffe",
-        'E' => "elephant",
-        'C' => "chick",
+/// The animal of a piece's kind.
+fn animal(kind: u8) -> &'static str {
+    match kind {
+        LION => "lion",
+        GIRAFFE => "giraffe",
+        ELEPHANT => "elephant",
+        CHICK => "chick",
         _ => "hen",
     }
 }
 
-/// The piece a letter of the notation names: upper case Sente's (who moves
-/// first), lower case Gote's.
-fn piece(letter: char) -> Piece {
-    let (player, side) = if letter.is_ascii_uppercase() {
-        (Player::First, "Sente's")
-    } else {
+/// A piece of `kind`, Gote's or Sente's (who moves first), marked with its
+/// letter in the notation.
+fn piece(kind: u8, gote: bool) -> Piece {
+    let (player, side) = if gote {
         (Player::Second, "Gote's")
+    } else {
+        (Player::First, "Sente's")
     };
-    let kind = letter.to_ascii_uppercase();
-    Piece::marked(player, kind.to_string(), format!("{side} {}", animal(kind)))
+    Piece::marked(
+        player,
+        notation::letter(kind).to_string(),
+        format!("{side} {}", animal(kind)),
+    )
 }
 
 /// The position after a lion is captured (with [`Capture::Played`]).
@@ -160,56 +163,29 @@ impl Playable for Setup {
     /// a drop moves a piece from a hand to the board.
     fn drawing(&self, p: u64) -> Option<Drawing> {
         let (b, sente) = self.board(p)?;
-        let text = notation::write(&b, sente);
-        let mut fields = text.split(' ');
-        let (rows, hands) = (fields.next()?, fields.nth(1).unwrap_or("-"));
-        // How many of kind `k` a hand holds ("2C": two chicks).
-        let held = |k: char| {
-            let (mut count, mut total) = (1, 0);
-            for ch in hands.chars() {
-                match ch.to_digit(10) {
-                    Some(n) => count = n as usize,
-                    None => {
-                        total += if ch == k { count } else { 0 };
-                        count = 1;
-                    }
-                }
-            }
-            total
-        };
+        // Seen from Sente's side, as the notation writes it.
+        let view = if sente { b } else { b.flipped() };
         let mut d = Drawing::new();
         // Gote's hand: columns left of the board, rows 1 to 3 from the top;
         // Sente's: right of it, rows 2 to 4.
         for (gote, x, y) in [(true, -2.25, 0.0), (false, 3.25, 1.0)] {
-            for (row, kind) in ['G', 'E', 'C'].into_iter().enumerate() {
-                let letter = if gote {
-                    kind.to_ascii_lowercase()
-                } else {
-                    kind
-                };
+            let side = if gote { "Gote's" } else { "Sente's" };
+            for (row, kind) in HAND_KINDS.into_iter().enumerate() {
                 for copy in 0..2 {
                     let at = d.places().len();
-                    let side = if gote { "Gote's" } else { "Sente's" };
                     let name = format!("{side} hand, {} {}", animal(kind), copy + 1);
-                    d = d.place(name, x + copy as f32, y + row as f32, Shape::Slot);
-                    if copy < held(letter) {
-                        d = d.piece(at, piece(letter));
+                    d = d.place(name, x + f32::from(copy), y + row as f32, Shape::Slot);
+                    if copy < view.hands[usize::from(gote)][row] {
+                        d = d.piece(at, piece(kind, gote));
                     }
                 }
             }
         }
-        for (r, row) in rows.split('/').enumerate() {
-            let mut c = 0;
-            for ch in row.chars() {
-                let empty = ch.to_digit(10).unwrap_or(0);
-                for _ in 0..empty.max(1) {
-                    let at = d.places().len();
-                    d = d.square(square_name(r, c), c as f32, r as f32);
-                    if empty == 0 {
-                        d = d.piece(at, piece(ch));
-                    }
-                    c += 1;
-                }
+        for (i, &code) in view.cells.iter().enumerate() {
+            let (r, c, at) = (i / 3, i % 3, d.places().len());
+            d = d.square(square_name(r, c), c as f32, r as f32);
+            if code != 0 {
+                d = d.piece(at, piece(code & !THEIRS, code & THEIRS != 0));
             }
         }
         Some(d.note("Gote's hand at the top left, Sente's at the bottom right"))

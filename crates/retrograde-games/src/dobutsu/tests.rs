@@ -245,13 +245,8 @@ fn the_drawing_has_the_board_and_each_hand_two_places_a_kind() {
     let d = setup.drawing(setup.start().unwrap()).unwrap();
     assert_eq!(d.places().len(), 12 + 12);
     let pieces: Vec<(&str, &str)> = d
-        .places()
-        .iter()
-        .filter_map(|pl| {
-            pl.piece
-                .as_ref()
-                .map(|pc| (pl.name.as_str(), pc.name.as_str()))
-        })
+        .pieces()
+        .map(|(at, pc)| (at.name.as_str(), pc.name.as_str()))
         .collect();
     assert_eq!(
         pieces,

@@ -405,9 +405,8 @@ fn the_drawing_has_the_points_their_lines_the_stones_and_the_hands() {
         assert!(p.x == q.x || p.y == q.y, "{} {}", p.name, q.name);
     }
     let stones: Vec<(&str, Option<Player>)> = d
-        .places()
-        .iter()
-        .filter_map(|pl| pl.piece.as_ref().map(|pc| (pl.name.as_str(), pc.player)))
+        .pieces()
+        .map(|(at, pc)| (at.name.as_str(), pc.player))
         .collect();
     assert_eq!(
         stones,
