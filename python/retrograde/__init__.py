@@ -23,7 +23,7 @@ from __future__ import annotations
 import sys
 import time
 
-from typing import Any, Callable, Dict, List, NamedTuple, Optional
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional
 
 import numpy as np
 
@@ -106,7 +106,7 @@ class NamedSolution:
     Python game's positions. Asked by name; the arrays (``outcome``,
     ``remoteness``, ``best_move``) and ``names`` are by number."""
 
-    def __init__(self, solved: Solved, names: List[Any], index: Dict[Any, int],
+    def __init__(self, solved: Solved, names: List[Any], index: Mapping[Any, int],
                  canonical: Optional[Callable[[Any], Any]] = None,
                  notation: Optional[Callable[[Any], str]] = None,
                  start: Optional[Any] = None,

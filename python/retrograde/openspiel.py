@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
 
+import numpy as np
+
 from . import OUTCOMES, Move, NamedSolution, Value, solve_game
 
 __all__ = ["solve", "SpielSolution", "check", "bot"]
@@ -52,39 +54,41 @@ def check(game: Any) -> None:
 
 class _Game:
     """An OpenSpiel game as retrograde explores one: a position is
-    ``(player to move, key(state))``. A state is kept as an object only
-    while it waits to be expanded; after, as its serialization
-    (``state.serialize()``: its history, a few bytes a ply), made into a
-    state again when asked for (a state object weighs about a kilobyte)."""
+    ``(player to move, key(state))``. A state is kept only while its
+    position waits to be expanded, and then as its serialization
+    (``state.serialize()``: its history, a few bytes a ply; a state object
+    weighs about a kilobyte). Once solved, a position's state is made
+    again from the initial state along the moves that first reached it
+    (:meth:`state`, :meth:`each_state`)."""
 
     def __init__(self, game: Any, key: Callable[[Any], Hashable]):
         self.game = game
         self.key = key
-        #: Each position's state: an object until expanded, then serialized.
-        self.states: Dict[Tuple[int, Hashable], Any] = {}
+        #: Each position met and not yet expanded: its state, serialized.
+        self.waiting: Dict[Tuple[int, Hashable], str] = {}
         #: The value of each terminal position for its player to move,
-        #: found as its state is first reached.
+        #: found as its state is first reached, kept until it is asked for.
         self.over: Dict[Tuple[int, Hashable], str] = {}
         self.name = game.get_type().short_name
-        # Asked of every position: a lookup, nothing more.
-        self.terminal = self.over.get
+        #: The solution, once solved: its numbers and parents find states again.
+        self.solution: Optional[NamedSolution] = None
 
     def starts(self):
         s = self.game.new_initial_state()
         if s.is_terminal():
             raise ValueError(f"{self.name}: the initial state is terminal")
         p = (s.current_player(), self.key(s))
-        self.states[p] = s
+        self.waiting[p] = s.serialize()
         return [p]
+
+    def terminal(self, p: Tuple[int, Hashable]) -> Optional[str]:
+        """Asked once of every position, in turn: a terminal position's
+        value, given once and forgotten (the solution keeps it)."""
+        return self.over.pop(p, None)
 
     def owner(self, p: Tuple[int, Hashable]) -> int:
         """Who moves at ``p``: OpenSpiel's ``current_player()``."""
         return p[0]
-
-    def state(self, p: Tuple[int, Hashable]) -> Any:
-        """An OpenSpiel state of position ``p``."""
-        s = self.states[p]
-        return self.game.deserialize_state(s) if isinstance(s, str) else s
 
     def show(self, p: Tuple[int, Hashable]) -> str:
         """``p``'s state as OpenSpiel draws it."""
@@ -96,23 +100,87 @@ class _Game:
         return f"{p[0]}:" + "/".join(str(p[1]).splitlines())
 
     def moves(self, p: Tuple[int, Hashable]) -> List[Tuple[int, Hashable]]:
-        state = self.states[p]
+        state = self.game.deserialize_state(self.waiting.pop(p))
         mover = state.current_player()
-        states = self.states
+        waiting, over = self.waiting, self.over
         out = []
         for action in state.legal_actions():
             child = state.child(action)
             q = self.after(state, mover, action, child)
-            if q not in states:
-                if child.is_terminal():
-                    # Never expanded: serialized at once.
+            if child.is_terminal():
+                if q not in over:
                     self._end(q, child)
-                    states[q] = child.serialize()
-                else:
-                    states[q] = child
+            elif q not in waiting:
+                # A position expanded already, met again through a cycle,
+                # waits here again, never expanded (as a terminal position
+                # asked already is noted again): dropped when the exploring
+                # ends (``done``).
+                waiting[q] = child.serialize()
             out.append(q)
-        states[p] = state.serialize()
         return out
+
+    def done(self, solution: NamedSolution) -> None:
+        """Exploring is over: what waits is dropped, states are found again
+        through ``solution``."""
+        self.waiting.clear()
+        self.over.clear()
+        self.solution = solution
+
+    def children(self, state: Any) -> Dict[Tuple[int, Hashable], Any]:
+        """The positions the legal actions of ``state`` lead to, each with
+        its state (the first action's, where two lead to one position)."""
+        mover = state.current_player()
+        out: Dict[Tuple[int, Hashable], Any] = {}
+        for action in state.legal_actions():
+            child = state.child(action)
+            out.setdefault(self.after(state, mover, action, child), child)
+        return out
+
+    def state(self, p: Tuple[int, Hashable]) -> Any:
+        """An OpenSpiel state of position ``p`` (a new object each time):
+        made from the initial state along the moves that first reached
+        ``p`` (its parents)."""
+        s = self._solved()
+        path = [s.number(p)]
+        while (u := s.solved.parent(path[-1])) is not None:
+            path.append(u)
+        state = self.game.new_initial_state()
+        for v in reversed(path[:-1]):
+            state = self._child(state, s.names[v])
+        return state
+
+    def each_state(self):
+        """Every position's number and state, each state made once from
+        its parent's (a walk down the tree of first parents: about one
+        ``child`` a move)."""
+        s = self._solved()
+        parents = s.solved.parents()
+        order = np.argsort(parents, kind="stable")
+        # order[0] is the start, the one position without a parent; the
+        # children of v are order[first[v]:first[v + 1]].
+        first = np.concatenate(([1], 1 + np.cumsum(np.bincount(parents[order[1:]],
+                                                                 minlength=len(parents)))))
+        stack = [(int(order[0]), self.game.new_initial_state())]
+        while stack:
+            v, state = stack.pop()
+            yield v, state
+            kids = order[first[v]:first[v + 1]]
+            if len(kids):
+                children = self.children(state)
+                stack.extend((int(w), children[s.names[w]]) for w in kids)
+
+    def _solved(self) -> NamedSolution:
+        if self.solution is None:
+            raise ValueError(f"{self.name}: states are found again only once it is solved")
+        return self.solution
+
+    def _child(self, state: Any, q: Tuple[int, Hashable]) -> Any:
+        """The state of ``state``'s child at position ``q``."""
+        found = self.children(state).get(q)
+        if found is None:
+            raise ValueError(f"{self.name}: no legal action of {str(state)!r} leads to {q!r} "
+                             "(is the key a function of the state alone?)")
+        return found
 
     def after(self, state: Any, mover: int, action: int, child: Any) -> Tuple[int, Hashable]:
         """The position ``child`` (``state`` after ``mover``'s ``action``) is."""
@@ -205,8 +273,18 @@ class SpielSolution(NamedSolution):
         return list(s.returns())
 
     def state(self, p: Tuple[int, Hashable]) -> Any:
-        """An OpenSpiel state of position ``p`` (a new object each time)."""
+        """An OpenSpiel state of position ``p`` (a new object each time),
+        made from the initial state along the moves that first reached
+        ``p``: a few ``child`` calls a ply. For every position, use
+        :meth:`states`."""
         return self._game.state(p)
+
+    def states(self):
+        """Every position with an OpenSpiel state of it, as pairs
+        ``(position, state)`` in no set order: each state made once, from
+        its parent's (about one ``child`` a move)."""
+        for v, state in self._game.each_state():
+            yield self.names[v], state
 
     def player0_values(self) -> Dict[str, float]:
         """Every position's value for player 0 (+1 a win, -1 a loss, 0 a
@@ -215,9 +293,9 @@ class SpielSolution(NamedSolution):
         sign = {"win": 1.0, "lose": -1.0, "tie": 0.0, "draw": 0.0}
         out: Dict[str, float] = {}
         outcome = self.outcome
-        for i, p in enumerate(self.names):
+        for i, state in self._game.each_state():
             v = sign[OUTCOMES[int(outcome[i])]]
-            out[str(self._game.state(p))] = v if p[0] == 0 else -v
+            out[str(state)] = v if self.names[i][0] == 0 else -v
         return out
 
 
@@ -262,5 +340,6 @@ def solve(game: Any, key: Callable[[Any], Hashable] = str, max_positions: Option
     ``(player to move, key(state))``."""
     check(game)
     g = _Game(game, key)
-    solution = solve_game(g, max_positions=max_positions, progress=progress)
-    return SpielSolution(solution, g)
+    solution = SpielSolution(solve_game(g, max_positions=max_positions, progress=progress), g)
+    g.done(solution)
+    return solution

@@ -128,6 +128,36 @@ impl<T: Id> EdgeSource for Arrays<'_, T> {
     }
 }
 
+/// Moves as successor lists: position `u`'s moves go to
+/// `targets[starts[u]..starts[u + 1]]`; read a chunk of positions at a time.
+struct Lists {
+    starts: Vec<u32>,
+    targets: Vec<u32>,
+}
+
+impl EdgeSource for Lists {
+    fn chunk_count(&self) -> usize {
+        (self.starts.len() - 1).div_ceil(CHUNK).max(1)
+    }
+
+    fn for_each_edge_in<F: FnMut(u32, u32)>(
+        &self,
+        chunk: usize,
+        mut f: F,
+    ) -> retrograde::Result<()> {
+        let n = self.starts.len() - 1;
+        let lo = (chunk * CHUNK).min(n);
+        let hi = (lo + CHUNK).min(n);
+        for u in lo..hi {
+            let (a, b) = (self.starts[u] as usize, self.starts[u + 1] as usize);
+            for &v in &self.targets[a..b] {
+                f(u as u32, v);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A numpy array's element that can name a position.
 trait Id: numpy::Element + Copy + Sync + std::fmt::Display {
     /// The id, once [`Id::first_bad`] has found none out of range.
@@ -435,6 +465,17 @@ impl Solved {
         })
     }
 
+    /// The smallest predecessor of `v` numbered below it.
+    fn first_parent(&self, v: u32) -> Option<u32> {
+        let mut best: Option<u32> = None;
+        self.csr.for_each_predecessor(v, |u| {
+            if u < v && best.is_none_or(|b| u < b) {
+                best = Some(u);
+            }
+        });
+        best
+    }
+
     /// `v` as a position, if it is one: any other integer, negative or
     /// past the graph, is a `ValueError` naming it.
     fn check(&self, v: i64) -> PyResult<u32> {
@@ -641,6 +682,26 @@ impl Solved {
     fn line(&self, v: i64, max_plies: usize) -> PyResult<Vec<u32>> {
         let v = self.check(v)?;
         Ok(self.solution.line(v, max_plies).positions)
+    }
+
+    /// The smallest position that moves to `v` and is numbered below it,
+    /// or None: in a game explored from its starts (`explore`), the
+    /// position `v` was first met from, None for a start. Following it
+    /// back from any position reaches a start.
+    fn parent(&self, v: i64) -> PyResult<Option<u32>> {
+        let v = self.check(v)?;
+        Ok(self.first_parent(v))
+    }
+
+    /// Every position's [`Solved::parent`], -1 for none, as one array.
+    fn parents<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let n = self.solution.len() as u32;
+        let out: Vec<i64> = py.detach(|| {
+            (0..n)
+                .map(|v| self.first_parent(v).map_or(-1, i64::from))
+                .collect()
+        });
+        out.into_pyarray(py)
     }
 
     /// The counts: {"win": .., "lose": .., "tie": .., "draw": .., "longest": ..}.
@@ -915,37 +976,39 @@ fn explore<'py>(
     engine: &str,
     threads: Option<usize>,
     max_memory: Option<u64>,
-) -> PyResult<(Solved, Bound<'py, PyList>, Bound<'py, PyDict>)> {
+) -> PyResult<(Solved, Bound<'py, PyList>, Index)> {
     let options = Options::new(engine, threads, max_memory)?;
     let no_move = no_move_rule(no_move)?;
     let terminal = game.getattr_opt("terminal")?.filter(|t| t.is_callable());
     let canonical = game.getattr_opt("canonical")?.filter(|c| c.is_callable());
     let owner = game.getattr_opt("owner")?.filter(|o| o.is_callable());
     let moves = game.getattr("moves")?;
-    let index = PyDict::new(py);
     let positions = PyList::empty(py);
+    let mut index = Index::new(positions.clone());
     let mut labels: Vec<(u32, Outcome)> = Vec::new();
-    let mut edges: Vec<(u32, u32)> = Vec::new();
+    // Each position's moves, as successor lists: position u's targets are
+    // `targets[starts[u]..starts[u + 1]]` (4 bytes a move; positions are
+    // expanded in number order).
+    let mut starts: Vec<u32> = vec![0];
+    let mut targets: Vec<u32> = Vec::new();
     let limit = max_positions.unwrap_or(u32::MAX as usize - 1);
     let every = every.max(1);
     // The number of `p`, given it a number if it has none.
-    let number = |p: Bound<'py, PyAny>| -> PyResult<u32> {
+    let mut number = |p: Bound<'py, PyAny>| -> PyResult<u32> {
         let p = match &canonical {
             Some(c) => c.call1((p,))?,
             None => p,
         };
-        if let Some(i) = index.get_item(&p)? {
-            return i.extract::<u32>();
+        let h = hash32(&p)?;
+        if let Some(i) = index.find(py, &p, h)? {
+            return Ok(i);
         }
-        let i = positions.len();
-        if i >= limit {
+        if index.len() >= limit {
             return Err(PyValueError::new_err(format!(
                 "the game has more than {limit} positions (max_positions)"
             )));
         }
-        index.set_item(&p, i)?;
-        positions.append(p)?;
-        Ok(i as u32)
+        index.insert(py, p, h)
     };
     for s in game.call_method0("starts")?.try_iter()? {
         number(s?)?;
@@ -953,7 +1016,6 @@ fn explore<'py>(
     let mut next = 0usize;
     while next < positions.len() {
         let p = positions.get_item(next)?;
-        let u = next as u32;
         next += 1;
         if let Some(f) = progress.as_ref().filter(|_| next.is_multiple_of(every)) {
             f.call1((next, positions.len()))?;
@@ -965,14 +1027,18 @@ fn explore<'py>(
             let not_over =
                 over.is_none() || (over.is_instance_of::<PyBool>() && !over.is_truthy()?);
             if !not_over {
-                labels.push((u, outcome(&over)?));
+                labels.push(((next - 1) as u32, outcome(&over)?));
+                starts.push(targets.len() as u32);
                 continue;
             }
         }
         for q in moves.call1((&p,))?.try_iter()? {
-            let v = number(q?)?;
-            edges.push((u, v));
+            targets.push(number(q?)?);
         }
+        let end = u32::try_from(targets.len()).map_err(|_| {
+            PyMemoryError::new_err(format!("the game has more than {} moves", u32::MAX))
+        })?;
+        starts.push(end);
     }
     let n = positions.len();
     let owners = match &owner {
@@ -997,13 +1063,150 @@ fn explore<'py>(
         no_move,
         labels: Labels::from_pairs(labels),
     };
-    let csr = py.detach(|| Csr::from_edges(n, &edges));
-    drop(edges);
+    let lists = Lists { starts, targets };
+    let csr = py
+        .detach(|| CsrBuilder::new().vertices(n).build(&lists))
+        .map_err(|e| PyMemoryError::new_err(e.to_string()))?;
+    drop(lists);
     Ok((
         Solved::new(py, csr, rules, owners, options, None)?,
         positions,
         index,
     ))
+}
+
+/// Python's hash of `p` folded to 32 bits: what [`Index`] keeps a
+/// position by.
+fn hash32(p: &Bound<'_, PyAny>) -> PyResult<u32> {
+    let h = p.hash()? as u64;
+    Ok((h ^ (h >> 32)) as u32)
+}
+
+/// A 32-bit hash spread over 64 bits for the table (its top bits and its
+/// low bits both vary).
+fn spread(h: u32) -> u64 {
+    u64::from(h).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Positions numbered in the order first met (a list), found again by
+/// Python's own hash and equality through a table of their numbers: about
+/// 10 bytes a position, where a dict of numbers costs some 80 (its entry
+/// and an int object a number). Read as a mapping: `index[p]` is `p`'s
+/// number (`KeyError` if it has none), `p in index`, `index.get(p)`,
+/// `len(index)`, and iterating gives the positions by number.
+#[pyclass(module = "retrograde._retrograde", frozen)]
+struct Index {
+    positions: Py<PyList>,
+    /// Each position's number and hash.
+    table: hashbrown::HashTable<(u32, u32)>,
+}
+
+impl Index {
+    fn new(positions: Bound<'_, PyList>) -> Index {
+        Index {
+            positions: positions.unbind(),
+            table: hashbrown::HashTable::new(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// The number of `p`, whose hash is `h`, if it has one.
+    fn find(&self, py: Python<'_>, p: &Bound<'_, PyAny>, h: u32) -> PyResult<Option<u32>> {
+        let positions = self.positions.bind(py);
+        let mut failed = None;
+        let found = self.table.find(spread(h), |&(i, hi)| {
+            if hi != h || failed.is_some() {
+                return false;
+            }
+            match positions.get_item(i as usize) {
+                Ok(q) if q.is(p) => true,
+                Ok(q) => q.eq(p).unwrap_or_else(|e| {
+                    failed = Some(e);
+                    false
+                }),
+                Err(e) => {
+                    failed = Some(e);
+                    false
+                }
+            }
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(found.map(|&(i, _)| i)),
+        }
+    }
+
+    /// Gives `p` (whose hash is `h`, and which has no number) the next
+    /// number.
+    fn insert(&mut self, py: Python<'_>, p: Bound<'_, PyAny>, h: u32) -> PyResult<u32> {
+        let i = self.table.len() as u32;
+        self.positions.bind(py).append(p)?;
+        self.table
+            .insert_unique(spread(h), (i, h), |&(_, hh)| spread(hh));
+        Ok(i)
+    }
+}
+
+#[pymethods]
+impl Index {
+    /// The index of the positions of `positions`, numbered in its order
+    /// (a position met twice keeps its first number).
+    #[new]
+    fn from_positions(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Index> {
+        let mut index = Index::new(PyList::empty(py));
+        for p in positions.try_iter()? {
+            let p = p?;
+            let h = hash32(&p)?;
+            if index.find(py, &p, h)?.is_none() {
+                index.insert(py, p, h)?;
+            }
+        }
+        Ok(index)
+    }
+
+    fn __len__(&self) -> usize {
+        self.len()
+    }
+
+    fn __contains__(&self, py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.find(py, p, hash32(p)?)?.is_some())
+    }
+
+    fn __getitem__(&self, py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<u32> {
+        self.find(py, p, hash32(p)?)?
+            .ok_or_else(|| PyKeyError::new_err(p.clone().unbind()))
+    }
+
+    /// The number of `p`, or `default` if it has none.
+    #[pyo3(signature = (p, default = None))]
+    fn get<'py>(
+        &self,
+        py: Python<'py>,
+        p: &Bound<'py, PyAny>,
+        default: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.find(py, p, hash32(p)?)? {
+            Some(i) => Ok(Some(i.into_pyobject(py)?.into_any())),
+            None => Ok(default),
+        }
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.positions.bind(py).try_iter().map(|it| it.into_any())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Index({} positions)", self.len())
+    }
+
+    /// Pickled as its positions, numbered again in their order.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (Py<PyList>,))> {
+        let cls = py.get_type::<Index>().into_any();
+        Ok((cls, (self.positions.clone_ref(py),)))
+    }
 }
 
 /// A database read back: a graph's (saved by `save` or `retrograde solve
@@ -1174,6 +1377,7 @@ fn _retrograde(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DRAW", DRAW)?;
     m.add_class::<Solved>()?;
     m.add_class::<Loaded>()?;
+    m.add_class::<Index>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(solve_edges, m)?)?;
     m.add_function(wrap_pyfunction!(explore, m)?)?;

@@ -359,3 +359,30 @@ def test_a_game_with_symmetries_answers_in_positions_as_played():
         assert line[0] == p and len(line) == len(whole.line(p))
         for a, b in zip(line, line[1:]):
             assert b in game.moves(a)
+
+
+def test_a_game_s_positions_are_numbered_by_an_index_read_as_a_mapping():
+    """Exploring keeps positions' numbers in a native table, not a dict of
+    ints: read like one, found by the positions' own hash and equality,
+    pickled as its positions."""
+    import pickle
+
+    s = retrograde.solve_game(TicTacToe())
+    index = s._index
+    assert len(index) == len(s) == 5478
+    assert list(index) == s.names
+    for i in (0, 1, 2000, 5477):
+        p = s.names[i]
+        assert index[p] == i and p in index and index.get(p) == i
+        # An equal position that is another object is found too.
+        again = "".join(list(p))
+        assert again is not p and index[again] == i
+    assert "no such position" not in index
+    assert index.get("no such position", -1) == -1
+    with pytest.raises(KeyError):
+        index["no such position"]
+    back = pickle.loads(pickle.dumps(index))
+    assert list(back) == s.names and back[s.names[77]] == 77
+    # A position whose hash fails is the game's error, said as Python says it.
+    with pytest.raises(TypeError, match="unhashable"):
+        index[["a", "list"]]

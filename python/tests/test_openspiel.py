@@ -98,8 +98,7 @@ def test_dots_and_boxes_from_openspiel_matches_its_solver_and_the_built_in_game(
     # player's boxes (replayed from the history), who moves.
     lines = (rows + 1) * cols + rows * (cols + 1)
     positions = {}
-    for p in s.names:
-        state = s.state(p)
+    for p, state in s.states():
         if state.is_terminal():
             continue
         drawn, boxes, replay = set(), [0, 0], game.new_initial_state()
@@ -186,3 +185,28 @@ def test_a_terminal_state_is_valued_for_the_player_who_did_not_make_the_last_mov
     assert s.state_value(state) == ("tie", 0)
     with pytest.raises(ValueError, match="the state is over"):
         s.best_action(state)
+
+
+def test_every_position_s_state_is_found_again_from_the_start(tic_tac_toe):
+    """States are not kept once a position is expanded: each is made again
+    from the initial state along the moves that first reached it, one at a
+    time (state) or all at once (states), and is that position."""
+    game, s = tic_tac_toe
+    key = str
+    seen = {}
+    for p, state in s.states():
+        assert (state.current_player() if not state.is_terminal()
+                else 1 - state.full_history()[-1].player, key(state)) == p
+        seen[p] = str(state)
+    assert set(seen) == set(s.names)
+    for p in list(s.names)[::97]:
+        assert str(s.state(p)) == seen[p]
+        assert s.show(p) == seen[p]
+    # Every position but the start has a parent numbered below it, that
+    # moves to it; following them back reaches the start.
+    parents = s.solved.parents()
+    assert parents[0] == -1 and (parents[1:] >= 0).all()
+    assert (parents[1:] < range(1, len(parents))).all()
+    for v in range(1, len(parents), 211):
+        assert v in [to for to, *_ in s.solved.moves(int(parents[v]))]
+        assert s.solved.parent(v) == parents[v]
