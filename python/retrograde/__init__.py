@@ -15,7 +15,8 @@ in time linear in the number of moves.
 Three ways in: a graph as numpy arrays (:func:`solve_edges`), from scipy
 (:func:`solve_scipy`) or networkx (:func:`solve_networkx`); and a game
 written in Python (:func:`solve_game`), which :mod:`retrograde.openspiel`
-uses for OpenSpiel's games.
+uses for OpenSpiel's games. A game bigger than memory is solved tier by
+tier into a directory (:func:`solve_tiers`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import numpy as np
 from ._retrograde import DRAW, LOSE, TIE, WIN, Solved, __version__, explore
 from ._retrograde import load as _load
 from ._retrograde import solve_edges as _solve_edges
+from ._retrograde import solve_tiers as _solve_tiers
 
 __all__ = [
     "__version__",
@@ -49,6 +51,9 @@ __all__ = [
     "solve_game",
     "load",
     "Database",
+    "solve_tiers",
+    "TierSolution",
+    "Tier",
 ]
 
 #: Outcome names by code: ``OUTCOMES[WIN] == "win"``.
@@ -506,3 +511,139 @@ def load(path: str) -> Database:
     --save``) or a built-in game's (``retrograde game NAME --save``). The
     file is mapped, its header checked, each block checked as it is read."""
     return Database(_load(path))
+
+
+class Tier(NamedTuple):
+    """One tier of a tiered solve, as :func:`solve_tiers` did it."""
+
+    name: str
+    """Its name: its database's file name in the directory, less ``.db``."""
+    positions: int
+    """The positions its database holds."""
+    longest: Optional[int]
+    """The longest remoteness in it, ``None`` if every position is a draw."""
+    seconds: float
+    """How long it took."""
+    resumed: bool
+    """Taken as an earlier run left it (checked), not solved again."""
+
+
+_FLIP = {"win": "lose", "lose": "win", "tie": "tie", "draw": "draw"}
+
+
+def _rank(m: Move) -> Any:
+    """Best first: wins soonest, ties soonest, draws, losses latest."""
+    r = m.remoteness or 0
+    return {"win": (0, r), "tie": (1, r), "draw": (2, 0), "lose": (3, -r)}[m.outcome]
+
+
+class TierSolution:
+    """A tiered game solved into a directory (:func:`solve_tiers`). Every
+    value is read from the tiers' databases, mapped (nothing is held in
+    memory but the game): asked by position, as the game writes them."""
+
+    def __init__(self, native: Any, game: Any):
+        self._native = native
+        self._game = game
+
+    @property
+    def directory(self) -> str:
+        """Where the tiers' databases and their manifest (``tiers.json``) are."""
+        return self._native.directory
+
+    @property
+    def tiers(self) -> List[Tier]:
+        """Every tier, children first, as this run found it."""
+        return [Tier(*t) for t in self._native.tiers]
+
+    def __len__(self) -> int:
+        return sum(t.positions for t in self.tiers)
+
+    def __repr__(self) -> str:
+        return f"TierSolution({len(self.tiers)} tiers, {len(self):,} positions in {self.directory!r})"
+
+    def __getitem__(self, p: Any) -> Value:
+        return self.value(p)
+
+    def __contains__(self, p: Any) -> bool:
+        try:
+            self.value(p)
+        except KeyError:
+            return False
+        return True
+
+    def value(self, p: Any) -> Value:
+        """The value of ``p`` for the player to move (``KeyError`` if no
+        tier of the directory holds it)."""
+        o, r = self._native.value(p)
+        return Value(OUTCOMES[o], r)
+
+    def moves(self, p: Any) -> List[Move]:
+        """The moves of ``p`` (the game's ``moves(p)``; none where the game
+        is over), best first, each with its value for the player who makes
+        it (and its name where the game has ``move_name(p, q)``)."""
+        name = getattr(self._game, "move_name", None)
+        terminal = getattr(self._game, "terminal", None)
+        over = terminal(p) if callable(terminal) else None
+        if over is not None and over is not False:
+            return []
+        out = []
+        for q in self._game.moves(p):
+            v = self.value(q)
+            r = None if v.remoteness is None else v.remoteness + 1
+            out.append(Move(q, _FLIP[v.outcome], r, None, name(p, q) if callable(name) else None))
+        out.sort(key=_rank)
+        if not out:
+            return out
+        best = out[0]
+        # Plies longer than best play where the outcome is best play's (a
+        # draw has no length), as a solution's moves say.
+        return [m._replace(delta=None if m.outcome != best.outcome or m.outcome == "draw"
+                           else m.remoteness - best.remoteness) for m in out]
+
+    def line(self, p: Any, max_plies: int = 1000) -> List[Any]:
+        """Best play from ``p``: the positions, ``p``'s own first."""
+        return _best_line(self, p, max_plies)
+
+
+def solve_tiers(game: Any, directory: str, roots: Any = None, no_move: str = "lose",
+                name: str = "python", at_once: int = 1) -> TierSolution:
+    """Solves a game bigger than memory tier by tier into ``directory``,
+    with the library's tier solver: each tier explored and solved alone,
+    children first, every move into a child tier valued from that tier's
+    database, each tier kept as a database of its own beside a manifest
+    (``tiers.json``); peak memory follows the largest tier. A run that is
+    stopped (Ctrl-C, an error) keeps the tiers it finished; run again, it
+    takes them as they are (after checking them) and solves the rest.
+    ``retrograde analyze DIR`` reads the directory.
+
+    The game gives what :func:`solve_game` takes (``moves(p)``, and
+    optionally ``terminal(p)``, ``canonical(p)``, ``notation(p)``,
+    ``move_name(p, q)``), and:
+
+    - ``tier(p)``: the tier of ``p`` (any hashable value; the same for a
+      position and its canonical form), and ``child_tiers(t)``: the tiers a
+      move from tier ``t`` may reach besides ``t`` itself; no cycle among
+      tiers;
+    - ``tier_positions(t)``: the positions tier ``t`` is explored from
+      (every one whose value is wanted);
+    - ``encode(p)`` and ``decode(n)``: a number for each position (from 0
+      to 2**64 - 1, distinct positions distinct numbers) and back: the key
+      of ``p`` in its tier's database;
+    - optionally ``tier_name(t)`` (default ``str(t)``): the tier's file
+      name, letters, digits, ``-``, ``_`` and ``.``.
+
+    ``roots`` are the tiers to solve, with every tier below them (default:
+    the tiers of ``game.starts()``). ``name`` names the game in the
+    databases' headers (a directory of another name is refused);
+    ``at_once`` tiers whose children are done are solved side by side.
+    Every call into the game takes the GIL: the tiers run one Python call
+    at a time."""
+    if roots is None:
+        starts = getattr(game, "starts", None)
+        if not callable(starts):
+            raise TypeError("solve_tiers needs roots, or a game with starts()")
+        roots = list(dict.fromkeys(game.tier(p) for p in starts()))
+    native = _solve_tiers(game, directory, list(roots), no_move=no_move, name=name,
+                          at_once=at_once)
+    return TierSolution(native, game)

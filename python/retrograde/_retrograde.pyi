@@ -48,6 +48,18 @@ def explore(game: Any, no_move: str = "lose", max_positions: Optional[int] = Non
             every: int = 100000, engine: str = "auto", threads: Optional[int] = None,
             max_memory: Optional[int] = None) -> Tuple[Solved, List[Any], "Index"]: ...
 
+def solve_tiers(game: Any, directory: str, roots: Sequence[Any], no_move: str = "lose",
+                name: str = "python", at_once: int = 1) -> "TieredSolved": ...
+
+class TieredSolved:
+    """A tiered game solved into a directory, read back from it."""
+
+    def value(self, p: Any) -> Tuple[int, Optional[int]]: ...
+    @property
+    def tiers(self) -> List[Tuple[str, int, Optional[int], float, bool]]: ...
+    @property
+    def directory(self) -> str: ...
+
 class Index:
     """Positions numbered in the order first met, read as a mapping from
     position to number."""

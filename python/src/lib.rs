@@ -7,6 +7,10 @@
 //!   optionally `terminal(p)` and `canonical(p)`), its positions numbered
 //!   in the order first met, Python called once a position.
 //!
+//! and a third that ends in a directory: [`solve_tiers`], a tiered game
+//! written in Python solved by the library's tier solver, each tier a
+//! database ([`TieredSolved`] reads them back).
+//!
 //! The answers go back as numpy arrays (outcome codes, remoteness, best
 //! move), never as a Python object a position; the Python side
 //! (`retrograde/__init__.py`) adds names and positions.
@@ -1209,6 +1213,341 @@ impl Index {
     }
 }
 
+/// A tiered game written in Python, as the library's tier solver takes
+/// one: a position is the game's own number for it (`encode(p)`), made a
+/// position again (`decode(n)`) where Python is asked about it; a tier is
+/// its name (`tier_name(t)`, else `str(t)`), the Python value kept beside
+/// it. Python is called with the GIL taken on whatever thread the solver
+/// asks from; the first exception (Ctrl-C included, seen on the main
+/// thread) stops the solve and comes through.
+struct PyTiered {
+    game: Py<PyAny>,
+    no_move: NoMoveRule,
+    canonical: bool,
+    terminal: bool,
+    named: bool,
+    notation: bool,
+    /// Each tier met, by name.
+    tiers: std::sync::Mutex<std::collections::HashMap<String, Py<PyAny>>>,
+    /// The first error a call raised.
+    failed: std::sync::Mutex<Option<PyErr>>,
+    stop: Stop,
+}
+
+impl PyTiered {
+    fn new(game: &Bound<'_, PyAny>, no_move: NoMoveRule) -> PyResult<PyTiered> {
+        let has = |name: &str| -> PyResult<bool> {
+            Ok(game.getattr_opt(name)?.is_some_and(|f| f.is_callable()))
+        };
+        for needed in [
+            "moves",
+            "tier",
+            "child_tiers",
+            "tier_positions",
+            "encode",
+            "decode",
+        ] {
+            if !has(needed)? {
+                return Err(PyTypeError::new_err(format!(
+                    "a tiered game needs {needed}(): moves(p), tier(p), child_tiers(t), \
+                     tier_positions(t), encode(p) and decode(n)"
+                )));
+            }
+        }
+        Ok(PyTiered {
+            game: game.clone().unbind(),
+            no_move,
+            canonical: has("canonical")?,
+            terminal: has("terminal")?,
+            named: has("tier_name")?,
+            notation: has("notation")?,
+            tiers: Default::default(),
+            failed: Default::default(),
+            stop: Stop::default(),
+        })
+    }
+
+    /// `f` called with the GIL and the game; `None` once a call has failed
+    /// (its error kept, the solve told to stop).
+    fn call<T>(&self, f: impl FnOnce(Python<'_>, &Bound<'_, PyAny>) -> PyResult<T>) -> Option<T> {
+        if self.stop.stop.load(Relaxed) {
+            return None;
+        }
+        Python::attach(
+            |py| match py.check_signals().and_then(|()| f(py, self.game.bind(py))) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+                    failed.get_or_insert(e);
+                    self.stop.stop.store(true, Relaxed);
+                    None
+                }
+            },
+        )
+    }
+
+    /// The error a call raised, if one did.
+    fn take_error(&self) -> Option<PyErr> {
+        self.failed.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    /// The position numbered `n`.
+    fn position<'py>(game: &Bound<'py, PyAny>, n: u64) -> PyResult<Bound<'py, PyAny>> {
+        let p = game.call_method1("decode", (n,))?;
+        if p.is_none() {
+            return Err(PyValueError::new_err(format!(
+                "decode({n}) is None: the number of a position met while solving"
+            )));
+        }
+        Ok(p)
+    }
+
+    /// The number of position `p`.
+    fn number(game: &Bound<'_, PyAny>, p: &Bound<'_, PyAny>) -> PyResult<u64> {
+        game.call_method1("encode", (p,))?
+            .extract::<u64>()
+            .map_err(|_| {
+                PyValueError::new_err(format!(
+                    "encode({}) is not a number from 0 to 2**64 - 1",
+                    p.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+                ))
+            })
+    }
+
+    /// The name of tier `t`, kept with it.
+    fn tier_of(&self, game: &Bound<'_, PyAny>, t: Bound<'_, PyAny>) -> PyResult<String> {
+        let name = if self.named {
+            game.call_method1("tier_name", (&t,))?.extract::<String>()?
+        } else {
+            t.str()?.to_string()
+        };
+        self.tiers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(name.clone())
+            .or_insert_with(|| t.unbind());
+        Ok(name)
+    }
+
+    /// The tier named `name`, as Python gave it.
+    fn tier_value<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        self.tiers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(name)
+            .map(|t| t.bind(py).clone())
+            .ok_or_else(|| PyKeyError::new_err(format!("no tier named {name:?} was met")))
+    }
+}
+
+impl retrograde::StateGame for PyTiered {
+    type Position = u64;
+
+    fn starts(&self) -> Vec<u64> {
+        self.call(|_, g| {
+            let mut out = Vec::new();
+            if let Some(starts) = g.getattr_opt("starts")?.filter(|f| f.is_callable()) {
+                for p in starts.call0()?.try_iter()? {
+                    out.push(PyTiered::number(g, &p?)?);
+                }
+            }
+            Ok(out)
+        })
+        .unwrap_or_default()
+    }
+
+    fn for_each_move<F: FnMut(u64)>(&self, p: &u64, mut f: F) {
+        let moves = self.call(|_, g| {
+            let mut out = Vec::new();
+            for q in g
+                .call_method1("moves", (PyTiered::position(g, *p)?,))?
+                .try_iter()?
+            {
+                out.push(PyTiered::number(g, &q?)?);
+            }
+            Ok(out)
+        });
+        moves.unwrap_or_default().into_iter().for_each(&mut f);
+    }
+
+    fn terminal(&self, p: &u64) -> Option<Outcome> {
+        if !self.terminal {
+            return None;
+        }
+        self.call(|_, g| {
+            let over = g.call_method1("terminal", (PyTiered::position(g, *p)?,))?;
+            if over.is_none() || (over.is_instance_of::<PyBool>() && !over.is_truthy()?) {
+                return Ok(None);
+            }
+            outcome(&over).map(Some)
+        })
+        .flatten()
+    }
+
+    fn canonical(&self, p: u64) -> u64 {
+        if !self.canonical {
+            return p;
+        }
+        self.call(|_, g| {
+            let c = g.call_method1("canonical", (PyTiered::position(g, p)?,))?;
+            PyTiered::number(g, &c)
+        })
+        .unwrap_or(p)
+    }
+
+    fn notation(&self, p: &u64) -> String {
+        let named = self.notation;
+        // Asked for messages too: after a failure, the number.
+        self.call(|_, g| {
+            let q = PyTiered::position(g, *p)?;
+            Ok(if named {
+                g.call_method1("notation", (q,))?.extract::<String>()?
+            } else {
+                q.str()?.to_string()
+            })
+        })
+        .unwrap_or_else(|| format!("position number {p}"))
+    }
+
+    fn encode(&self, p: &u64) -> Option<u64> {
+        Some(*p)
+    }
+
+    fn decode(&self, code: u64) -> Option<u64> {
+        Some(code)
+    }
+
+    fn no_move(&self) -> NoMoveRule {
+        self.no_move
+    }
+}
+
+impl retrograde::tier::TieredGame for PyTiered {
+    type Tier = String;
+
+    fn tier(&self, p: &u64) -> String {
+        self.call(|_, g| {
+            let t = g.call_method1("tier", (PyTiered::position(g, *p)?,))?;
+            self.tier_of(g, t)
+        })
+        .unwrap_or_default()
+    }
+
+    fn child_tiers(&self, tier: &String) -> Vec<String> {
+        self.call(|py, g| {
+            let t = self.tier_value(py, tier)?;
+            let mut out = Vec::new();
+            for c in g.call_method1("child_tiers", (t,))?.try_iter()? {
+                out.push(self.tier_of(g, c?)?);
+            }
+            Ok(out)
+        })
+        .unwrap_or_default()
+    }
+
+    fn tier_positions(&self, tier: &String) -> Vec<u64> {
+        self.call(|py, g| {
+            let t = self.tier_value(py, tier)?;
+            let mut out = Vec::new();
+            for p in g.call_method1("tier_positions", (t,))?.try_iter()? {
+                out.push(PyTiered::number(g, &p?)?);
+            }
+            Ok(out)
+        })
+        .unwrap_or_default()
+    }
+
+    fn tier_name(&self, tier: &String) -> String {
+        tier.clone()
+    }
+}
+
+/// A tier's solve as Python gets it: (name, positions, longest remoteness
+/// or None, seconds, taken as an earlier run left it).
+type TierTuple = (String, u64, Option<u32>, f64, bool);
+
+/// A tiered game written in Python solved into a directory, read back
+/// from it: every value comes from the tiers' databases, mapped.
+#[pyclass(module = "retrograde._retrograde", frozen)]
+struct TieredSolved {
+    game: PyTiered,
+    dir: retrograde::tier::TierDirectory,
+    run: Vec<TierTuple>,
+}
+
+#[pymethods]
+impl TieredSolved {
+    /// The value of position `p`: (outcome code, remoteness or None).
+    fn value(&self, py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<(u8, Option<u32>)> {
+        let n = PyTiered::number(self.game.game.bind(py), p)?;
+        self.game.stop.stop.store(false, Relaxed);
+        let v = py.detach(|| self.dir.value(&self.game, &n));
+        if let Some(e) = self.game.take_error() {
+            return Err(e);
+        }
+        let v = v.map_err(|e| PyKeyError::new_err(e.to_string()))?;
+        Ok((v.outcome as u8, v.remoteness))
+    }
+
+    /// Every tier, children first: (name, positions, longest, seconds,
+    /// resumed).
+    #[getter]
+    fn tiers(&self) -> Vec<TierTuple> {
+        self.run.clone()
+    }
+
+    /// The directory.
+    #[getter]
+    fn directory(&self) -> String {
+        self.dir.dir().display().to_string()
+    }
+}
+
+/// Solves the tiered game `game` into `directory`, tier by tier from the
+/// tiers `roots` down (the library's tier solver: each tier a database of
+/// its own and a manifest, `tiers.json`; a run stopped is taken up again
+/// from the tiers it finished).
+#[pyfunction]
+#[pyo3(signature = (game, directory, roots, no_move = "lose", name = "python", at_once = 1))]
+fn solve_tiers(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    directory: std::path::PathBuf,
+    roots: &Bound<'_, PyAny>,
+    no_move: &str,
+    name: &str,
+    at_once: usize,
+) -> PyResult<TieredSolved> {
+    let tiered = PyTiered::new(game, no_move_rule(no_move)?)?;
+    let mut root_names = Vec::new();
+    for t in roots.try_iter()? {
+        root_names.push(tiered.tier_of(game, t?)?);
+    }
+    let meta = Meta::new(name);
+    let run = py.detach(|| {
+        retrograde::tier::TierSolver::new(&directory)
+            .meta(meta)
+            .concurrent(at_once)
+            .progress(&tiered.stop)
+            .solve(&tiered, &root_names)
+    });
+    if let Some(e) = tiered.take_error() {
+        return Err(e);
+    }
+    let run = run.map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let dir = retrograde::tier::TierDirectory::open(&directory)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(TieredSolved {
+        game: tiered,
+        dir,
+        run: run
+            .tiers
+            .into_iter()
+            .map(|t| (t.name, t.positions, t.longest, t.seconds, t.resumed))
+            .collect(),
+    })
+}
+
 /// A database read back: a graph's (saved by `save` or `retrograde solve
 /// --save`, its positions by number or name) or a registered game's
 /// (`retrograde game NAME --save`, its positions in the game's notation).
@@ -1378,6 +1717,8 @@ fn _retrograde(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Solved>()?;
     m.add_class::<Loaded>()?;
     m.add_class::<Index>()?;
+    m.add_class::<TieredSolved>()?;
+    m.add_function(wrap_pyfunction!(solve_tiers, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(solve_edges, m)?)?;
     m.add_function(wrap_pyfunction!(explore, m)?)?;
