@@ -823,6 +823,10 @@ try {
     assert.equal(await page.locator("#board .stone.second").count(), 1);
     assert.equal(await page.locator("#board .stone.first").count(), 1);
     assert.equal(await page.locator("#board text.symbol.first").textContent(), "L");
+    // Under the board, a legend names each kind of piece on it.
+    const kinds = await page.locator("#board .pieces .kind").allTextContents();
+    // (each its stone's letter, hidden from screen readers, and its name).
+    assert.deepEqual(kinds.map((k) => k.trim()).sort(), ["L Gote's lion", "L Sente's lion"]);
     // One piece moves: it is picked up already, its squares coloured.
     assert.equal(await page.locator("#board g.place.target").count(), 5);
     // The lion dragged to a square plays that move; Undo back.

@@ -598,6 +598,29 @@ function fillPlace(g) {
   if (pc.symbol) g.append(svgEl("text", { class: `symbol ${pc.player}`, x, y: y + u * 0.13, "text-anchor": "middle", style: `font-size: ${Math.round(u * 0.36)}px` }, pc.symbol));
 }
 
+// A legend under a drawn board: each kind of marked piece on it (a
+// stone with a letter), drawn small, with its name.
+function pieceLegend(box) {
+  const kinds = new Map();
+  for (const p of board.drawing.places) {
+    const pc = p.piece;
+    if (pc && pc.symbol && !kinds.has(`${pc.player}|${pc.symbol}`)) kinds.set(`${pc.player}|${pc.symbol}`, pc);
+  }
+  if (!kinds.size) return;
+  const legend = el("p", { class: "notes pieces" });
+  for (const pc of kinds.values()) {
+    const svg = svgEl("svg", { width: 22, height: 22, viewBox: "0 0 22 22", "aria-hidden": "true" });
+    const g = svgEl("g");
+    g.append(svgEl("circle", { class: `disc ${pc.player}`, cx: 11, cy: 11, r: 9.5 }));
+    g.append(svgEl("text", { class: `letter ${pc.player}`, x: 11, y: 15, "text-anchor": "middle", style: "font-size: 11px" }, pc.symbol));
+    svg.append(g);
+    const kind = el("span", { class: "kind" });
+    kind.append(svg, ` ${pc.name}`);
+    legend.append(kind);
+  }
+  box.appendChild(legend);
+}
+
 // The value tag of a move on square or place `node`.
 function tagValue(node, text) {
   if (!board.drawing) { node.appendChild(el("span", { class: "hint", "aria-hidden": "true" }, text)); return; }
@@ -672,6 +695,7 @@ function drawBoard(a) {
   const last = at > 0 ? changed(boardOf(line[at - 1].answer), board) : null;
   const lastCells = new Set(last ? [last.from, ...last.to].filter((rc) => rc).map(key) : []);
   const table = board.drawing ? drawPlaces(box, lastCells) : textBoard(box, lastCells);
+  if (board.drawing) pieceLegend(box);
   for (const n of board.notes) box.appendChild(el("p", { class: "notes" }, n));
   listen(table);
   paintTargets();
