@@ -1086,6 +1086,18 @@ fn hash32(p: &Bound<'_, PyAny>) -> PyResult<u32> {
     Ok((h ^ (h >> 32)) as u32)
 }
 
+/// Whether `a == b` in Python, as a dict compares keys: the same object
+/// is equal without asking (`PyObject_RichCompareBool`, no result object
+/// made).
+fn equal(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
+    // SAFETY: both pointers are live objects, held by the bounds for the
+    // call; the GIL is held (the bounds carry it).
+    match unsafe { pyo3::ffi::PyObject_RichCompareBool(a.as_ptr(), b.as_ptr(), pyo3::ffi::Py_EQ) } {
+        -1 => Err(PyErr::fetch(a.py())),
+        r => Ok(r == 1),
+    }
+}
+
 /// A 32-bit hash spread over 64 bits for the table (its top bits and its
 /// low bits both vary).
 fn spread(h: u32) -> u64 {
@@ -1125,12 +1137,8 @@ impl Index {
             if hi != h || failed.is_some() {
                 return false;
             }
-            match positions.get_item(i as usize) {
-                Ok(q) if q.is(p) => true,
-                Ok(q) => q.eq(p).unwrap_or_else(|e| {
-                    failed = Some(e);
-                    false
-                }),
+            match positions.get_item(i as usize).and_then(|q| equal(&q, p)) {
+                Ok(same) => same,
                 Err(e) => {
                     failed = Some(e);
                     false
