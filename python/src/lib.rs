@@ -1082,8 +1082,10 @@ fn explore<'py>(
 /// Python's hash of `p` folded to 32 bits: what [`Index`] keeps a
 /// position by.
 fn hash32(p: &Bound<'_, PyAny>) -> PyResult<u32> {
+    // Mixed before it is cut: a small int's hash is the int itself, and
+    // numbers that differ only in their high bits must not collide.
     let h = p.hash()? as u64;
-    Ok((h ^ (h >> 32)) as u32)
+    Ok((h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as u32)
 }
 
 /// Whether `a == b` in Python, as a dict compares keys: the same object
@@ -1109,7 +1111,9 @@ fn spread(h: u32) -> u64 {
 /// 10 bytes a position, where a dict of numbers costs some 80 (its entry
 /// and an int object a number). Read as a mapping: `index[p]` is `p`'s
 /// number (`KeyError` if it has none), `p in index`, `index.get(p)`,
-/// `len(index)`, and iterating gives the positions by number.
+/// `len(index)`, and iterating gives the positions by number. The list of
+/// positions is shared with the solution's `names`, which must not be
+/// changed.
 #[pyclass(module = "retrograde._retrograde", frozen)]
 struct Index {
     positions: Py<PyList>,
@@ -1212,6 +1216,11 @@ impl Index {
 
     fn __repr__(&self) -> String {
         format!("Index({} positions)", self.len())
+    }
+
+    /// What it holds, for Python's cycle collector.
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        visit.call(&self.positions)
     }
 
     /// Pickled as its positions, numbered again in their order.
@@ -1488,12 +1497,20 @@ impl TieredSolved {
     /// The value of position `p`: (outcome code, remoteness or None).
     fn value(&self, py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<(u8, Option<u32>)> {
         let n = PyTiered::number(self.game.game.bind(py), p)?;
-        self.game.stop.stop.store(false, Relaxed);
         let v = py.detach(|| self.dir.value(&self.game, &n));
-        if let Some(e) = self.game.take_error() {
+        // The game's own error first (its flag cleared for the next call).
+        let failed = self.game.take_error();
+        self.game.stop.stop.store(false, Relaxed);
+        if let Some(e) = failed {
             return Err(e);
         }
-        let v = v.map_err(|e| PyKeyError::new_err(e.to_string()))?;
+        use retrograde::tier::TierError;
+        let v = v.map_err(|e| match e {
+            TierError::NotHeld { .. } | TierError::NoSuchTier { .. } => {
+                PyKeyError::new_err(e.to_string())
+            }
+            e => PyValueError::new_err(e.to_string()),
+        })?;
         Ok((v.outcome as u8, v.remoteness))
     }
 
@@ -1508,6 +1525,16 @@ impl TieredSolved {
     #[getter]
     fn directory(&self) -> String {
         self.dir.dir().display().to_string()
+    }
+
+    /// What it holds, for Python's cycle collector: the game and its tiers.
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        visit.call(&self.game.game)?;
+        let tiers = self.game.tiers.lock().unwrap_or_else(|e| e.into_inner());
+        for t in tiers.values() {
+            visit.call(t)?;
+        }
+        Ok(())
     }
 }
 

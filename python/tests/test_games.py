@@ -386,3 +386,31 @@ def test_a_game_s_positions_are_numbered_by_an_index_read_as_a_mapping():
     # A position whose hash fails is the game's error, said as Python says it.
     with pytest.raises(TypeError, match="unhashable"):
         index[["a", "list"]]
+
+
+def test_positions_whose_hashes_differ_only_in_high_bits_do_not_collide():
+    """The native table cuts Python's hash to 32 bits after mixing it: ints
+    that differ only above bit 32 (a board's mask in the high word) are
+    told apart without comparing them one by one."""
+    compared = [0]
+
+    class Key(int):
+        def __eq__(self, other):
+            compared[0] += 1
+            return int(self) == int(other)
+
+        __hash__ = int.__hash__
+
+    class Chain:
+        def starts(self):
+            return [Key(0)]
+
+        def moves(self, p):
+            i = int(p) >> 32
+            return [Key((i + 1) << 32)] if i < 20_000 else []
+
+    s = retrograde.solve_game(Chain())
+    assert len(s) == 20_001
+    # Each new position is looked for once and found absent: no equal
+    # hash to compare with.
+    assert compared[0] < 1_000, compared[0]

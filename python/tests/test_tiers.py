@@ -135,3 +135,25 @@ def test_the_command_line_analyzes_a_python_game_s_tiers(cli, tmp_path):
                          capture_output=True, text=True).stdout
     assert '"tier":"third-4"' in out
     assert '"positions":' in out
+
+
+def test_a_run_stopped_by_the_game_s_error_keeps_only_whole_tiers(tmp_path):
+    """A game that fails midway (an exception, Ctrl-C) stops the run: the
+    tiers finished before are kept, none solved with the failure, and the
+    next run, with the game mended, gives the values of the whole game."""
+    for fail_at, error in [(7, RuntimeError), (10, KeyboardInterrupt), (100, RuntimeError)]:
+        class Failing(Climb):
+            def moves(self, p):
+                if p == fail_at:
+                    raise error(f"stopped at {p}")
+                return super().moves(p)
+
+        d = str(tmp_path / f"climb-{fail_at}")
+        with pytest.raises(error, match=f"stopped at {fail_at}"):
+            retrograde.solve_tiers(Failing(), d)
+        again = retrograde.solve_tiers(Climb(), d)
+        assert any(t.resumed for t in again.tiers) or fail_at < 9
+        assert not all(t.resumed for t in again.tiers)
+        whole = retrograde.solve_game(Climb())
+        for p in list(range(15)) + [100, 101]:
+            assert again.value(p) == whole.value(p), (fail_at, p)

@@ -369,6 +369,53 @@ fn a_damaged_tier_is_solved_again_and_a_foreign_directory_refused() {
     assert!(e.to_string().contains("not a tier manifest"), "{e}");
 }
 
+/// Says "stop" once asked `after` times: a caller that gave up midway.
+struct StopAfter {
+    asked: std::sync::atomic::AtomicUsize,
+    after: usize,
+}
+
+impl retrograde::solve::Progress for StopAfter {
+    fn stop(&self) -> bool {
+        self.asked
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            >= self.after
+    }
+}
+
+#[test]
+fn a_run_told_to_stop_keeps_no_tier_solved_after_it_and_the_next_run_solves_them() {
+    let g = chain();
+    let fresh = retrograde::io::scratch_dir().unwrap();
+    TierSolver::new(fresh.path()).solve(&g, &[2]).unwrap();
+    // Told to stop at its first question, its second, ...: tiers too
+    // small for the engines to look often, so the solver looks before it
+    // keeps each tier. Then a run to the end takes what was kept.
+    let mut stopped = 0;
+    for after in 0.. {
+        let dir = retrograde::io::scratch_dir().unwrap();
+        let stop = StopAfter {
+            asked: Default::default(),
+            after,
+        };
+        let Err(e) = TierSolver::new(dir.path()).progress(&stop).solve(&g, &[2]) else {
+            break;
+        };
+        stopped += 1;
+        assert!(matches!(e, TierError::Stopped { .. }), "{e}");
+        assert!(
+            e.to_string()
+                .ends_with("the run was stopped before the tier was kept"),
+            "{e}"
+        );
+        let run = TierSolver::new(dir.path()).solve(&g, &[2]).unwrap();
+        assert!(run.tiers.iter().any(|t| !t.resumed), "after {after}");
+        assert_eq!(files(dir.path()), files(fresh.path()), "after {after}");
+    }
+    // Stopped before each of the three tiers was kept, at least.
+    assert!(stopped >= 3, "{stopped}");
+}
+
 #[test]
 fn values_come_through_the_tiers() {
     let g = chain();

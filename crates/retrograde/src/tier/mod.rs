@@ -371,6 +371,14 @@ pub enum TierError {
         #[source]
         source: crate::Error,
     },
+    /// The run was asked to stop ([`Progress::stop`](crate::solve::Progress::stop))
+    /// while a tier was solved: the tier is not kept (the tiers finished
+    /// before it are), and the next run solves it again.
+    #[error("tier {tier}: the run was stopped before the tier was kept")]
+    Stopped {
+        /// The tier.
+        tier: String,
+    },
     /// The directory could not be created or written.
     #[error(transparent)]
     Io(#[from] crate::Error),

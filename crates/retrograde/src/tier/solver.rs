@@ -584,6 +584,14 @@ impl<'p> TierSolver<'p> {
     ) -> Result<(TierSolution<'g, G>, TierDone), TierError> {
         let started = Instant::now();
         let solution = self.solve_one(game, tier)?;
+        // Asked to stop while the tier was solved (the caller's game may
+        // have failed, giving no moves from then on): nothing is kept, so
+        // that the next run solves the tier again.
+        if self.progress.stop() {
+            return Err(TierError::Stopped {
+                tier: game.tier_name(tier),
+            });
+        }
         let done = self.keep(&solution, manifest, order, started)?;
         self.tell(&done);
         Ok((solution, done))
