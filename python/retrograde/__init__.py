@@ -528,15 +528,6 @@ class Tier(NamedTuple):
     """Taken as an earlier run left it (checked), not solved again."""
 
 
-_FLIP = {"win": "lose", "lose": "win", "tie": "tie", "draw": "draw"}
-
-
-def _rank(m: Move) -> Any:
-    """Best first: wins soonest, ties soonest, draws, losses latest."""
-    r = m.remoteness or 0
-    return {"win": (0, r), "tie": (1, r), "draw": (2, 0), "lose": (3, -r)}[m.outcome]
-
-
 class TierSolution:
     """A tiered game solved into a directory (:func:`solve_tiers`). Every
     value is read from the tiers' databases, mapped (nothing is held in
@@ -581,25 +572,11 @@ class TierSolution:
     def moves(self, p: Any) -> List[Move]:
         """The moves of ``p`` (the game's ``moves(p)``; none where the game
         is over), best first, each with its value for the player who makes
-        it (and its name where the game has ``move_name(p, q)``)."""
+        it, valued and ordered as every solution's moves are (and its name
+        where the game has ``move_name(p, q)``)."""
         name = getattr(self._game, "move_name", None)
-        terminal = getattr(self._game, "terminal", None)
-        over = terminal(p) if callable(terminal) else None
-        if over is not None and over is not False:
-            return []
-        out = []
-        for q in self._game.moves(p):
-            v = self.value(q)
-            r = None if v.remoteness is None else v.remoteness + 1
-            out.append(Move(q, _FLIP[v.outcome], r, None, name(p, q) if callable(name) else None))
-        out.sort(key=_rank)
-        if not out:
-            return out
-        best = out[0]
-        # Plies longer than best play where the outcome is best play's (a
-        # draw has no length), as a solution's moves say.
-        return [m._replace(delta=None if m.outcome != best.outcome or m.outcome == "draw"
-                           else m.remoteness - best.remoteness) for m in out]
+        return [Move(q, OUTCOMES[o], r, d, name(p, q) if callable(name) else None)
+                for q, o, r, d in self._native.moves(p)]
 
     def line(self, p: Any, max_plies: int = 1000) -> List[Any]:
         """Best play from ``p``: the positions, ``p``'s own first."""

@@ -1025,13 +1025,8 @@ fn explore<'py>(
             f.call1((next, positions.len()))?;
         }
         if let Some(t) = &terminal {
-            let over = t.call1((&p,))?;
-            // None or False: not over (`p == 0 and "lose"` is False
-            // elsewhere); True says over but not how.
-            let not_over =
-                over.is_none() || (over.is_instance_of::<PyBool>() && !over.is_truthy()?);
-            if !not_over {
-                labels.push(((next - 1) as u32, outcome(&over)?));
+            if let Some(o) = game_over(&t.call1((&p,))?)? {
+                labels.push(((next - 1) as u32, o));
                 starts.push(targets.len() as u32);
                 continue;
             }
@@ -1077,6 +1072,24 @@ fn explore<'py>(
         positions,
         index,
     ))
+}
+
+/// What a game's `terminal(p)` says: `None` or `False`, not over (`p == 0
+/// and "lose"` is False elsewhere); else the outcome for the player to move
+/// (`True` says over but not how: an error).
+fn game_over(over: &Bound<'_, PyAny>) -> PyResult<Option<Outcome>> {
+    if over.is_none() || (over.is_instance_of::<PyBool>() && !over.is_truthy()?) {
+        return Ok(None);
+    }
+    outcome(over).map(Some)
+}
+
+/// `f` of each item of the iterable `items`.
+fn each<'py, T>(
+    items: Bound<'py, PyAny>,
+    mut f: impl FnMut(Bound<'py, PyAny>) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
+    items.try_iter()?.map(|x| f(x?)).collect()
 }
 
 /// Python's hash of `p` folded to 32 bits: what [`Index`] keeps a
@@ -1361,28 +1374,19 @@ impl retrograde::StateGame for PyTiered {
     type Position = u64;
 
     fn starts(&self) -> Vec<u64> {
-        self.call(|_, g| {
-            let mut out = Vec::new();
-            if let Some(starts) = g.getattr_opt("starts")?.filter(|f| f.is_callable()) {
-                for p in starts.call0()?.try_iter()? {
-                    out.push(PyTiered::number(g, &p?)?);
-                }
-            }
-            Ok(out)
-        })
+        self.call(
+            |_, g| match g.getattr_opt("starts")?.filter(|f| f.is_callable()) {
+                Some(starts) => each(starts.call0()?, |p| PyTiered::number(g, &p)),
+                None => Ok(Vec::new()),
+            },
+        )
         .unwrap_or_default()
     }
 
     fn for_each_move<F: FnMut(u64)>(&self, p: &u64, mut f: F) {
         let moves = self.call(|_, g| {
-            let mut out = Vec::new();
-            for q in g
-                .call_method1("moves", (PyTiered::position(g, *p)?,))?
-                .try_iter()?
-            {
-                out.push(PyTiered::number(g, &q?)?);
-            }
-            Ok(out)
+            let ps = g.call_method1("moves", (PyTiered::position(g, *p)?,))?;
+            each(ps, |q| PyTiered::number(g, &q))
         });
         moves.unwrap_or_default().into_iter().for_each(&mut f);
     }
@@ -1391,14 +1395,8 @@ impl retrograde::StateGame for PyTiered {
         if !self.terminal {
             return None;
         }
-        self.call(|_, g| {
-            let over = g.call_method1("terminal", (PyTiered::position(g, *p)?,))?;
-            if over.is_none() || (over.is_instance_of::<PyBool>() && !over.is_truthy()?) {
-                return Ok(None);
-            }
-            outcome(&over).map(Some)
-        })
-        .flatten()
+        self.call(|_, g| game_over(&g.call_method1("terminal", (PyTiered::position(g, *p)?,))?))
+            .flatten()
     }
 
     fn canonical(&self, p: u64) -> u64 {
@@ -1453,11 +1451,7 @@ impl retrograde::tier::TieredGame for PyTiered {
     fn child_tiers(&self, tier: &String) -> Vec<String> {
         self.call(|py, g| {
             let t = self.tier_value(py, tier)?;
-            let mut out = Vec::new();
-            for c in g.call_method1("child_tiers", (t,))?.try_iter()? {
-                out.push(self.tier_of(g, c?)?);
-            }
-            Ok(out)
+            each(g.call_method1("child_tiers", (t,))?, |c| self.tier_of(g, c))
         })
         .unwrap_or_default()
     }
@@ -1465,11 +1459,9 @@ impl retrograde::tier::TieredGame for PyTiered {
     fn tier_positions(&self, tier: &String) -> Vec<u64> {
         self.call(|py, g| {
             let t = self.tier_value(py, tier)?;
-            let mut out = Vec::new();
-            for p in g.call_method1("tier_positions", (t,))?.try_iter()? {
-                out.push(PyTiered::number(g, &p?)?);
-            }
-            Ok(out)
+            each(g.call_method1("tier_positions", (t,))?, |p| {
+                PyTiered::number(g, &p)
+            })
         })
         .unwrap_or_default()
     }
@@ -1492,10 +1484,11 @@ struct TieredSolved {
     run: Vec<TierTuple>,
 }
 
-#[pymethods]
 impl TieredSolved {
-    /// The value of position `p`: (outcome code, remoteness or None).
-    fn value(&self, py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<(u8, Option<u32>)> {
+    /// The value of position `p`, read from its tier's database: a
+    /// `KeyError` where no tier holds it, the game's own error first.
+    fn probe(&self, py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<retrograde::Value> {
+        use retrograde::tier::TierError;
         let n = PyTiered::number(self.game.game.bind(py), p)?;
         let v = py.detach(|| self.dir.value(&self.game, &n));
         // The game's own error first (its flag cleared for the next call).
@@ -1504,14 +1497,48 @@ impl TieredSolved {
         if let Some(e) = failed {
             return Err(e);
         }
-        use retrograde::tier::TierError;
-        let v = v.map_err(|e| match e {
+        v.map_err(|e| match e {
             TierError::NotHeld { .. } | TierError::NoSuchTier { .. } => {
                 PyKeyError::new_err(e.to_string())
             }
             e => PyValueError::new_err(e.to_string()),
-        })?;
+        })
+    }
+}
+
+#[pymethods]
+impl TieredSolved {
+    /// The value of position `p`: (outcome code, remoteness or None).
+    fn value(&self, py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<(u8, Option<u32>)> {
+        let v = self.probe(py, p)?;
         Ok((v.outcome as u8, v.remoteness))
+    }
+
+    /// The moves of `p` (the game's `moves(p)`; none where it is over),
+    /// best first, each valued for its mover as every answer values moves
+    /// (`Value::after_move`, `kernel::best_first`, `Value::delta`): (the
+    /// position reached, outcome code, remoteness or None, plies longer
+    /// than best play or None).
+    #[allow(clippy::type_complexity)]
+    fn moves<'py>(
+        &self,
+        py: Python<'py>,
+        p: &Bound<'py, PyAny>,
+    ) -> PyResult<Vec<(Bound<'py, PyAny>, u8, Option<u32>, Option<i64>)>> {
+        let g = self.game.game.bind(py);
+        if self.game.terminal && game_over(&g.call_method1("terminal", (p,))?)?.is_some() {
+            return Ok(Vec::new());
+        }
+        let from = self.probe(py, p)?;
+        let mut moves = each(g.call_method1("moves", (p,))?, |q| {
+            let v = self.probe(py, &q)?.after_move();
+            Ok((q, v))
+        })?;
+        retrograde::kernel::best_first(&mut moves, |m| m.1);
+        Ok(moves
+            .into_iter()
+            .map(|(q, v)| (q, v.outcome as u8, v.remoteness, v.delta(from)))
+            .collect())
     }
 
     /// Every tier, children first: (name, positions, longest, seconds,
