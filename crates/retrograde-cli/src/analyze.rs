@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
+use retrograde::Histogram;
 use retrograde::db::Database;
 use retrograde::play::Playable;
-use retrograde::{Histogram, HistogramCounter, Outcome};
 
 use crate::common;
 use crate::report;
@@ -97,25 +97,8 @@ type Longest = [Option<(u32, u64)>; 2];
 /// The histogram of `db`'s records (but those keyed in `uncounted`), and
 /// the first record of the longest win and of the longest loss.
 fn count(db: &Database, uncounted: &[u64]) -> Result<(Histogram, Longest)> {
-    let mut counter = HistogramCounter::default();
-    let mut longest: Longest = [None, None];
-    db.for_each(|_, key, v| {
-        let Some(v) = v else { return };
-        if uncounted.contains(&key) {
-            return;
-        }
-        counter.count(v);
-        let Some(r) = v.remoteness else { return };
-        let slot = match v.outcome {
-            Outcome::Win => &mut longest[0],
-            Outcome::Lose => &mut longest[1],
-            _ => return,
-        };
-        if slot.is_none_or(|(best, _)| r > best) {
-            *slot = Some((r, key));
-        }
-    })?;
-    Ok((counter.finish(), longest))
+    let c = db.count(uncounted)?;
+    Ok((c.histogram, [c.longest_win, c.longest_loss]))
 }
 
 /// The example of a longest record `s`, in the game's notation if the game
@@ -390,8 +373,8 @@ fn count_tiers(
 ) -> Result<(Vec<TierCounts>, Histogram)> {
     let mut rows = Vec::new();
     let mut whole = Histogram::default();
-    for (listed, db) in tiers.each() {
-        let db = db?;
+    for (listed, db) in tiers.each_alone() {
+        let db = &db?;
         let game = known_game(db)?;
         check_memory(db, limit)?;
         let uncounted = game.as_ref().map(|g| g.uncounted()).unwrap_or_default();

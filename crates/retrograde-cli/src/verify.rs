@@ -39,6 +39,13 @@ pub struct Args {
     #[arg(long, short = 'j', value_name = "N", help_heading = "Performance")]
     pub threads: Option<usize>,
 
+    /// With a tier directory: begin with tier TIER in the manifest's order
+    /// (children first), the tiers before it left unchecked, as the
+    /// summary says: to go on with a check of hours that was stopped
+    /// (each tier's line names it).
+    #[arg(long, value_name = "TIER")]
+    pub from: Option<String>,
+
     /// Print only the violations, no summary.
     #[arg(long, short)]
     pub quiet: bool,
@@ -532,14 +539,25 @@ fn directory(args: &Args) -> Result<ExitCode> {
     let mut times = Timings::default();
     let mut verdicts = Vec::new();
     let stdout = io::stdout();
-    for (listed, db) in tiers.each() {
-        let db = db?;
+    let listed = &tiers.manifest().tiers;
+    let skipped = match &args.from {
+        None => 0,
+        Some(from) => listed.iter().position(|t| &t.name == from).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{}: no tier {from} in {} (--from names a tier it lists)",
+                dir.display(),
+                retrograde::tier::MANIFEST
+            )
+        })?,
+    };
+    for (listed, db) in tiers.each_alone().skip(skipped) {
+        let db = &db?;
         let checked = check_tier(args, db, &bars, limit, &mut times)?;
         verdicts.push(tier_verdict(args, &listed.name, db, checked, &stdout)?);
     }
     let correct = verdicts.iter().all(|v| v.correct);
     let game = retrograde::play::describe(&tiers.manifest().game);
-    print_directory(args, dir, game, &verdicts, &times)?;
+    print_directory(args, dir, game, &verdicts, skipped, &times)?;
     Ok(if correct {
         ExitCode::SUCCESS
     } else {
@@ -638,6 +656,7 @@ fn print_directory(
     dir: &std::path::Path,
     game: String,
     verdicts: &[TierVerdict],
+    skipped: usize,
     times: &Timings,
 ) -> Result<()> {
     let correct = verdicts.iter().all(|v| v.correct);
@@ -654,6 +673,8 @@ fn print_directory(
             positions: u64,
             moves: u64,
             violations_total: u64,
+            /// The tiers before `--from`'s, not checked.
+            unchecked_tiers: usize,
             tiers: &'a [TierVerdict],
             time: crate::report::Time,
         }
@@ -665,13 +686,25 @@ fn print_directory(
             positions,
             moves,
             violations_total: total,
+            unchecked_tiers: skipped,
             tiers: verdicts,
             time: crate::report::Time::of(times),
         })?;
     }
     if !args.quiet {
         let mut out = common::talk();
-        if correct {
+        if correct && skipped > 0 {
+            writeln!(
+                out,
+                "verified: {}'s tiers from {} ({}, {}, {}); the {} before it not checked",
+                dir.display(),
+                verdicts.first().map_or("-", |v| v.tier.as_str()),
+                common::count(verdicts.len() as u64, "tier", "tiers"),
+                common::count(positions, "position", "positions"),
+                common::count(moves, "move", "moves"),
+                common::count(skipped as u64, "tier", "tiers"),
+            )?;
+        } else if correct {
             writeln!(
                 out,
                 "verified: {} solves {game} ({}, {}, {})",

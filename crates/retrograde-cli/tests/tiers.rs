@@ -329,6 +329,29 @@ fn nine_mens_morris_with_three_stones_each_is_solved_queried_and_played_tier_by_
     assert_eq!(json["correct"], true, "{json}");
     assert_eq!(json["tiers"].as_array().unwrap().len(), 7, "{json}");
     assert_eq!(json["positions"], sum, "{json}");
+    assert_eq!(json["unchecked_tiers"], 0, "{json}");
+    // Gone on with from a tier: those before it left unchecked, and said so.
+    let second = listed[1]["tier"].as_str().unwrap();
+    let o = run(&["verify", t, "--from", second, "--json"], dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["unchecked_tiers"], 1, "{json}");
+    assert_eq!(json["tiers"].as_array().unwrap().len(), 6, "{json}");
+    assert_eq!(json["tiers"][0]["tier"], second, "{json}");
+    let o = run(&["verify", t, "--from", second], dir.path());
+    assert!(
+        stderr(&o).contains(&format!("tiers from {second} (6 tiers"))
+            && stderr(&o).contains("the 1 tier before it not checked"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["verify", t, "--from", "9-9"], dir.path());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no tier 9-9 in tiers.json"),
+        "{}",
+        stderr(&o)
+    );
     // A tier changed since it was listed: refused before anything is checked.
     let file = tiers.join("2.1-2.1.db");
     let mut bytes = fs::read(&file).unwrap();

@@ -20,7 +20,9 @@
 //!   less; for a lose, a successor of remoteness one less; for a tie, a `Tie`
 //!   successor of remoteness one less; for a draw, a `Draw` successor. Equal
 //!   moves may be chosen in any way (the solver's smallest-id rule is not
-//!   required);
+//!   required). Where the solution stores no best moves but derives them
+//!   from its values when asked ([`Answers::best_moves_stored`]), they follow
+//!   from the values checked and are not checked again;
 //! - the solution holds exactly the game's positions (an index the game says
 //!   is no position has no value, and the other way round).
 //!
@@ -313,6 +315,7 @@ fn verify_block<G: Successors + ?Sized, S: Answers + ?Sized>(
 ) -> Report {
     let mut report = Report::default();
     let mut labels = rules.labels.walk_from(range.start);
+    let mut moves = Vec::new();
     for v in range {
         let label = labels.at(v);
         let value = s.value(v);
@@ -334,10 +337,19 @@ fn verify_block<G: Successors + ?Sized, S: Answers + ?Sized>(
             continue;
         };
         report.positions += 1;
-        let terminal = label.or_else(|| match g.terminal_and_degree(v) {
-            (Some(o), _) => Some(o),
-            (None, 0) => Some(rules.no_move.outcome()),
-            (None, _) => None,
+        // A best move derived from the values when asked follows from the
+        // values checked here; a stored one is checked too.
+        let best = s.best_moves_stored().then(|| s.best_move(v)).flatten();
+        // The moves of a position not labelled or terminal by the game,
+        // gathered in the same pass that counts them.
+        let terminal = label.or_else(|| g.terminal(v));
+        let m = terminal
+            .is_none()
+            .then(|| Successions::gather(g, s, v, best, &mut moves));
+        let terminal = terminal.or_else(|| {
+            m.as_ref()
+                .is_some_and(|m| m.moves == 0)
+                .then(|| rules.no_move.outcome())
         });
         if let Some(expected) = terminal {
             if value.outcome != expected {
@@ -345,12 +357,18 @@ fn verify_block<G: Successors + ?Sized, S: Answers + ?Sized>(
             } else if value.remoteness.is_some_and(|r| r != 0) {
                 fail(Condition::TerminalRemoteness);
             }
-            if s.best_move(v).is_some() {
+            if best.is_some() {
                 fail(Condition::TerminalMove);
             }
             continue;
         }
-        check_position(g, s, v, value, &mut fail);
+        if let Some(m) = m {
+            check_value(&m, value, &mut fail);
+            if s.best_moves_stored() {
+                let next = best.and_then(|w| s.value(w).map(|x| as_opponent(g, v, w, x)));
+                check_best_move(best, next, m.move_is_edge, value, &mut fail);
+            }
+        }
     }
     report
 }
@@ -358,6 +376,8 @@ fn verify_block<G: Successors + ?Sized, S: Answers + ?Sized>(
 /// What the moves of one position show, gathered in one pass.
 #[derive(Default)]
 struct Successions {
+    /// How many there are (parallel moves each time).
+    moves: u32,
     /// Whether the listed best move is among them.
     move_is_edge: bool,
     least_lose: Option<u64>,
@@ -381,36 +401,30 @@ fn as_opponent<G: Successors + ?Sized>(g: &G, v: u32, w: u32, x: Value) -> Value
     }
 }
 
-/// The conditions of a non-terminal position `v`: one pass over its moves.
-fn check_position<G: Successors + ?Sized, S: Answers + ?Sized>(
-    g: &G,
-    s: &S,
-    v: u32,
-    stated: Value,
-    fail: &mut dyn FnMut(Condition),
-) {
-    let best = s.best_move(v);
-    let m = Successions::gather(g, s, v, best);
-    check_value(&m, stated, fail);
-    let next = best.and_then(|w| s.value(w).map(|x| as_opponent(g, v, w, x)));
-    check_best_move(best, next, m.move_is_edge, stated, fail);
-}
-
 impl Successions {
-    /// What the moves of `v` show, whose listed best move is `best`.
+    /// What the moves of `v` show, whose listed best move is `best`
+    /// (`moves`: room to list them, reused from position to position).
     fn gather<G: Successors + ?Sized, S: Answers + ?Sized>(
         g: &G,
         s: &S,
         v: u32,
         best: Option<u32>,
+        moves: &mut Vec<u32>,
     ) -> Successions {
+        // The moves listed first and their values asked for together: the
+        // lookups of a large game are cache misses, which then overlap.
+        moves.clear();
+        g.for_each_successor(v, |w| moves.push(w));
+        let values = s.values();
+        moves.iter().for_each(|&w| values.prefetch(w));
         let mut m = Successions::default();
-        g.for_each_successor(v, |w| {
+        for &w in moves.iter() {
+            m.moves += 1;
             m.move_is_edge |= best == Some(w);
             if let Some(x) = s.value(w) {
                 m.add(w, as_opponent(g, v, w, x));
             }
-        });
+        }
         m
     }
 

@@ -97,6 +97,51 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// `Database::count` (records counted by code, on all threads) gives
+    /// the histogram and the first longest win and loss that counting the
+    /// records one by one gives, but for the keys left uncounted; at every
+    /// record width (8 bits, up to 12, up to 16, wider).
+    #[test]
+    fn counting_by_code_matches_counting_one_by_one(
+        seeds in prop::collection::vec(any::<u64>(), 0..150_000usize),
+        cap in prop::sample::select(vec![40u32, 600, 20_000, u32::MAX]),
+        sparse in any::<bool>(),
+        every in 1usize..5000,
+    ) {
+        let values: Vec<Option<Value>> = seeds
+            .iter()
+            .map(|&s| value_of(s).map(|v| Value::new(v.outcome, v.remoteness.map(|r| r % cap))))
+            .collect();
+        let keys: Vec<u64> = (0..values.len() as u64).map(|i| 3 * i + 1).collect();
+        let (_dir, path) = write(&values, sparse.then_some(&keys[..]), None, Compression::Zstd);
+        let d = Database::open(&path).unwrap();
+        let key = |r: usize| if sparse { keys[r] } else { r as u64 };
+        let uncounted: Vec<u64> = (0..values.len()).step_by(every).map(key).collect();
+        let mut histogram = retrograde::Histogram::default();
+        let (mut win, mut loss) = (None::<(u32, u64)>, None::<(u32, u64)>);
+        for (r, v) in values.iter().enumerate() {
+            let Some(v) = v.filter(|_| !uncounted.contains(&key(r))) else { continue };
+            histogram.count(v);
+            let slot = match v.outcome {
+                Outcome::Win => &mut win,
+                Outcome::Lose => &mut loss,
+                _ => continue,
+            };
+            let rem = v.remoteness.unwrap_or(0);
+            if slot.is_none_or(|(best, _)| rem > best) {
+                *slot = Some((rem, key(r)));
+            }
+        }
+        let counted = d.count(&uncounted).unwrap();
+        prop_assert_eq!(counted.histogram, histogram);
+        prop_assert_eq!(counted.longest_win, win);
+        prop_assert_eq!(counted.longest_loss, loss);
+    }
+}
+
 #[test]
 fn every_key_is_found_at_its_rank_and_no_other_number_is() {
     // Dense runs, gaps, a first key of 0 and keys near the top.

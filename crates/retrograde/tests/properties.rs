@@ -174,6 +174,27 @@ proptest! {
         prop_assert_eq!(report.is_ok(), harmless, "{:?}", report.violations);
     }
 
+    /// Without stored best moves (a `Solved`, which derives them from its
+    /// values when asked), any change to one value is caught unless it
+    /// changes nothing.
+    #[test]
+    fn verify_of_values_alone_rejects_exactly_the_wrong_values(
+        (g, rules) in game(),
+        pick in any::<prop::sample::Index>(),
+        o in 0u8..4,
+        r in prop::option::of(0u32..8),
+    ) {
+        use retrograde::Answers;
+        let s = solve(&g, &rules).unwrap();
+        let v = pick.index(g.vertex_count()) as u32;
+        let t = tampered(&s, v, OUTCOMES[o as usize], r, None);
+        let solved = retrograde::Solved::new(&g, rules.clone(), t.values().clone()).unwrap();
+        prop_assert!(!solved.best_moves_stored());
+        let harmless = t.value(v) == s.value(v);
+        let report = verify(&g, &rules, &solved, 10).unwrap();
+        prop_assert_eq!(report.is_ok(), harmless, "{:?}", report.violations);
+    }
+
     #[test]
     fn solver_matches_reference_on_random_multigraphs((g, rules) in holey_game()) {
         let fast = solve(&g, &rules).unwrap();

@@ -51,6 +51,7 @@
 //! command line and the web page then show and read positions by name.
 
 mod check;
+mod count;
 mod graph;
 mod header;
 mod keys;
@@ -60,6 +61,7 @@ mod section;
 mod write;
 
 pub use check::Checked;
+pub use count::Counted;
 pub use header::{
     Compression, Counts, GrundyHeader, Header, KeysHeader, Meta, MovesHeader, NamesHeader,
     OwnersHeader,

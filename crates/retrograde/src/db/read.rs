@@ -241,7 +241,7 @@ impl Database {
         }
     }
 
-    fn keys(&self) -> Option<keys::Keys<'_>> {
+    pub(super) fn keys(&self) -> Option<keys::Keys<'_>> {
         let (lows, highs, samples) = self.keys.as_ref()?;
         let h = self.header.keys.as_ref()?;
         let data = self.bytes();
@@ -317,7 +317,7 @@ impl Database {
 
     /// The value of a record's code: refused if it is none, or its
     /// remoteness is beyond the header's longest.
-    fn decoded(&self, code: u64, block: u64) -> Result<Option<Value>, DbError> {
+    pub(super) fn decoded(&self, code: u64, block: u64) -> Result<Option<Value>, DbError> {
         let value = decode(code).ok().filter(|v| {
             v.and_then(|v| v.remoteness)
                 .is_none_or(|r| self.header.longest.is_some_and(|l| r <= l))

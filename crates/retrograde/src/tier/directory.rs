@@ -270,11 +270,28 @@ impl TierDirectory {
         (0..self.manifest.tiers.len()).map(|i| (&self.manifest.tiers[i], self.database_at(i)))
     }
 
+    /// Every tier the manifest lists, in its order (children first), with
+    /// its database opened for the caller alone: a pass over every tier
+    /// that drops each database before the next keeps only one mapped
+    /// (where [`TierDirectory::each`] keeps every one it opened).
+    pub fn each_alone(
+        &self,
+    ) -> impl Iterator<Item = (&ManifestTier, Result<Database, TierError>)> + '_ {
+        (0..self.manifest.tiers.len()).map(|i| (&self.manifest.tiers[i], self.open_at(i)))
+    }
+
     /// The database of the `i`-th tier listed, opened on first use.
     fn database_at(&self, i: usize) -> Result<&Database, TierError> {
         if let Some(db) = self.open[i].get() {
             return Ok(db);
         }
+        let db = self.open_at(i)?;
+        Ok(self.open[i].get_or_init(|| db))
+    }
+
+    /// The database of the `i`-th tier listed, opened and checked against
+    /// the manifest.
+    fn open_at(&self, i: usize) -> Result<Database, TierError> {
         let listed = &self.manifest.tiers[i];
         let path = self.dir.join(&listed.file);
         // The size and the header's figures are checked here, the contents
@@ -298,7 +315,7 @@ impl TierDirectory {
                 h.positions, h.longest
             )));
         }
-        Ok(self.open[i].get_or_init(|| db))
+        Ok(db)
     }
 
     /// Whether tier `name`'s database has the size and checksum the

@@ -26,6 +26,14 @@ pub trait Answers {
     /// moves).
     fn best_move(&self, v: u32) -> Option<u32>;
 
+    /// Whether best moves are stored, rather than derived from the values
+    /// by the engines' rule when asked (a [`Solved`](crate::Solved) that
+    /// keeps none): [`verify`](crate::verify()) checks a stored best move;
+    /// a derived one follows from the values it checks.
+    fn best_moves_stored(&self) -> bool {
+        true
+    }
+
     /// The number of indices.
     fn len(&self) -> usize {
         self.values().len()

@@ -59,9 +59,14 @@ impl Histogram {
 
     /// Counts one position of value `value`.
     pub fn count(&mut self, value: Value) {
+        self.count_times(value, 1);
+    }
+
+    /// Counts `n` positions of value `value`.
+    pub fn count_times(&mut self, value: Value, n: u64) {
         match (Histogram::column(value.outcome), value.remoteness) {
-            (Some(c), Some(r)) => self.by_remoteness.entry(r).or_default()[c] += 1,
-            _ => self.draws += 1,
+            (Some(c), Some(r)) => self.by_remoteness.entry(r).or_default()[c] += n,
+            _ => self.draws += n,
         }
     }
 

@@ -283,6 +283,10 @@ impl<G: Successors> Answers for Solved<G> {
         &self.values
     }
 
+    fn best_moves_stored(&self) -> bool {
+        self.best.is_some()
+    }
+
     /// Stored, or computed from the moves of `v`: time **O(out-degree)**.
     fn best_move(&self, v: u32) -> Option<u32> {
         if let Some(best) = &self.best {

@@ -75,6 +75,18 @@ impl Values {
         Some(Value::new(outcome, self.remoteness.get(v as usize)))
     }
 
+    /// Asks for the value of `v` to be brought into the cache (a hint; any
+    /// `v`): for a pass that looks up a position's moves together.
+    #[inline]
+    pub(crate) fn prefetch(&self, v: u32) {
+        let v = v as usize;
+        crate::alloc::prefetch(self.state.as_ptr().wrapping_add(v));
+        match &self.remoteness {
+            Remoteness::Narrow(r) => crate::alloc::prefetch(r.as_ptr().wrapping_add(v)),
+            Remoteness::Wide(r) => crate::alloc::prefetch(r.as_ptr().wrapping_add(v)),
+        }
+    }
+
     /// The outcome of `v` for the player to move.
     ///
     /// # Panics

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::{CHUNK, DenseTier, Examined, Scratch};
 use crate::db::Database;
 use crate::tier::{TierError, TieredGame};
-use crate::{GameGraph, Outcome, Rules, Solved, Value, Values};
+use crate::{Rules, Solved};
 
 /// What [`check_unmoves`] found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -214,31 +214,11 @@ pub(crate) fn check_database<G: TieredGame>(
     db: &Database,
     keep: usize,
 ) -> Result<crate::db::Checked, TierError> {
-    laid_out(view, db)?;
-    view.ask_owners();
+    view.find_owners();
     let n = view.len();
-    let held = |i: u32| TierError::NotHeld {
-        tier: view.name.clone(),
-        position: view
-            .position(i)
-            .map_or_else(|| i.to_string(), |p| view.game.notation(&p)),
-    };
-    let values: Result<Vec<Option<Value>>, TierError> = (0..view.vertex_count() as u32)
-        .into_par_iter()
-        .map(|i| {
-            if i >= n {
-                let (o, r) = view.stand_in_value(i);
-                return Ok(Some(Value::new(o, (o != Outcome::Draw).then_some(r))));
-            }
-            let stored = db.value(view.first() + u64::from(i))?;
-            match (view.position(i).is_some(), stored) {
-                (true, Some(v)) => Ok(Some(v)),
-                (false, None) => Ok(None),
-                _ => Err(held(i)),
-            }
-        })
-        .collect();
-    let values = Values::from_values(&values?);
+    let values = super::solve::stored_values(view, db)?;
+    // A value exactly where the tier has a position: checked with the
+    // rest, a violation where not.
     let positions = (0..n).filter(|&i| values.is_position(i)).count() as u64;
     let rules = Rules {
         no_move: view.game.no_move(),
@@ -258,13 +238,6 @@ pub(crate) fn check_database<G: TieredGame>(
         moves: None,
         report,
     })
-}
-
-/// Refuses a database that does not keep `view`'s tier's numbers, one
-/// record each, from its first.
-fn laid_out<G: TieredGame>(view: &DenseTier<'_, G>, db: &Database) -> Result<(), TierError> {
-    let numbers = view.first()..view.first() + u64::from(view.len());
-    keeps_numbers(db, &view.name, &numbers)
 }
 
 /// Refuses a database that does not keep the numbers `numbers` of tier

@@ -218,6 +218,19 @@ impl<'g, G: TieredGame> DenseTier<'g, G> {
         self.owners.store(true, Relaxed);
     }
 
+    /// Asks the game who moves at each position only if some position of
+    /// the tier names its mover (every position looked at, on all threads,
+    /// until one does): for a check of every position, whose moves would
+    /// otherwise each be unnumbered to learn that no one is named.
+    pub(crate) fn find_owners(&self) {
+        use rayon::prelude::*;
+        let named = (0..self.n).into_par_iter().with_min_len(CHUNK).any(|i| {
+            self.position(i)
+                .is_some_and(|p| self.game.owner(&p).is_some())
+        });
+        self.owners.store(named, Relaxed);
+    }
+
     /// Gives back the memory of the children's records read so far: a
     /// later move into a child reads its block again.
     pub(crate) fn release_children(&mut self) {

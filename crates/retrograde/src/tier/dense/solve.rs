@@ -425,20 +425,8 @@ impl<'g, G: TieredGame> DenseSolution<'g, G> {
         view: DenseTier<'g, G>,
         db: &crate::db::Database,
     ) -> Result<DenseSolution<'g, G>, TierError> {
-        let numbers = view.first()..view.first() + u64::from(view.len());
-        super::keeps_numbers(db, &view.name, &numbers)?;
         view.ask_owners();
-        let mut values = db.values()?;
-        values.remoteness.fit(view.longest + 1);
-        for v in values.len() as u32..view.vertex_count() as u32 {
-            let (o, r) = view.stand_in_value(v);
-            values.state.push(o as u8);
-            let draw = o == Outcome::Draw;
-            match &mut values.remoteness {
-                Remoteness::Narrow(a) => a.push(if draw { u16::MAX } else { r as u16 }),
-                Remoteness::Wide(a) => a.push(if draw { u32::MAX } else { r }),
-            }
-        }
+        let values = stored_values(&view, db)?;
         DenseSolution::of(view, values)
     }
 
@@ -462,4 +450,27 @@ impl<'g, G: TieredGame> DenseSolution<'g, G> {
     pub(crate) fn view(&self) -> &DenseTier<'g, G> {
         self.solved.graph()
     }
+}
+
+/// The values `db` holds for `view`'s tier, the stand-ins' after them,
+/// every block decoded on all threads: a database not laid out as the
+/// tier's numbers is refused.
+pub(crate) fn stored_values<G: TieredGame>(
+    view: &DenseTier<'_, G>,
+    db: &crate::db::Database,
+) -> Result<Values, TierError> {
+    let numbers = view.first()..view.first() + u64::from(view.len());
+    super::keeps_numbers(db, &view.name, &numbers)?;
+    let mut values = db.values()?;
+    values.remoteness.fit(view.longest + 1);
+    for v in values.len() as u32..view.vertex_count() as u32 {
+        let (o, r) = view.stand_in_value(v);
+        values.state.push(o as u8);
+        let draw = o == Outcome::Draw;
+        match &mut values.remoteness {
+            Remoteness::Narrow(a) => a.push(if draw { u16::MAX } else { r as u16 }),
+            Remoteness::Wide(a) => a.push(if draw { u32::MAX } else { r }),
+        }
+    }
+    Ok(values)
 }
