@@ -97,7 +97,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     )?;
     let records = retrograde::tier::WithTiers::beside(&db, game);
     let probe = Probe { game, db: &records };
-    let info = info(&db, game, trace.as_ref(), args.trace_limit)?;
+    let info = info(&db, game, records.tiers(), trace.as_ref(), args.trace_limit)?;
     let trace_json = trace.as_ref().map(serde_json::to_string).transpose()?;
     drop(trace);
     // The animation is kept as its text, answered without a copy: counted
@@ -214,9 +214,16 @@ fn traced(
     })
 }
 
-/// What `/api/info` says: the game, its start (or a position to try), what
+/// What `/api/info` says: the game, its start (or a position to try), the
+/// positions solved (with those of the tier directory `db` lies in), what
 /// the page can do, and why it cannot animate the solve where it cannot.
-fn info(db: &Database, game: &dyn Playable, trace: Option<&Trace>, limit: usize) -> Result<String> {
+fn info(
+    db: &Database,
+    game: &dyn Playable,
+    tiers: Option<&retrograde::tier::TierDirectory>,
+    trace: Option<&Trace>,
+    limit: usize,
+) -> Result<String> {
     #[derive(serde::Serialize)]
     struct Info {
         game: String,
@@ -225,6 +232,7 @@ fn info(db: &Database, game: &dyn Playable, trace: Option<&Trace>, limit: usize)
         start: Option<String>,
         example: Option<String>,
         positions: u64,
+        tiers: Option<usize>,
         graph: bool,
         trace: bool,
         trace_limit: usize,
@@ -267,7 +275,12 @@ fn info(db: &Database, game: &dyn Playable, trace: Option<&Trace>, limit: usize)
             Some(_) => None,
             None => example(db, game)?.map(|p| game.notation(p)),
         },
-        positions,
+        // A tier's database answers with its directory's: the whole
+        // directory's positions are the ones played on.
+        positions: tiers.map_or(positions, |t| {
+            t.manifest().tiers.iter().map(|t| t.positions).sum()
+        }),
+        tiers: tiers.map(|t| t.manifest().tiers.len()),
         graph: db.meta().game == "graph",
         trace: trace.is_some(),
         trace_limit: limit,

@@ -142,6 +142,8 @@ fn the_api_answers_as_query_does() {
     let (status, info) = get(&s, "/api/info");
     assert_eq!((status, info["name"].as_str()), (200, Some("chess KRK")));
     assert_eq!(info["trace"], false);
+    // A database alone, in no tier directory.
+    assert_eq!(info["tiers"], serde_json::Value::Null);
     // A chess ending is never laid out as one graph: no --trace-limit
     // would animate it, so none is suggested.
     let untraced = info["untraced"].as_str().unwrap();
@@ -590,4 +592,47 @@ fn the_api_says_who_moves_in_an_arena_and_in_dots_and_boxes() {
         (api["position"].as_str(), api["to_move"].as_str()),
         (Some("1010110/0-1/1"), Some("player 1"))
     );
+}
+
+/// The root tier's database in its tier directory is served as the whole
+/// game: the page counts every tier's positions, and every move from the
+/// start, into the tiers below, is valued.
+#[test]
+fn a_tier_database_is_served_with_its_directory() {
+    let dir = retrograde::io::scratch_dir().unwrap();
+    let d = dir.path();
+    let o = run(
+        &[
+            "game",
+            "nine-mens-morris",
+            "0.3-0.3",
+            "--tiers",
+            "m",
+            "--json",
+        ],
+        d,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("m/tiers.json")).unwrap()).unwrap();
+    let listed = manifest["tiers"].as_array().unwrap();
+    let all: u64 = listed
+        .iter()
+        .map(|t| t["positions"].as_u64().unwrap())
+        .sum();
+    let s = serve(d, "m/0.3-0.3.db");
+    let (status, info) = get(&s, "/api/info");
+    assert_eq!(status, 200);
+    assert_eq!(info["positions"], all, "{info}");
+    assert_eq!(info["tiers"], listed.len(), "{info}");
+    let start = info["start"]
+        .as_str()
+        .unwrap()
+        .replace('/', "%2F")
+        .replace(' ', "+");
+    let (status, q) = get(&s, &format!("/api/query?position={start}"));
+    assert_eq!(status, 200, "{q}");
+    let moves = q["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 24, "{q}");
+    assert!(moves.iter().all(|m| m["outcome"].is_string()), "{q}");
 }

@@ -1723,7 +1723,9 @@ async function main() {
   info = await api("/api/info");
   document.title = `${info.name} \u2014 retrograde`;
   $("title").textContent = info.name;
-  $("subtitle").textContent = `${info.positions.toLocaleString("en")} positions solved. Play on the board or with the buttons; colours and letters (W win, L loss, T tie, D draw, with the plies left) are values for the player who moves.`;
+  const solved = `${info.positions.toLocaleString("en")} ${info.positions === 1 ? "position" : "positions"} solved` +
+    (info.tiers ? `, in ${info.tiers.toLocaleString("en")} ${info.tiers === 1 ? "tier" : "tiers"}` : "");
+  $("subtitle").textContent = `${solved}. Play on the board or with the buttons; colours and letters (W win, L loss, T tie, D draw, with the plies left) are values for the player who moves.`;
   legend($("legend"), OUTCOMES);
   $("keys").textContent = info.graph
     ? "Keys: \u2190 undo, \u2192 redo, Home start, End last, b best move."

@@ -386,6 +386,11 @@ impl<'a> WithTiers<'a> {
             .filter(|t| tier_meta(&t.manifest.game, &db.meta().variant) == *db.meta());
         WithTiers { db, game, dir }
     }
+
+    /// The tier directory `db` lies in, if it was found beside it.
+    pub fn tiers(&self) -> Option<&TierDirectory> {
+        self.dir.as_ref()
+    }
 }
 
 impl crate::play::Records for WithTiers<'_> {
