@@ -282,8 +282,19 @@ impl<'p> TierSolver<'p> {
         db: &Database,
         keep: usize,
     ) -> Result<crate::db::Checked, TierError> {
-        let plan = plan(game, std::slice::from_ref(root))?;
-        self.solve(game, &plan.children_of_root())?;
+        // The tiers below solved first, unless every child is listed in
+        // the directory already: then those are taken as they are (each
+        // block checked as it is read), and the ones further down, which the
+        // check does not read, are not opened again.
+        let listed = self.manifest()?;
+        let children_listed = game
+            .child_tiers(root)
+            .iter()
+            .all(|c| listed.tier(&game.tier_name(c)).is_some());
+        if !children_listed {
+            let plan = plan(game, std::slice::from_ref(root))?;
+            self.solve(game, &plan.children_of_root())?;
+        }
         let name = game.tier_name(root);
         if let Some(numbers) = game.tier_numbers(root) {
             let view = DenseTier::new(game, root.clone(), numbers, self.children(game, root)?)?;
