@@ -529,28 +529,13 @@ impl<G: TieredGame> Successors for DenseTier<'_, G> {
         }
         let Some(p) = self.position(v) else { return };
         let numbers = &self.numbers;
-        // The moves listed first, the children's records they reach asked
-        // for together (as a solve's start does): those lookups are cache
-        // misses over tiers larger than this one, which then overlap.
-        let mut moves = Vec::new();
-        self.game.for_each_numbered_move(&p, |q, c| {
-            if let Some(c) = c
-                && !numbers.contains(&c)
-                && let Some(child) = self.children.iter().find(|k| k.holds(c))
-            {
-                child.prefetch(c);
+        self.game.for_each_numbered_move(&p, |q, c| match c {
+            Some(c) if numbers.contains(&c) => f((c - numbers.start) as u32),
+            _ => {
+                let (code, r) = self.probe(&p, &q, c);
+                f(self.stand_in(code, r));
             }
-            moves.push((q, c));
         });
-        for (q, c) in moves {
-            match c {
-                Some(c) if numbers.contains(&c) => f((c - numbers.start) as u32),
-                _ => {
-                    let (code, r) = self.probe(&p, &q, c);
-                    f(self.stand_in(code, r));
-                }
-            }
-        }
     }
 }
 
