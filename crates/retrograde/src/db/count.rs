@@ -161,19 +161,16 @@ impl Database {
         let bits = self.header.record_bits;
         let records = BLOCK_RECORDS.min(self.len() - b * BLOCK_RECORDS);
         let mut most = 0;
-        if bits == 8 {
-            let mut table = [0u64; 256];
-            for &c in &bytes[..records as usize] {
-                table[usize::from(c)] += 1;
-            }
-            for (c, &n) in table.iter().enumerate().filter(|&(_, &n)| n > 0) {
-                t.add(c as u64, n, b);
-                most = c as u64;
-            }
-        } else if bits <= 12 {
+        if bits <= 12 {
+            // Counted in a table of the block's own, then added in once a
+            // code (8-bit codes are the bytes themselves).
             let mut table = vec![0u64; 1 << bits];
-            for j in 0..records {
-                table[code_at(&bytes, j, bits) as usize] += 1;
+            if bits == 8 {
+                bytes[..records as usize]
+                    .iter()
+                    .for_each(|&c| table[usize::from(c)] += 1);
+            } else {
+                (0..records).for_each(|j| table[code_at(&bytes, j, bits) as usize] += 1);
             }
             for (c, &n) in table.iter().enumerate().filter(|&(_, &n)| n > 0) {
                 t.add(c as u64, n, b);
